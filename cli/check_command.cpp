@@ -1,0 +1,63 @@
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "driver/check.h"
+#include "frontend/input_error.h"
+#include "frontend/profile.h"
+#include "sanitizer/reporters.h"
+
+namespace td::cli {
+
+namespace {
+struct CheckArgs {
+  CheckRequest req;
+  std::vector<std::string> params;
+  std::string format = "text", out, saveOutputs, executor = "cpu";
+};
+}  // namespace
+
+std::function<int()> addCheckCommand(CLI::App& app) {
+  auto args = std::make_shared<CheckArgs>();
+  CLI::App* sub = app.add_subcommand("check", "run a kernel bundle under the checks and report what they find");
+  sub->add_option("bundle", args->req.bundlePath, "the bundle manifest (bundle.toml)")->required();
+  sub->add_option("--param", args->params, "override a parameter: NAME=VALUE (repeatable)");
+  sub->add_option("--target", args->req.target, fmt::format("target profile (default {}; see `tile-doctor targets`)",
+                                                            kDefaultTarget));
+  sub->add_option("--checks", args->req.checks, "check families: bounds,launch or all (default all)");
+  sub->add_option("--format", args->format, "report format: text or json")->check(CLI::IsMember({"text", "json"}));
+  sub->add_option("--out", args->out, "write the report to FILE instead of standard output");
+  sub->add_option("--seed", args->req.seed, "seed for random buffer initialisers (default 0)");
+  sub->add_option("--jobs", args->req.launch.jobs, "worker threads for the CPU executor (default: all cores)");
+  sub->add_option("--timeout", args->req.launch.timeoutSeconds, "seconds before a running kernel counts as hung (default 60)");
+  sub->add_option("--save-outputs", args->saveOutputs, "write every output buffer to DIR/NAME.npy");
+  sub->add_option("--executor", args->executor, "executor: cpu (the CUDA executor is not built yet)")
+      ->check(CLI::IsMember({"cpu"}));
+  return [args] {
+    for (const std::string& p : args->params) {
+      size_t eq = p.find('=');
+      if (eq == std::string::npos || eq == 0) throw InputError("--param", 0, fmt::format("'{}' is not NAME=VALUE", p));
+      args->req.params.push_back({p.substr(0, eq), p.substr(eq + 1)});
+    }
+    CheckResult res = runCheck(args->req);
+    if (!args->saveOutputs.empty()) {
+      for (const ArgValue& a : res.args)
+        if (a.spec->isBuffer && a.spec->output) writeNpy(args->saveOutputs + "/" + a.spec->name + ".npy", *a.spec, a.data);
+    }
+    bool toFile = !args->out.empty();
+    std::string text = args->format == "json" ? renderJson(res.report)
+                                              : renderText(res.report, !toFile && isatty(STDOUT_FILENO));
+    if (toFile) {
+      std::ofstream f(args->out);
+      if (!f) throw InputError(args->out, 0, "cannot write the report");
+      f << text;
+    } else {
+      std::cout << text;
+    }
+    return res.report.exitCode();
+  };
+}
+
+}  // namespace td::cli

@@ -1,0 +1,12 @@
+// Subcommands of the tile-doctor executable.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace td::cli {
+
+// Each registers its subcommand on `app`; the returned function runs it and gives the exit code.
+std::function<int()> addCheckCommand(CLI::App& app);
+std::function<int()> addTargetsCommand(CLI::App& app);
+
+}  // namespace td::cli

@@ -1,0 +1,35 @@
+// tile-doctor: debugging and diagnostics for GPU tile kernels.
+// Exit codes: 0 no finding, 1 findings, 2 bad input, 3 the kernel crashed or hung, 4 internal error.
+#include <fmt/format.h>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "frontend/input_error.h"
+#include "frontend/profile.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{fmt::format("tile-doctor: finds out why GPU tile kernels crash, hang, race or drift.\n"
+                           "Exit codes: 0 no finding, 1 findings, 2 bad input, 3 kernel crashed or hung, 4 internal "
+                           "error.\nDefault target: {}",
+                           td::kDefaultTarget)};
+  app.require_subcommand(1);
+  std::function<int()> check = td::cli::addCheckCommand(app);
+  std::function<int()> targets = td::cli::addTargetsCommand(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  try {
+    if (app.got_subcommand("check")) return check();
+    if (app.got_subcommand("targets")) return targets();
+  } catch (const td::InputError& e) {
+    std::cerr << fmt::format("tile-doctor: error: {}: {}\n", e.where(), e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << fmt::format("tile-doctor: internal error: {}\n", e.what());
+    return 4;
+  }
+  return 4;
+}

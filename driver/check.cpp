@@ -1,0 +1,50 @@
+#include "driver/check.h"
+
+#include "frontend/profile.h"
+#include "instrument/pipeline.h"
+#include "instrument/shared_layout.h"
+#include "runtime/cpu/cpu_executor.h"
+#include "sanitizer/collector.h"
+#include "sanitizer/launch_limits.h"
+
+namespace td {
+
+CheckResult runCheck(const CheckRequest& req) {
+  CheckResult res;
+  Profile profile = loadProfile(req.target.empty() ? kDefaultTarget : req.target);
+  CheckSet checks = CheckSet::parse(req.checks);
+  res.bundle = loadBundle(req.bundlePath, req.params);
+  const Bundle& b = res.bundle;
+  KernelModule km = buildKernelModule(b, checks);
+
+  Report& r = res.report;
+  r.kernel = b.entry;
+  r.bundle = b.manifestPath;
+  r.target = profile.name;
+  r.executor = "cpu";
+  r.device = "host CPU";
+  r.grid = b.grid;
+  r.block = b.block;
+  r.dynamicShared = b.dynamicShared;
+  r.staticShared = static_cast<int64_t>(layOutShared(km.sites).staticBytes);
+  r.blocksTotal = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
+  r.compileSeconds = km.compileSeconds + km.instrumentSeconds;
+
+  if (checks.has("launch")) {
+    r.findings = checkLaunchLimits(b, profile, static_cast<uint64_t>(r.staticShared));
+    if (!r.findings.empty()) return res;
+  }
+  res.args = makeArguments(b, req.seed, profile.memoryBytes);
+  LaunchOutcome out = cpu::runOnCpu(km, b, res.args, profile.warpSize, req.launch);
+  r.launched = true;
+  r.executor = out.executor;
+  r.device = out.device;
+  r.blocksRun = out.blocksRun;
+  r.runSeconds = out.seconds;
+  r.recordsDropped = out.recordsDropped;
+  std::vector<Finding> found = collectFindings(out, km.sites, b);
+  r.findings.insert(r.findings.end(), found.begin(), found.end());
+  return res;
+}
+
+}  // namespace td

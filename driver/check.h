@@ -1,0 +1,33 @@
+// One `tile-doctor check` of a bundle: compile, instrument, check launch limits, allocate arguments,
+// run on the chosen executor, collect findings. The CLI and the tests both call this.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "frontend/manifest.h"
+#include "runtime/buffers.h"
+#include "runtime/launch.h"
+#include "sanitizer/finding.h"
+
+namespace td {
+
+struct CheckRequest {
+  std::string bundlePath;
+  std::vector<std::pair<std::string, std::string>> params;
+  std::string target;            // profile name; empty: the default
+  std::string checks = "all";
+  uint64_t seed = 0;
+  LaunchOptions launch;
+};
+
+struct CheckResult {
+  Bundle bundle;
+  Report report;
+  std::vector<ArgValue> args;    // after the run: the kernel's outputs
+};
+
+// Throws InputError for bad input; internal errors as std::exception.
+CheckResult runCheck(const CheckRequest& req);
+
+}  // namespace td

@@ -1,0 +1,112 @@
+#include "frontend/compiler.h"
+
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Frontend/Utils.h>
+#include <fmt/format.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IRReader/IRReader.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/VirtualFileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+#include <regex>
+
+#include "frontend/input_error.h"
+
+extern const char td_prelude_h[];
+extern const char td_fp16_h[];
+extern const char td_abi_h[];
+
+namespace td {
+namespace {
+
+constexpr const char* kPreludeDir = "/__tile_doctor__/include";
+
+void addFile(llvm::vfs::InMemoryFileSystem& fs, const std::string& path, const char* text) {
+  fs.addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(text, path));
+}
+
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const std::string& path, const std::string& text) {
+  auto mem = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  addFile(*mem, std::string(kPreludeDir) + "/td_prelude.h", td_prelude_h);
+  addFile(*mem, std::string(kPreludeDir) + "/td_fp16.h", td_fp16_h);
+  addFile(*mem, std::string(kPreludeDir) + "/td_abi.h", td_abi_h);
+  // clang's __clang_cuda_intrinsics.h includes the SDK's crt/sm_70_rt.hpp; the match/reduce intrinsics it
+  // would add are not part of the prelude.
+  addFile(*mem, std::string(kPreludeDir) + "/crt/sm_70_rt.hpp", "#pragma once\n");
+  if (!text.empty()) addFile(*mem, path, text.c_str());
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  overlay->pushOverlay(mem);
+  return overlay;
+}
+
+// The first "file:line:col: error:" of clang's output, for the InputError's location.
+int firstErrorLine(const std::string& diags, const std::string& path) {
+  std::smatch m;
+  static const std::regex re(R"(([^\s:]+):(\d+):\d+: (fatal )?error:)");
+  if (std::regex_search(diags, m, re)) return std::stoi(m[2]);
+  return 0;
+}
+
+}  // namespace
+
+std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::string& path, const CompileOptions& opts,
+                                          const std::string& text) {
+  auto vfs = makeFileSystem(path, text);
+  std::vector<std::string> args = {
+      TD_CLANG_RESOURCE_DIR "/../../../bin/clang", "-x", "cuda", "--cuda-device-only",
+      "--cuda-gpu-arch=" + opts.arch, "--cuda-path=/nonexistent", "-nocudainc", "-nocudalib",
+      "--cuda-feature=+ptx80", "-resource-dir", TD_CLANG_RESOURCE_DIR, opts.optLevel, "-gline-tables-only",
+      "-std=c++17", "-fno-exceptions", "-Wno-unknown-cuda-version", "-isystem", kPreludeDir, "-include",
+      "td_prelude.h"};
+  for (auto& d : opts.includeDirs) args.push_back("-I" + d);
+  for (auto& f : opts.flags) args.push_back(f);
+  args.push_back(path);
+  std::vector<const char*> argv;
+  for (auto& a : args) argv.push_back(a.c_str());
+
+  std::string diagText;
+  llvm::raw_string_ostream diagOut(diagText);
+  auto diagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  auto printer = std::make_unique<clang::TextDiagnosticPrinter>(diagOut, diagOpts.get());
+  auto diags = clang::CompilerInstance::createDiagnostics(diagOpts.get(), printer.get(), false);
+
+  clang::CreateInvocationOptions cio;
+  cio.Diags = diags;
+  cio.VFS = vfs;
+  std::shared_ptr<clang::CompilerInvocation> inv = clang::createInvocation(argv, cio);
+  if (!inv) throw InputError(path, 0, "clang rejected the compile flags:\n" + diagOut.str());
+  inv->getFrontendOpts().ProgramAction = clang::frontend::EmitLLVMOnly;
+
+  clang::CompilerInstance ci;
+  ci.setInvocation(std::move(inv));
+  ci.createDiagnostics(printer.get(), false);
+  ci.createFileManager(vfs);
+  clang::EmitLLVMOnlyAction action(&ctx);
+  bool ok = ci.ExecuteAction(action);
+  diagOut.flush();
+  if (!ok || ci.getDiagnostics().hasErrorOccurred())
+    throw InputError(path, firstErrorLine(diagText, path), "the kernel does not compile:\n" + diagText);
+  std::unique_ptr<llvm::Module> m = action.takeModule();
+  if (!m) throw InputError(path, 0, "clang produced no module:\n" + diagText);
+  return m;
+}
+
+std::unique_ptr<llvm::Module> loadIR(llvm::LLVMContext& ctx, const std::string& path) {
+  llvm::SMDiagnostic err;
+  std::unique_ptr<llvm::Module> m = llvm::parseIRFile(path, err, ctx);
+  if (!m) {
+    std::string msg;
+    llvm::raw_string_ostream os(msg);
+    err.print("tile-doctor", os, false);
+    throw InputError(path, err.getLineNo(), "cannot read the IR file:\n" + os.str());
+  }
+  if (m->getTargetTriple().rfind("nvptx", 0) != 0)
+    throw InputError(path, 0, fmt::format("IR target is '{}'; tile-doctor reads NVPTX IR (nvptx64-nvidia-cuda)",
+                                          m->getTargetTriple()));
+  return m;
+}
+
+}  // namespace td

@@ -1,0 +1,29 @@
+// Compiles CUDA-dialect source to NVPTX LLVM IR in-process with clang 19, with tile-doctor's device
+// prelude (no CUDA SDK needed) and debug line tables, or loads an NVPTX .ll/.bc file.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace td {
+
+struct CompileOptions {
+  std::vector<std::string> flags;        // extra clang flags (-D..., -I...)
+  std::vector<std::string> includeDirs;
+  std::string arch = "sm_80";            // PTX target the IR is generated for
+  std::string optLevel = "-O1";          // before instrumentation: SROA and inlining, no vectorisation
+};
+
+// `path` names the file for diagnostics; `text` is its content when it does not exist on disk
+// (the embedded device runtime), else empty. Throws InputError carrying clang's diagnostics.
+std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::string& path, const CompileOptions& opts,
+                                          const std::string& text = {});
+
+std::unique_ptr<llvm::Module> loadIR(llvm::LLVMContext& ctx, const std::string& path);
+
+}  // namespace td

@@ -1,0 +1,125 @@
+#include "frontend/elem_type.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+namespace td {
+
+std::optional<ElemType> parseElemType(const std::string& n) {
+  if (n == "half" || n == "float16" || n == "__half" || n == "half_t") return ElemType::F16;
+  if (n == "bfloat16" || n == "bf16" || n == "__nv_bfloat16" || n == "bfloat16_t") return ElemType::BF16;
+  if (n == "float" || n == "float32") return ElemType::F32;
+  if (n == "double" || n == "float64") return ElemType::F64;
+  if (n == "int8") return ElemType::I8;
+  if (n == "uint8") return ElemType::U8;
+  if (n == "int16") return ElemType::I16;
+  if (n == "int32" || n == "int") return ElemType::I32;
+  if (n == "uint32") return ElemType::U32;
+  if (n == "int64") return ElemType::I64;
+  if (n == "uint64") return ElemType::U64;
+  return std::nullopt;
+}
+
+const char* elemTypeName(ElemType t) {
+  switch (t) {
+    case ElemType::F16: return "half";
+    case ElemType::BF16: return "bfloat16";
+    case ElemType::F32: return "float";
+    case ElemType::F64: return "double";
+    case ElemType::I8: return "int8";
+    case ElemType::U8: return "uint8";
+    case ElemType::I16: return "int16";
+    case ElemType::I32: return "int32";
+    case ElemType::U32: return "uint32";
+    case ElemType::I64: return "int64";
+    case ElemType::U64: return "uint64";
+  }
+  return "?";
+}
+
+size_t elemSize(ElemType t) {
+  switch (t) {
+    case ElemType::I8: case ElemType::U8: return 1;
+    case ElemType::F16: case ElemType::BF16: case ElemType::I16: return 2;
+    case ElemType::F32: case ElemType::I32: case ElemType::U32: return 4;
+    default: return 8;
+  }
+}
+
+bool isFloat(ElemType t) {
+  return t == ElemType::F16 || t == ElemType::BF16 || t == ElemType::F32 || t == ElemType::F64;
+}
+
+namespace {
+float halfToFloat(uint16_t h) { _Float16 v; std::memcpy(&v, &h, 2); return static_cast<float>(v); }
+uint16_t floatToHalf(float f) { _Float16 v = static_cast<_Float16>(f); uint16_t h; std::memcpy(&h, &v, 2); return h; }
+float bf16ToFloat(uint16_t b) { uint32_t u = uint32_t(b) << 16; float f; std::memcpy(&f, &u, 4); return f; }
+uint16_t floatToBf16(float f) {  // round to nearest even, NaN stays NaN
+  uint32_t u; std::memcpy(&u, &f, 4);
+  if (std::isnan(f)) return 0x7fc0;
+  u += 0x7fff + ((u >> 16) & 1);
+  return static_cast<uint16_t>(u >> 16);
+}
+template <class T> double ld(const void* p) { T v; std::memcpy(&v, p, sizeof v); return static_cast<double>(v); }
+template <class T> void st(void* p, double d) { T v = static_cast<T>(d); std::memcpy(p, &v, sizeof v); }
+}  // namespace
+
+double loadElem(ElemType t, const void* p) {
+  switch (t) {
+    case ElemType::F16: { uint16_t h; std::memcpy(&h, p, 2); return halfToFloat(h); }
+    case ElemType::BF16: { uint16_t h; std::memcpy(&h, p, 2); return bf16ToFloat(h); }
+    case ElemType::F32: return ld<float>(p);
+    case ElemType::F64: return ld<double>(p);
+    case ElemType::I8: return ld<int8_t>(p);
+    case ElemType::U8: return ld<uint8_t>(p);
+    case ElemType::I16: return ld<int16_t>(p);
+    case ElemType::I32: return ld<int32_t>(p);
+    case ElemType::U32: return ld<uint32_t>(p);
+    case ElemType::I64: return ld<int64_t>(p);
+    case ElemType::U64: return ld<uint64_t>(p);
+  }
+  return 0;
+}
+
+void storeElem(ElemType t, void* p, double v) {
+  switch (t) {
+    case ElemType::F16: { uint16_t h = floatToHalf(static_cast<float>(v)); std::memcpy(p, &h, 2); return; }
+    case ElemType::BF16: { uint16_t h = floatToBf16(static_cast<float>(v)); std::memcpy(p, &h, 2); return; }
+    case ElemType::F32: return st<float>(p, v);
+    case ElemType::F64: return st<double>(p, v);
+    case ElemType::I8: return st<int8_t>(p, v);
+    case ElemType::U8: return st<uint8_t>(p, v);
+    case ElemType::I16: return st<int16_t>(p, v);
+    case ElemType::I32: return st<int32_t>(p, v);
+    case ElemType::U32: return st<uint32_t>(p, v);
+    case ElemType::I64: return st<int64_t>(p, v);
+    case ElemType::U64: return st<uint64_t>(p, v);
+  }
+}
+
+const char* npyDescr(ElemType t) {
+  switch (t) {
+    case ElemType::F16: return "<f2";
+    case ElemType::BF16: return "<u2";  // numpy has no bfloat16; raw bits
+    case ElemType::F32: return "<f4";
+    case ElemType::F64: return "<f8";
+    case ElemType::I8: return "|i1";
+    case ElemType::U8: return "|u1";
+    case ElemType::I16: return "<i2";
+    case ElemType::I32: return "<i4";
+    case ElemType::U32: return "<u4";
+    case ElemType::I64: return "<i8";
+    case ElemType::U64: return "<u8";
+  }
+  return "?";
+}
+
+std::optional<ElemType> elemTypeFromNpy(const std::string& d) {
+  for (ElemType t : {ElemType::F16, ElemType::F32, ElemType::F64, ElemType::I8, ElemType::U8, ElemType::I16,
+                     ElemType::I32, ElemType::U32, ElemType::I64, ElemType::U64})
+    if (d == npyDescr(t)) return t;
+  return std::nullopt;
+}
+
+}  // namespace td

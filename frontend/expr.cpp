@@ -1,0 +1,110 @@
+#include "frontend/expr.h"
+
+#include <cctype>
+#include <fmt/format.h>
+
+namespace td {
+namespace {
+
+class Parser {
+ public:
+  Parser(const std::string& text, const ParamMap& params) : s_(text), params_(params) {}
+
+  int64_t parse() {
+    int64_t v = parseSum();
+    skipSpace();
+    if (pos_ != s_.size()) fail(fmt::format("unexpected '{}'", s_.substr(pos_, 1)));
+    return v;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw ExprError(fmt::format("in expression \"{}\": {}", s_, what));
+  }
+  void skipSpace() {
+    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+  }
+  bool eat(char c) {
+    skipSpace();
+    if (pos_ < s_.size() && s_[pos_] == c) { ++pos_; return true; }
+    return false;
+  }
+  static int64_t checked(bool overflow, int64_t v, const Parser& p) {
+    if (overflow) p.fail("integer overflow");
+    return v;
+  }
+  int64_t parseSum() {
+    int64_t v = parseProduct();
+    for (;;) {
+      int64_t r;
+      if (eat('+')) { int64_t b = parseProduct(); v = checked(__builtin_add_overflow(v, b, &r), r, *this); }
+      else if (eat('-')) { int64_t b = parseProduct(); v = checked(__builtin_sub_overflow(v, b, &r), r, *this); }
+      else return v;
+    }
+  }
+  int64_t parseProduct() {
+    int64_t v = parseUnary();
+    for (;;) {
+      int64_t r;
+      if (eat('*')) { int64_t b = parseUnary(); v = checked(__builtin_mul_overflow(v, b, &r), r, *this); }
+      else if (eat('/')) { int64_t b = parseUnary(); if (b == 0) fail("division by zero"); v = v / b; }
+      else if (eat('%')) { int64_t b = parseUnary(); if (b == 0) fail("division by zero"); v = v % b; }
+      else return v;
+    }
+  }
+  int64_t parseUnary() {
+    if (eat('-')) return -parseUnary();
+    if (eat('+')) return parseUnary();
+    return parsePrimary();
+  }
+  int64_t parsePrimary() {
+    skipSpace();
+    if (eat('(')) {
+      int64_t v = parseSum();
+      if (!eat(')')) fail("missing ')'");
+      return v;
+    }
+    if (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) {
+      int64_t v = 0;
+      while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) {
+        int64_t r;
+        if (__builtin_mul_overflow(v, 10, &r) || __builtin_add_overflow(r, s_[pos_] - '0', &v)) fail("integer overflow");
+        ++pos_;
+      }
+      return v;
+    }
+    if (pos_ < s_.size() && (std::isalpha(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) {
+      size_t start = pos_;
+      while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) ++pos_;
+      std::string name = s_.substr(start, pos_ - start);
+      if (eat('(')) return parseCall(name);
+      auto it = params_.find(name);
+      if (it == params_.end()) fail(fmt::format("unknown parameter '{}'", name));
+      return it->second;
+    }
+    fail(pos_ < s_.size() ? fmt::format("unexpected '{}'", s_.substr(pos_, 1)) : "unexpected end");
+  }
+  int64_t parseCall(const std::string& name) {
+    int64_t a = parseSum();
+    if (!eat(',')) fail(fmt::format("{}() takes two arguments", name));
+    int64_t b = parseSum();
+    if (!eat(')')) fail("missing ')'");
+    if (name == "cdiv") {
+      if (b == 0) fail("division by zero in cdiv");
+      return a / b + ((a % b != 0) && ((a < 0) == (b < 0)) ? 1 : 0);
+    }
+    if (name == "min") return a < b ? a : b;
+    if (name == "max") return a > b ? a : b;
+    fail(fmt::format("unknown function '{}' (known: cdiv, min, max)", name));
+  }
+
+  const std::string& s_;
+  const ParamMap& params_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+int64_t evalExpr(const std::string& text, const ParamMap& params) { return Parser(text, params).parse(); }
+
+}  // namespace td

@@ -1,0 +1,298 @@
+#include "frontend/manifest.h"
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <regex>
+#include <set>
+#include <toml++/toml.h>
+
+#include "frontend/input_error.h"
+
+namespace fs = std::filesystem;
+
+namespace td {
+
+uint64_t ArgSpec::elementCount() const {
+  uint64_t n = 1;
+  for (int64_t d : shape) n *= static_cast<uint64_t>(d);
+  return n;
+}
+
+namespace {
+
+class ManifestReader {
+ public:
+  ManifestReader(std::string path) : path_(std::move(path)) {}
+
+  [[noreturn]] void fail(const toml::node* at, const std::string& what) const {
+    throw InputError(path_, at ? static_cast<int>(at->source().begin.line) : 0, what);
+  }
+  [[noreturn]] void fail(int line, const std::string& what) const { throw InputError(path_, line, what); }
+
+  void allowOnly(const toml::table& t, const std::set<std::string>& keys, const std::string& where) const {
+    for (auto&& [k, v] : t) {
+      if (!keys.count(std::string(k.str()))) {
+        std::string known;
+        for (auto& s : keys) known += (known.empty() ? "" : ", ") + s;
+        fail(&v, fmt::format("unknown key '{}' in {} (known keys: {})", k.str(), where, known));
+      }
+    }
+  }
+
+  const toml::table& table(const toml::table& root, const char* name, bool required) const {
+    static const toml::table empty;
+    const toml::node* n = root.get(name);
+    if (!n) {
+      if (required) fail(1, fmt::format("missing [{}] section", name));
+      return empty;
+    }
+    if (!n->is_table()) fail(n, fmt::format("'{}' must be a table ([{}])", name, name));
+    return *n->as_table();
+  }
+
+  std::string str(const toml::table& t, const char* key, const std::string& where, bool required) const {
+    const toml::node* n = t.get(key);
+    if (!n) {
+      if (required) fail(t.source().begin.line, fmt::format("{} needs '{}'", where, key));
+      return {};
+    }
+    if (!n->is_string()) fail(n, fmt::format("'{}' in {} must be a string", key, where));
+    return std::string(n->as_string()->get());
+  }
+
+  // An integer or an expression string.
+  int64_t count(const toml::node& n, const ParamMap& params, const std::string& what) const {
+    if (n.is_integer()) return n.as_integer()->get();
+    if (n.is_string()) {
+      try {
+        return evalExpr(std::string(n.as_string()->get()), params);
+      } catch (const ExprError& e) {
+        fail(&n, fmt::format("{}: {}", what, e.what()));
+      }
+    }
+    fail(&n, fmt::format("{} must be an integer or an expression string", what));
+  }
+
+  std::array<int64_t, 3> dims(const toml::table& t, const char* key, const ParamMap& params) const {
+    std::array<int64_t, 3> d{1, 1, 1};
+    const toml::node* n = t.get(key);
+    if (!n) fail(t.source().begin.line, fmt::format("[launch] needs '{}'", key));
+    if (n->is_array()) {
+      const toml::array& a = *n->as_array();
+      if (a.empty() || a.size() > 3) fail(n, fmt::format("launch.{} takes 1 to 3 entries, got {}", key, a.size()));
+      for (size_t i = 0; i < a.size(); ++i) d[i] = count(*a.get(i), params, fmt::format("launch.{}[{}]", key, i));
+    } else {
+      d[0] = count(*n, params, fmt::format("launch.{}", key));
+    }
+    for (int64_t v : d)
+      if (v <= 0) fail(n, fmt::format("launch.{} entries must be positive (got {})", key, v));
+    return d;
+  }
+
+  InitSpec parseInit(const toml::node& n, const std::string& baseDir) const {
+    if (!n.is_string()) fail(&n, "init must be a string such as \"zeros\" or \"uniform(-1, 1)\"");
+    InitSpec s;
+    s.text = std::string(n.as_string()->get());
+    static const std::regex call(R"(^\s*([a-z]+)\s*(?:\((.*)\))?\s*$)");
+    std::smatch m;
+    if (!std::regex_match(s.text, m, call)) fail(&n, fmt::format("cannot read init \"{}\"", s.text));
+    std::string fn = m[1], argText = m[2];
+    std::vector<double> nums;
+    auto needNumbers = [&](size_t k) {
+      static const std::regex num(R"(\s*([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(,|$))");
+      std::string rest = argText;
+      std::smatch nm;
+      while (!rest.empty() && std::regex_search(rest, nm, num) && nm.position(0) == 0) {
+        nums.push_back(std::stod(nm[1]));
+        rest = nm.suffix();
+      }
+      if (!rest.empty() || nums.size() != k)
+        fail(&n, fmt::format("init \"{}\": {}() takes {} number{}", s.text, fn, k, k == 1 ? "" : "s"));
+    };
+    if (fn == "zeros") s.kind = InitSpec::Zeros;
+    else if (fn == "ones") s.kind = InitSpec::Ones;
+    else if (fn == "arange") s.kind = InitSpec::Arange;
+    else if (fn == "uninit") s.kind = InitSpec::Uninit;
+    else if (fn == "fill") { needNumbers(1); s.kind = InitSpec::Fill; s.a = nums[0]; }
+    else if (fn == "uniform") { needNumbers(2); s.kind = InitSpec::Uniform; s.a = nums[0]; s.b = nums[1]; }
+    else if (fn == "normal") { needNumbers(2); s.kind = InitSpec::Normal; s.a = nums[0]; s.b = nums[1]; }
+    else if (fn == "file") {
+      static const std::regex quoted(R"(^\s*["'](.+)["']\s*$)");
+      std::smatch q;
+      if (!std::regex_match(argText, q, quoted)) fail(&n, fmt::format("init \"{}\": file() takes a quoted path", s.text));
+      s.kind = InitSpec::File;
+      s.file = (fs::path(baseDir) / std::string(q[1])).string();
+    } else {
+      fail(&n, fmt::format("unknown init \"{}\" (zeros, ones, fill(V), arange, uniform(A, B), normal(MEAN, STD), "
+                           "file(\"a.npy\"), uninit)", s.text));
+    }
+    return s;
+  }
+
+  ArgSpec parseArg(const toml::table& t, size_t index, const ParamMap& params, const std::string& baseDir) const {
+    ArgSpec a;
+    a.line = static_cast<int>(t.source().begin.line);
+    std::string where = fmt::format("[[args]] entry {}", index + 1);
+    allowOnly(t, {"name", "type", "shape", "init", "output", "value"}, where);
+    a.name = str(t, "name", where, true);
+    std::string type = str(t, "type", where + " ('" + a.name + "')", true);
+    std::string base = type;
+    while (!base.empty() && base.back() == ' ') base.pop_back();
+    if (!base.empty() && base.back() == '*') {
+      a.isBuffer = true;
+      base.pop_back();
+      while (!base.empty() && base.back() == ' ') base.pop_back();
+      if (base.rfind("const ", 0) == 0) base = base.substr(6);
+    }
+    auto et = parseElemType(base);
+    if (!et) fail(t.get("type"), fmt::format("argument '{}': unknown element type '{}' (half, bfloat16, float, double, "
+                                             "int8, uint8, int16, int32, uint32, int64, uint64)", a.name, base));
+    a.type = *et;
+    if (a.isBuffer) {
+      if (t.get("value")) fail(t.get("value"), fmt::format("argument '{}' is a buffer; it takes shape and init, not value", a.name));
+      const toml::node* shape = t.get("shape");
+      if (!shape) fail(a.line, fmt::format("buffer argument '{}' needs a shape", a.name));
+      if (!shape->is_array() || shape->as_array()->empty()) fail(shape, fmt::format("shape of '{}' must be a non-empty array", a.name));
+      uint64_t total = 1;
+      for (size_t i = 0; i < shape->as_array()->size(); ++i) {
+        int64_t d = count(*shape->as_array()->get(i), params, fmt::format("shape[{}] of '{}'", i, a.name));
+        if (d <= 0) fail(shape, fmt::format("shape[{}] of '{}' is {}; dimensions must be positive", i, a.name, d));
+        if (__builtin_mul_overflow(total, static_cast<uint64_t>(d), &total))
+          fail(shape, fmt::format("element count of '{}' overflows 64 bits", a.name));
+        a.shape.push_back(d);
+      }
+      uint64_t bytes;
+      if (__builtin_mul_overflow(total, elemSize(a.type), &bytes))
+        fail(shape, fmt::format("byte size of '{}' overflows 64 bits", a.name));
+      a.init = t.get("init") ? parseInit(*t.get("init"), baseDir) : InitSpec{};
+      if (const toml::node* o = t.get("output")) {
+        if (!o->is_boolean()) fail(o, fmt::format("output of '{}' must be true or false", a.name));
+        a.output = o->as_boolean()->get();
+      }
+    } else {
+      for (const char* k : {"shape", "init", "output"})
+        if (t.get(k)) fail(t.get(k), fmt::format("argument '{}' is a scalar ({}); '{}' applies to buffers only", a.name, type, k));
+      const toml::node* v = t.get("value");
+      if (!v) fail(a.line, fmt::format("scalar argument '{}' needs a value", a.name));
+      if (isFloat(a.type)) {
+        if (v->is_floating_point()) a.floatValue = v->as_floating_point()->get();
+        else a.floatValue = static_cast<double>(count(*v, params, fmt::format("value of '{}'", a.name)));
+      } else {
+        if (v->is_floating_point()) fail(v, fmt::format("'{}' is {}; its value must be an integer", a.name, type));
+        a.intValue = count(*v, params, fmt::format("value of '{}'", a.name));
+      }
+    }
+    return a;
+  }
+
+  Bundle read(const std::vector<std::pair<std::string, std::string>>& overrides) {
+    toml::table root;
+    try {
+      root = toml::parse_file(path_);
+    } catch (const toml::parse_error& e) {
+      throw InputError(path_, static_cast<int>(e.source().begin.line), std::string(e.description()));
+    }
+    Bundle b;
+    b.manifestPath = path_;
+    b.dir = fs::absolute(path_).parent_path().string();
+    allowOnly(root, {"version", "kernel", "params", "launch", "args"}, "the manifest");
+    if (const toml::node* v = root.get("version")) {
+      if (!v->is_integer() || v->as_integer()->get() != 1)
+        fail(v, "unsupported bundle version (this tile-doctor reads version = 1)");
+    }
+
+    const toml::table& params = table(root, "params", false);
+    for (auto&& [k, v] : params) {
+      if (!v.is_integer()) fail(&v, fmt::format("parameter '{}' must be an integer", k.str()));
+      b.params[std::string(k.str())] = v.as_integer()->get();
+    }
+    for (auto& [name, value] : overrides) {
+      if (!b.params.count(name)) {
+        std::string known;
+        for (auto& [k, v] : b.params) known += (known.empty() ? "" : ", ") + k;
+        throw InputError(path_, 0, fmt::format("--param {}: the bundle has no parameter '{}' (it has: {})", name, name,
+                                               known.empty() ? "none" : known));
+      }
+      try {
+        b.params[name] = evalExpr(value, b.params);
+      } catch (const ExprError& e) {
+        throw InputError(path_, 0, fmt::format("--param {}={}: {}", name, value, e.what()));
+      }
+    }
+
+    const toml::table& kernel = table(root, "kernel", true);
+    allowOnly(kernel, {"source", "ir", "entry", "flags", "include"}, "[kernel]");
+    std::string source = str(kernel, "source", "[kernel]", false);
+    std::string ir = str(kernel, "ir", "[kernel]", false);
+    if (source.empty() == ir.empty()) fail(kernel.source().begin.line, "[kernel] needs exactly one of 'source' or 'ir'");
+    auto resolve = [&](const std::string& rel, const char* key) {
+      fs::path p = fs::path(b.dir) / rel;
+      if (!fs::exists(p)) fail(kernel.get(key), fmt::format("{} file '{}' not found (looked at {})", key, rel, p.string()));
+      return p.string();
+    };
+    if (!source.empty()) b.sourcePath = resolve(source, "source");
+    if (!ir.empty()) b.irPath = resolve(ir, "ir");
+    b.entry = str(kernel, "entry", "[kernel]", true);
+    b.entryLine = static_cast<int>(kernel.get("entry")->source().begin.line);
+    for (const char* key : {"flags", "include"}) {
+      const toml::node* n = kernel.get(key);
+      if (!n) continue;
+      if (!n->is_array()) fail(n, fmt::format("kernel.{} must be an array of strings", key));
+      for (auto& e : *n->as_array()) {
+        if (!e.is_string()) fail(&e, fmt::format("kernel.{} entries must be strings", key));
+        std::string s = substitute(std::string(e.as_string()->get()), b.params, &e);
+        if (std::string(key) == "flags") b.flags.push_back(s);
+        else b.includeDirs.push_back((fs::path(b.dir) / s).string());
+      }
+    }
+
+    const toml::table& launch = table(root, "launch", true);
+    allowOnly(launch, {"grid", "block", "shared"}, "[launch]");
+    b.grid = dims(launch, "grid", b.params);
+    b.block = dims(launch, "block", b.params);
+    if (const toml::node* s = launch.get("shared")) {
+      b.dynamicShared = count(*s, b.params, "launch.shared");
+      if (b.dynamicShared < 0) fail(s, "launch.shared must not be negative");
+    }
+
+    const toml::node* args = root.get("args");
+    if (args) {
+      if (!args->is_array_of_tables()) fail(args, "'args' must be written as [[args]] entries");
+      const toml::array& arr = *args->as_array();
+      std::set<std::string> names;
+      for (size_t i = 0; i < arr.size(); ++i) {
+        ArgSpec a = parseArg(*arr.get(i)->as_table(), i, b.params, b.dir);
+        if (!names.insert(a.name).second) fail(a.line, fmt::format("two arguments are named '{}'", a.name));
+        b.args.push_back(std::move(a));
+      }
+    }
+    return b;
+  }
+
+  std::string substitute(const std::string& s, const ParamMap& params, const toml::node* at) const {
+    static const std::regex ref(R"(\$\{([A-Za-z_][A-Za-z0-9_]*)\})");
+    std::string out;
+    auto begin = std::sregex_iterator(s.begin(), s.end(), ref);
+    size_t last = 0;
+    for (auto it = begin; it != std::sregex_iterator(); ++it) {
+      std::string name = (*it)[1];
+      auto p = params.find(name);
+      if (p == params.end()) fail(at, fmt::format("'{}' names unknown parameter '{}'", s, name));
+      out += s.substr(last, it->position(0) - last) + std::to_string(p->second);
+      last = it->position(0) + it->length(0);
+    }
+    return out + s.substr(last);
+  }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace
+
+Bundle loadBundle(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides) {
+  if (!fs::exists(path)) throw InputError(path, 0, "bundle manifest not found");
+  return ManifestReader(path).read(overrides);
+}
+
+}  // namespace td

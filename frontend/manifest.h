@@ -1,0 +1,55 @@
+// The kernel bundle: a TOML manifest (format version 1, docs/bundle-format.md) naming the kernel source,
+// its parameters, launch configuration and arguments. Parsing resolves every expression.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "frontend/elem_type.h"
+#include "frontend/expr.h"
+
+namespace td {
+
+struct InitSpec {
+  enum Kind { Zeros, Ones, Fill, Arange, Uniform, Normal, File, Uninit } kind = Zeros;
+  double a = 0, b = 0;   // fill value; uniform bounds; normal mean and std
+  std::string file;      // for File, absolute path
+  std::string text;      // as written, for messages
+};
+
+struct ArgSpec {
+  std::string name;
+  int line = 0;                    // manifest line of the [[args]] entry
+  bool isBuffer = false;
+  ElemType type = ElemType::F32;
+  std::vector<int64_t> shape;      // buffers only
+  InitSpec init;                   // buffers only
+  bool output = false;
+  double floatValue = 0;           // scalars
+  int64_t intValue = 0;
+  uint64_t elementCount() const;
+  uint64_t byteSize() const { return elementCount() * elemSize(type); }
+};
+
+struct Bundle {
+  std::string manifestPath;        // as given
+  std::string dir;                 // directory holding the manifest
+  std::string sourcePath;          // absolute; empty when irPath is set
+  std::string irPath;              // .ll or .bc
+  std::string entry;
+  std::vector<std::string> flags;  // ${NAME} substituted
+  std::vector<std::string> includeDirs;
+  ParamMap params;
+  std::array<int64_t, 3> grid{1, 1, 1};
+  std::array<int64_t, 3> block{1, 1, 1};
+  int64_t dynamicShared = 0;
+  std::vector<ArgSpec> args;
+  int entryLine = 0;
+};
+
+// Parses the manifest at `path`; `overrides` are --param NAME=VALUE settings (values may be expressions).
+// Throws InputError with the manifest's file:line.
+Bundle loadBundle(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides);
+
+}  // namespace td

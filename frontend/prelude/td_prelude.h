@@ -1,0 +1,117 @@
+// tile-doctor device prelude: what a CUDA kernel expects from the SDK, built on clang's own CUDA headers
+// (builtin variables, device functions, intrinsics, math) so kernels compile with no CUDA SDK installed.
+#pragma once
+
+#define __host__ __attribute__((host))
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __align__(n) __attribute__((aligned(n)))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __restrict__ __restrict
+#ifndef CUDA_VERSION
+#define CUDA_VERSION 12000
+#endif
+#define __CUDACC__ 1
+#define TILE_DOCTOR 1
+
+typedef __SIZE_TYPE__ size_t;
+typedef __PTRDIFF_TYPE__ ptrdiff_t;
+typedef __INT8_TYPE__ int8_t;
+typedef __UINT8_TYPE__ uint8_t;
+typedef __INT16_TYPE__ int16_t;
+typedef __UINT16_TYPE__ uint16_t;
+typedef __INT32_TYPE__ int32_t;
+typedef __UINT32_TYPE__ uint32_t;
+typedef __INT64_TYPE__ int64_t;
+typedef __UINT64_TYPE__ uint64_t;
+typedef __UINTPTR_TYPE__ uintptr_t;
+typedef __INTPTR_TYPE__ intptr_t;
+typedef unsigned int cuuint32_t;
+typedef unsigned char uchar;
+typedef unsigned short ushort;
+typedef unsigned int uint;
+
+#define INT_MAX __INT_MAX__
+#define INT_MIN (-__INT_MAX__ - 1)
+#define UINT_MAX (__INT_MAX__ * 2U + 1U)
+#define FLT_MAX __FLT_MAX__
+#define FLT_MIN __FLT_MIN__
+#define FLT_EPSILON __FLT_EPSILON__
+#define DBL_MAX __DBL_MAX__
+#define HUGE_VAL __builtin_huge_val()
+#define HUGE_VALF __builtin_huge_valf()
+#define INFINITY __builtin_inff()
+#define NAN __builtin_nanf("")
+
+// CUDA vector types (alignment as in the SDK's vector_types.h) and their make_* helpers.
+#define TD_VECTOR_TYPES(T, N, A2, A4)                                                      \
+  struct N##1 { T x; };                                                                    \
+  struct __align__(A2) N##2 { T x, y; };                                                   \
+  struct N##3 { T x, y, z; };                                                              \
+  struct __align__(A4) N##4 { T x, y, z, w; };                                             \
+  static __device__ __host__ __forceinline__ N##1 make_##N##1(T x) { return {x}; }         \
+  static __device__ __host__ __forceinline__ N##2 make_##N##2(T x, T y) { return {x, y}; } \
+  static __device__ __host__ __forceinline__ N##3 make_##N##3(T x, T y, T z) { return {x, y, z}; } \
+  static __device__ __host__ __forceinline__ N##4 make_##N##4(T x, T y, T z, T w) { return {x, y, z, w}; }
+TD_VECTOR_TYPES(signed char, char, 2, 4)
+TD_VECTOR_TYPES(unsigned char, uchar, 2, 4)
+TD_VECTOR_TYPES(short, short, 4, 8)
+TD_VECTOR_TYPES(unsigned short, ushort, 4, 8)
+TD_VECTOR_TYPES(int, int, 8, 16)
+TD_VECTOR_TYPES(unsigned int, uint, 8, 16)
+TD_VECTOR_TYPES(long, long, 16, 16)
+TD_VECTOR_TYPES(unsigned long, ulong, 16, 16)
+TD_VECTOR_TYPES(long long, longlong, 16, 16)
+TD_VECTOR_TYPES(unsigned long long, ulonglong, 16, 16)
+TD_VECTOR_TYPES(float, float, 8, 16)
+TD_VECTOR_TYPES(double, double, 16, 16)
+#undef TD_VECTOR_TYPES
+
+struct dim3 {
+  unsigned int x, y, z;
+  __device__ __host__ constexpr dim3(unsigned int x = 1, unsigned int y = 1, unsigned int z = 1) : x(x), y(y), z(z) {}
+};
+
+#include <__clang_cuda_builtin_vars.h>
+#include <__clang_cuda_libdevice_declares.h>
+#include <__clang_cuda_device_functions.h>
+#include <__clang_cuda_intrinsics.h>
+#include <__clang_cuda_math.h>
+
+// Atomics (the SDK's sm_20/sm_60 atomic wrappers), on clang's __*Atomic* device functions.
+static __device__ __forceinline__ int atomicAdd(int* p, int v) { return __iAtomicAdd(p, v); }
+static __device__ __forceinline__ unsigned int atomicAdd(unsigned int* p, unsigned int v) { return __uAtomicAdd(p, v); }
+static __device__ __forceinline__ unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) { return __ullAtomicAdd(p, v); }
+static __device__ __forceinline__ float atomicAdd(float* p, float v) { return __fAtomicAdd(p, v); }
+static __device__ __forceinline__ double atomicAdd(double* p, double v) { return __dAtomicAdd(p, v); }
+static __device__ __forceinline__ int atomicSub(int* p, int v) { return __iAtomicAdd(p, -v); }
+static __device__ __forceinline__ unsigned int atomicSub(unsigned int* p, unsigned int v) { return __uAtomicAdd(p, (unsigned int)-(int)v); }
+static __device__ __forceinline__ int atomicExch(int* p, int v) { return __iAtomicExch(p, v); }
+static __device__ __forceinline__ unsigned int atomicExch(unsigned int* p, unsigned int v) { return __uAtomicExch(p, v); }
+static __device__ __forceinline__ unsigned long long atomicExch(unsigned long long* p, unsigned long long v) { return __ullAtomicExch(p, v); }
+static __device__ __forceinline__ float atomicExch(float* p, float v) { return __fAtomicExch(p, v); }
+static __device__ __forceinline__ int atomicMax(int* p, int v) { return __iAtomicMax(p, v); }
+static __device__ __forceinline__ unsigned int atomicMax(unsigned int* p, unsigned int v) { return __uAtomicMax(p, v); }
+static __device__ __forceinline__ long long atomicMax(long long* p, long long v) { return __illAtomicMax(p, v); }
+static __device__ __forceinline__ unsigned long long atomicMax(unsigned long long* p, unsigned long long v) { return __ullAtomicMax(p, v); }
+static __device__ __forceinline__ int atomicMin(int* p, int v) { return __iAtomicMin(p, v); }
+static __device__ __forceinline__ unsigned int atomicMin(unsigned int* p, unsigned int v) { return __uAtomicMin(p, v); }
+static __device__ __forceinline__ long long atomicMin(long long* p, long long v) { return __illAtomicMin(p, v); }
+static __device__ __forceinline__ unsigned long long atomicMin(unsigned long long* p, unsigned long long v) { return __ullAtomicMin(p, v); }
+static __device__ __forceinline__ int atomicCAS(int* p, int c, int v) { return __iAtomicCAS(p, c, v); }
+static __device__ __forceinline__ unsigned int atomicCAS(unsigned int* p, unsigned int c, unsigned int v) { return __uAtomicCAS(p, c, v); }
+static __device__ __forceinline__ unsigned long long atomicCAS(unsigned long long* p, unsigned long long c, unsigned long long v) { return __ullAtomicCAS(p, c, v); }
+static __device__ __forceinline__ int atomicAnd(int* p, int v) { return __iAtomicAnd(p, v); }
+static __device__ __forceinline__ unsigned int atomicAnd(unsigned int* p, unsigned int v) { return __uAtomicAnd(p, v); }
+static __device__ __forceinline__ int atomicOr(int* p, int v) { return __iAtomicOr(p, v); }
+static __device__ __forceinline__ unsigned int atomicOr(unsigned int* p, unsigned int v) { return __uAtomicOr(p, v); }
+static __device__ __forceinline__ int atomicXor(int* p, int v) { return __iAtomicXor(p, v); }
+static __device__ __forceinline__ unsigned int atomicXor(unsigned int* p, unsigned int v) { return __uAtomicXor(p, v); }
+
+
+#include "td_fp16.h"

@@ -1,0 +1,85 @@
+#include "frontend/profile.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+#include <toml++/toml.h>
+#include <unistd.h>
+
+#include "frontend/input_error.h"
+
+namespace fs = std::filesystem;
+
+namespace td {
+
+std::string profilesDir() {
+  if (const char* env = std::getenv("TILE_DOCTOR_PROFILES")) return env;
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    fs::path dir = fs::path(exe).parent_path();
+    for (fs::path cand : {dir / "profiles", dir / ".." / "profiles", dir / ".." / "share" / "tile-doctor" / "profiles"})
+      if (fs::is_directory(cand)) return cand.string();
+  }
+  return std::string(TD_SOURCE_DIR) + "/profiles";
+}
+
+namespace {
+Profile readProfile(const fs::path& file) {
+  toml::table t;
+  try {
+    t = toml::parse_file(file.string());
+  } catch (const toml::parse_error& e) {
+    throw InputError(file.string(), static_cast<int>(e.source().begin.line), std::string(e.description()));
+  }
+  Profile p;
+  p.file = file.string();
+  auto need = [&](const char* key) -> const toml::node& {
+    const toml::node* n = t.get(key);
+    if (!n) throw InputError(file.string(), 0, fmt::format("profile lacks '{}'", key));
+    return *n;
+  };
+  auto integer = [&](const char* key) { return need(key).value<int64_t>().value_or(0); };
+  auto number = [&](const char* key) { return need(key).value<double>().value_or(0); };
+  p.name = need("name").value<std::string>().value_or("");
+  p.vendor = need("vendor").value<std::string>().value_or("");
+  p.arch = need("arch").value<std::string>().value_or("");
+  p.warpSize = static_cast<int>(integer("warp_size"));
+  p.sharedPerBlock = integer("shared_per_block");
+  p.sharedPerSm = integer("shared_per_sm");
+  p.threadsPerBlock = integer("threads_per_block");
+  p.threadsPerSm = integer("threads_per_sm");
+  p.registersPerSm = integer("registers_per_sm");
+  p.smCount = integer("sm_count");
+  p.memoryBytes = integer("memory_bytes");
+  p.bandwidthGBs = number("bandwidth_gbs");
+  p.fp16Tflops = number("fp16_tflops");
+  if (p.warpSize != 32 && p.warpSize != 64)
+    throw InputError(file.string(), static_cast<int>(need("warp_size").source().begin.line), "warp_size must be 32 or 64");
+  return p;
+}
+}  // namespace
+
+std::vector<Profile> loadAllProfiles() {
+  std::vector<Profile> out;
+  fs::path dir = profilesDir();
+  if (!fs::is_directory(dir)) throw InputError(dir.string(), 0, "profiles folder not found (set TILE_DOCTOR_PROFILES)");
+  for (auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".toml") out.push_back(readProfile(e.path()));
+  std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.name < b.name; });
+  return out;
+}
+
+Profile loadProfile(const std::string& name) {
+  std::vector<Profile> all = loadAllProfiles();
+  std::string known;
+  for (auto& p : all) {
+    if (p.name == name) return p;
+    known += (known.empty() ? "" : ", ") + p.name;
+  }
+  throw InputError("--target", 0, fmt::format("unknown target '{}' (known: {})", name, known));
+}
+
+}  // namespace td

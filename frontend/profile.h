@@ -1,0 +1,26 @@
+// Target profiles: the limits and rates of a GPU, read from profiles/*.toml.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace td {
+
+struct Profile {
+  std::string name, vendor, arch, file;
+  int warpSize = 32;
+  int64_t sharedPerBlock = 0, sharedPerSm = 0;
+  int64_t threadsPerBlock = 0, threadsPerSm = 0;
+  int64_t registersPerSm = 0, smCount = 0;
+  int64_t memoryBytes = 0;
+  double bandwidthGBs = 0, fp16Tflops = 0;
+};
+
+constexpr const char* kDefaultTarget = "nvidia-h200";
+
+// The folder holding the profiles: $TILE_DOCTOR_PROFILES, else next to the executable, else the source tree.
+std::string profilesDir();
+std::vector<Profile> loadAllProfiles();
+Profile loadProfile(const std::string& name);  // throws InputError listing the known names
+
+}  // namespace td

@@ -1,0 +1,175 @@
+#include "instrument/bounds_pass.h"
+
+#include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+
+#include "instrument/pointer_roots.h"
+
+namespace td {
+
+namespace {
+
+std::string variableName(const llvm::GlobalVariable& gv) {
+  std::string d = llvm::demangle(gv.getName().str());
+  size_t colon = d.rfind("::");
+  return colon == std::string::npos ? d : d.substr(colon + 2);
+}
+
+struct Access {
+  llvm::Instruction* inst;
+  llvm::Value* ptr;
+  llvm::Value* size;  // i32
+  unsigned align;
+  SiteKind kind;
+  unsigned width;     // bytes, 0 when only known at run time
+};
+
+unsigned requiredAlign(uint64_t width, llvm::Align declared) {
+  uint64_t natural = width & (~width + 1);  // largest power of two dividing the width
+  if (natural > 16) natural = 16;
+  return static_cast<unsigned>(std::min<uint64_t>(natural ? natural : 1, declared.value()));
+}
+
+void collectAccesses(llvm::Function& f, std::vector<Access>& out) {
+  const llvm::DataLayout& dl = f.getParent()->getDataLayout();
+  llvm::Type* i32 = llvm::Type::getInt32Ty(f.getContext());
+  auto fixed = [&](llvm::Instruction* i, llvm::Value* p, llvm::Type* t, llvm::Align a, SiteKind k) {
+    uint64_t w = dl.getTypeStoreSize(t);
+    out.push_back({i, p, llvm::ConstantInt::get(i32, w), requiredAlign(w, a), k, static_cast<unsigned>(w)});
+  };
+  for (llvm::BasicBlock& bb : f) {
+    for (llvm::Instruction& i : bb) {
+      if (auto* ld = llvm::dyn_cast<llvm::LoadInst>(&i)) fixed(ld, ld->getPointerOperand(), ld->getType(), ld->getAlign(), SiteKind::Load);
+      else if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i))
+        fixed(st, st->getPointerOperand(), st->getValueOperand()->getType(), st->getAlign(), SiteKind::Store);
+      else if (auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&i))
+        fixed(rmw, rmw->getPointerOperand(), rmw->getValOperand()->getType(), rmw->getAlign(), SiteKind::Atomic);
+      else if (auto* cx = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i))
+        fixed(cx, cx->getPointerOperand(), cx->getNewValOperand()->getType(), cx->getAlign(), SiteKind::Atomic);
+      else if (auto* mi = llvm::dyn_cast<llvm::MemIntrinsic>(&i)) {
+        llvm::IRBuilder<> b(mi);
+        llvm::Value* len = b.CreateZExtOrTrunc(mi->getLength(), i32);
+        auto* c = llvm::dyn_cast<llvm::ConstantInt>(mi->getLength());
+        unsigned w = c ? static_cast<unsigned>(c->getZExtValue()) : 0;
+        out.push_back({mi, mi->getRawDest(), len, 1, SiteKind::MemIntrinsic, w});
+        if (auto* mt = llvm::dyn_cast<llvm::MemTransferInst>(mi))
+          out.push_back({mi, mt->getRawSource(), len, 1, SiteKind::MemIntrinsic, w});
+      }
+    }
+  }
+}
+
+// Splits around `inst` so it runs only when `ok` is non-zero; a skipped value-producing access yields zero.
+void guard(llvm::Instruction* inst, llvm::Value* ok) {
+  llvm::IRBuilder<> b(inst);
+  llvm::Value* cond = b.CreateICmpNE(ok, llvm::ConstantInt::get(ok->getType(), 0));
+  llvm::BasicBlock* before = inst->getParent();
+  llvm::Instruction* term = llvm::SplitBlockAndInsertIfThen(cond, inst, false);
+  llvm::BasicBlock* thenBB = term->getParent();
+  llvm::BasicBlock* after = term->getSuccessor(0);
+  inst->moveBefore(term);
+  if (!inst->getType()->isVoidTy()) {
+    llvm::PHINode* phi = llvm::PHINode::Create(inst->getType(), 2, "", &*after->begin());
+    inst->replaceAllUsesWith(phi);
+    phi->addIncoming(inst, thenBB);
+    phi->addIncoming(llvm::Constant::getNullValue(inst->getType()), before);
+  }
+}
+
+}  // namespace
+
+llvm::DenseMap<const llvm::GlobalVariable*, int> sharedObjectIds(llvm::Module& m) {
+  llvm::DenseMap<const llvm::GlobalVariable*, int> ids;
+  int id = 0;
+  for (llvm::GlobalVariable& gv : m.globals())
+    if (gv.getAddressSpace() == 3) ids[&gv] = id++;
+  return ids;
+}
+
+void registerSharedObjects(llvm::Module& m, SiteTable& table) {
+  const llvm::DataLayout& dl = m.getDataLayout();
+  for (llvm::GlobalVariable& gv : m.globals()) {
+    if (gv.getAddressSpace() != 3) continue;
+    SharedObject o;
+    o.name = variableName(gv);
+    llvm::Type* t = gv.getValueType();
+    while (auto* at = llvm::dyn_cast<llvm::ArrayType>(t)) {
+      o.dims.push_back(at->getNumElements());
+      t = at->getElementType();
+    }
+    o.elemSize = static_cast<unsigned>(std::max<uint64_t>(1, dl.getTypeAllocSize(t)));
+    o.bytes = dl.getTypeAllocSize(gv.getValueType());
+    o.align = static_cast<unsigned>(gv.getAlign().valueOrOne().value());
+    o.dynamic = gv.isDeclaration() || o.bytes == 0;
+    if (o.dynamic) { o.dims.clear(); o.bytes = 0; }
+    table.shared.push_back(o);
+  }
+}
+
+llvm::PreservedAnalyses BoundsCheckPass::run(llvm::Module& m, llvm::ModuleAnalysisManager&) {
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
+  llvm::FunctionCallee checkGlobal = m.getOrInsertFunction("__td_check_global", i32, i32, i32, ptr, i32, i32);
+  llvm::FunctionCallee checkShared = m.getOrInsertFunction("__td_check_shared", i32, i32, ptr, i32, i32, ptr, i64);
+  llvm::FunctionCallee unchecked = m.getOrInsertFunction("__td_unchecked_access", llvm::Type::getVoidTy(ctx), i32);
+
+  llvm::DenseMap<const llvm::GlobalVariable*, int> sharedIds = sharedObjectIds(m);
+
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration() || f.getName().starts_with("__td_")) continue;
+    std::vector<Access> accesses;
+    collectAccesses(f, accesses);
+    PointerRoots roots(isKernel(f));
+    for (Access& a : accesses) {
+      Site s;
+      s.kind = a.kind;
+      s.loc = userLocation(*a.inst);
+      s.size = a.width;
+      PointerRoot root = roots.of(a.ptr);
+      unsigned addrSpace = a.ptr->getType()->getPointerAddressSpace();
+      llvm::IRBuilder<> b(a.inst);
+      // Hook calls get a location (the verifier wants one on inlinable calls in functions with debug info).
+      if (a.inst->getDebugLoc()) b.SetCurrentDebugLocation(a.inst->getDebugLoc());
+      else if (llvm::DISubprogram* sp = f.getSubprogram()) b.SetCurrentDebugLocation(llvm::DILocation::get(ctx, 0, 0, sp));
+      llvm::Value* generic = addrSpace == 0 ? a.ptr : b.CreateAddrSpaceCast(a.ptr, ptr);
+      llvm::Value* ok = nullptr;
+      if (root.kind == PointerRoot::KernelArg) {
+        s.space = Space::Global;
+        s.object = static_cast<int>(root.argNo);
+        unsigned id = table_.add(s);
+        ok = b.CreateCall(checkGlobal, {llvm::ConstantInt::get(i32, id), llvm::ConstantInt::get(i32, root.argNo), generic,
+                                        a.size, llvm::ConstantInt::get(i32, a.align)});
+        tagSite(*a.inst, id);
+      } else if (root.kind == PointerRoot::SharedVar || addrSpace == 3) {
+        s.space = Space::Shared;
+        llvm::Value* obj = llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(ptr));
+        uint64_t objBytes = 0;
+        if (root.kind == PointerRoot::SharedVar) {
+          s.object = sharedIds.lookup(root.var);
+          obj = llvm::ConstantExpr::getAddrSpaceCast(root.var, ptr);
+          objBytes = table_.shared[s.object].bytes;
+        }
+        unsigned id = table_.add(s);
+        ok = b.CreateCall(checkShared, {llvm::ConstantInt::get(i32, id), generic, a.size,
+                                        llvm::ConstantInt::get(i32, a.align), obj, llvm::ConstantInt::get(i64, objBytes)});
+        tagSite(*a.inst, id);
+      } else {
+        unsigned id = table_.add(s);
+        b.CreateCall(unchecked, {llvm::ConstantInt::get(i32, id)});
+        tagSite(*a.inst, id);
+        continue;
+      }
+      guard(a.inst, ok);
+    }
+  }
+  return llvm::PreservedAnalyses::none();
+}
+
+}  // namespace td

@@ -1,0 +1,137 @@
+#include "instrument/pipeline.h"
+
+#include <chrono>
+#include <fmt/format.h>
+#include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Operator.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/raw_ostream.h>
+#include <sstream>
+
+#include "frontend/compiler.h"
+#include "frontend/input_error.h"
+#include "frontend/signature.h"
+#include "instrument/bounds_pass.h"
+#include "instrument/pointer_roots.h"
+#include "instrument/sync_sites.h"
+
+extern const char td_runtime_cu[];
+
+namespace td {
+
+const std::set<std::string>& CheckSet::known() {
+  static const std::set<std::string> k = {"bounds", "launch"};
+  return k;
+}
+
+CheckSet CheckSet::parse(const std::string& list) {
+  CheckSet c;
+  std::stringstream ss(list);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item.empty()) continue;
+    if (item == "all") {
+      c.families = known();
+      continue;
+    }
+    if (!known().count(item)) {
+      std::string names;
+      for (auto& k : known()) names += (names.empty() ? "" : ", ") + k;
+      throw InputError("--checks", 0, fmt::format("unknown check family '{}' (implemented: {}, or all)", item, names));
+    }
+    c.families.insert(item);
+  }
+  return c;
+}
+
+llvm::Function* findKernel(llvm::Module& m, const std::string& entry) {
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration() || !isKernel(f)) continue;
+    if (f.getName() == entry) return &f;
+    std::string d = llvm::demangle(f.getName().str());
+    if (d.substr(0, d.find('(')) == entry) return &f;
+  }
+  return nullptr;
+}
+
+namespace {
+
+std::string kernelNames(llvm::Module& m) {
+  std::string names;
+  for (llvm::Function& f : m)
+    if (!f.isDeclaration() && isKernel(f)) {
+      std::string d = llvm::demangle(f.getName().str());
+      names += (names.empty() ? "" : ", ") + d.substr(0, d.find('('));
+    }
+  return names.empty() ? "none" : names;
+}
+
+// 'inbounds' lets LLVM assume an index stays inside its object — exactly what the checks must not assume.
+void dropInboundsAssumptions(llvm::Module& m) {
+  for (llvm::Function& f : m)
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& i : bb)
+        if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(&i)) gep->setNoWrapFlags(llvm::GEPNoWrapFlags::none());
+}
+
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+void linkDeviceRuntime(llvm::Module& m) {
+  CompileOptions opts;
+  opts.optLevel = "-O2";
+  std::unique_ptr<llvm::Module> rt = compileCuda(m.getContext(), "/__tile_doctor__/src/td_runtime.cu", opts, td_runtime_cu);
+  rt->setDataLayout(m.getDataLayout());
+  rt->setTargetTriple(m.getTargetTriple());
+  if (llvm::Linker::linkModules(m, std::move(rt)))
+    throw std::runtime_error("linking the device runtime failed");
+  for (llvm::Function& f : m)
+    if (!f.isDeclaration() && f.getName().starts_with("__td_check_")) f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  if (llvm::Function* f = m.getFunction("__td_unchecked_access")) f->setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
+KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {
+  KernelModule km;
+  km.ctx = std::make_unique<llvm::LLVMContext>();
+  auto t0 = std::chrono::steady_clock::now();
+  if (!bundle.irPath.empty()) {
+    km.module = loadIR(*km.ctx, bundle.irPath);
+  } else {
+    CompileOptions opts;
+    opts.flags = bundle.flags;
+    opts.includeDirs = bundle.includeDirs;
+    km.module = compileCuda(*km.ctx, bundle.sourcePath, opts);
+  }
+  km.compileSeconds = secondsSince(t0);
+
+  llvm::Function* kernel = findKernel(*km.module, bundle.entry);
+  if (!kernel)
+    throw InputError(bundle.manifestPath, bundle.entryLine,
+                     fmt::format("entry '{}' is not a __global__ function of {} (kernels found: {})", bundle.entry,
+                                 bundle.irPath.empty() ? bundle.sourcePath : bundle.irPath, kernelNames(*km.module)));
+  km.entrySymbol = kernel->getName().str();
+  checkSignature(*kernel, bundle);
+
+  t0 = std::chrono::steady_clock::now();
+  dropInboundsAssumptions(*km.module);
+  registerSharedObjects(*km.module, km.sites);
+  llvm::ModuleAnalysisManager mam;
+  SyncSitesPass(km.sites).run(*km.module, mam);
+  if (checks.has("bounds")) BoundsCheckPass(km.sites).run(*km.module, mam);
+  linkDeviceRuntime(*km.module);
+  std::string err;
+  llvm::raw_string_ostream es(err);
+  if (llvm::verifyModule(*km.module, &es)) throw std::runtime_error("instrumented module is invalid: " + es.str());
+  km.instrumentSeconds = secondsSince(t0);
+  return km;
+}
+
+}  // namespace td

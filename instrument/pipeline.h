@@ -1,0 +1,40 @@
+// From bundle to instrumented module: compile (or load IR), find the entry, run the check passes,
+// link the device runtime. The result is executor-neutral NVPTX IR; executors lower it further.
+#pragma once
+#include <memory>
+#include <set>
+#include <string>
+
+#include "frontend/manifest.h"
+#include "instrument/site_table.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+namespace td {
+
+// Check families selected with --checks.
+struct CheckSet {
+  std::set<std::string> families;
+  bool has(const std::string& f) const { return families.count(f) != 0; }
+  static CheckSet parse(const std::string& list);  // "bounds,launch" or "all"; throws InputError
+  static const std::set<std::string>& known();
+};
+
+struct KernelModule {
+  std::unique_ptr<llvm::LLVMContext> ctx;
+  std::unique_ptr<llvm::Module> module;
+  SiteTable sites;
+  std::string entrySymbol;  // the kernel's name in the IR (mangled for C++ kernels)
+  double compileSeconds = 0, instrumentSeconds = 0;
+};
+
+KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks);
+
+// The compiled device runtime (td_runtime.cu), linked into `m`; hooks become internal so they inline.
+void linkDeviceRuntime(llvm::Module& m);
+
+// Finds the __global__ function named `entry` (plain or the name before '(' of a demangled C++ name).
+llvm::Function* findKernel(llvm::Module& m, const std::string& entry);
+
+}  // namespace td

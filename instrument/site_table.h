@@ -1,0 +1,57 @@
+// The site table: every instrumented place in the kernel, by id. Records carry only the id; the host
+// decodes it to file:line, access kind and object. Filled by the passes, read by the collector.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Instruction;
+}
+
+namespace td {
+
+struct SourceLoc {
+  std::string file;  // as clang saw it (absolute for bundle sources)
+  unsigned line = 0, col = 0;
+  std::string function;  // demangled, without parameters
+  std::string str() const;  // "file:line:col"
+};
+
+enum class SiteKind { Load, Store, Atomic, MemIntrinsic, Barrier, WarpOp, AsmStatement };
+enum class Space { Global, Shared, Unknown };
+
+struct SharedObject {
+  std::string name;            // the variable's name as written ("As")
+  uint64_t bytes = 0;          // 0 for the dynamic (extern) array
+  std::vector<uint64_t> dims;  // array dimensions, outermost first ({} for the dynamic array)
+  unsigned elemSize = 1;
+  unsigned align = 1;
+  bool dynamic = false;
+};
+
+struct Site {
+  SiteKind kind = SiteKind::Load;
+  SourceLoc loc;
+  unsigned size = 0;        // access width in bytes
+  Space space = Space::Unknown;
+  int object = -1;          // kernel argument index (Global) or shared object id (Shared); -1 unknown
+  std::string what;         // for barriers and warp ops: the operation ("__syncthreads", "shfl.sync.bfly")
+  bool isWrite() const { return kind == SiteKind::Store; }
+};
+
+struct SiteTable {
+  std::vector<Site> sites;
+  std::vector<SharedObject> shared;
+  unsigned add(Site s);
+};
+
+// Site id attached to an instruction as metadata !td.site, or -1.
+int siteOf(const llvm::Instruction& inst);
+void tagSite(llvm::Instruction& inst, unsigned id);
+
+// Where an instruction is in the user's source: the innermost inlined location outside tile-doctor's
+// prelude, so a bad access inside atomicAdd() is reported at the user's call.
+SourceLoc userLocation(const llvm::Instruction& inst);
+
+}  // namespace td

@@ -1,0 +1,150 @@
+#include "runtime/buffers.h"
+
+#include <cmath>
+#include <cstring>
+#include <fmt/format.h>
+#include <fstream>
+#include <random>
+#include <regex>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "frontend/input_error.h"
+
+namespace td {
+
+ArgValue::~ArgValue() {
+  if (data) munmap(data, bytes);
+}
+
+ArgValue::ArgValue(ArgValue&& o) noexcept : spec(o.spec), data(o.data), bytes(o.bytes), scalar(o.scalar) {
+  o.data = nullptr;
+}
+
+namespace {
+
+void readNpy(const std::string& path, const ArgSpec& a, void* dst, const std::string& manifest) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(manifest, a.line, fmt::format("init file '{}' of '{}' cannot be opened", path, a.name));
+  char magic[8];
+  in.read(magic, 8);
+  if (in.gcount() != 8 || std::string(magic, 6) != "\x93NUMPY")
+    throw InputError(manifest, a.line, fmt::format("'{}' is not a .npy file", path));
+  uint32_t hlen = 0;
+  if (magic[6] == 1) { uint16_t h; in.read(reinterpret_cast<char*>(&h), 2); hlen = h; }
+  else in.read(reinterpret_cast<char*>(&hlen), 4);
+  std::string header(hlen, '\0');
+  in.read(header.data(), hlen);
+  std::smatch m;
+  std::string descr = std::regex_search(header, m, std::regex(R"('descr':\s*'([^']+)')")) ? m[1].str() : "";
+  bool fortran = header.find("'fortran_order': True") != std::string::npos;
+  std::vector<int64_t> shape;
+  if (std::regex_search(header, m, std::regex(R"('shape':\s*\(([^)]*)\))"))) {
+    std::string s = m[1];
+    std::regex num(R"(\d+)");
+    for (auto it = std::sregex_iterator(s.begin(), s.end(), num); it != std::sregex_iterator(); ++it)
+      shape.push_back(std::stoll(it->str()));
+  }
+  auto et = elemTypeFromNpy(descr);
+  if (!et) throw InputError(manifest, a.line, fmt::format("'{}' has dtype '{}', which tile-doctor cannot read", path, descr));
+  if (fortran) throw InputError(manifest, a.line, fmt::format("'{}' is in Fortran order; save it C-contiguous", path));
+  uint64_t count = 1;
+  for (int64_t d : shape) count *= static_cast<uint64_t>(d);
+  if (count != a.elementCount())
+    throw InputError(manifest, a.line, fmt::format("'{}' holds {} elements; '{}' has {}", path, count, a.name,
+                                                   a.elementCount()));
+  std::vector<char> raw(count * elemSize(*et));
+  in.read(raw.data(), static_cast<std::streamsize>(raw.size()));
+  if (static_cast<uint64_t>(in.gcount()) != raw.size())
+    throw InputError(manifest, a.line, fmt::format("'{}' is truncated", path));
+  for (uint64_t i = 0; i < count; ++i)
+    storeElem(a.type, static_cast<char*>(dst) + i * elemSize(a.type), loadElem(*et, raw.data() + i * elemSize(*et)));
+}
+
+void initBuffer(const ArgSpec& a, void* data, std::mt19937_64& rng, const std::string& manifest) {
+  const InitSpec& s = a.init;
+  size_t es = elemSize(a.type);
+  uint64_t n = a.elementCount();
+  char* p = static_cast<char*>(data);
+  switch (s.kind) {
+    case InitSpec::Zeros: return;  // fresh mappings are zero
+    case InitSpec::Uninit:
+      // Uninitialised memory is filled with a recognisable pattern, not zeros, so reading it shows.
+      std::memset(p, 0xcd, n * es);
+      return;
+    case InitSpec::File: return readNpy(s.file, a, data, manifest);
+    default: break;
+  }
+  std::uniform_real_distribution<double> uni(s.a, s.b);
+  std::normal_distribution<double> norm(s.a, s.b);
+  for (uint64_t i = 0; i < n; ++i) {
+    double v = 0;
+    switch (s.kind) {
+      case InitSpec::Ones: v = 1; break;
+      case InitSpec::Fill: v = s.a; break;
+      case InitSpec::Arange: v = static_cast<double>(i); break;
+      case InitSpec::Uniform: v = uni(rng); break;
+      case InitSpec::Normal: v = norm(rng); break;
+      default: break;
+    }
+    storeElem(a.type, p + i * es, v);
+  }
+}
+
+}  // namespace
+
+std::vector<ArgValue> makeArguments(const Bundle& b, uint64_t seed, int64_t targetMemoryBytes) {
+  uint64_t total = 0;
+  for (const ArgSpec& a : b.args) {
+    if (!a.isBuffer) continue;
+    uint64_t bytes = a.byteSize();
+    total += bytes;
+    if (targetMemoryBytes > 0 && total > static_cast<uint64_t>(targetMemoryBytes))
+      throw InputError(b.manifestPath, a.line, fmt::format("buffers up to '{}' need {} bytes; the target has {} bytes of "
+                                                           "memory", a.name, total, targetMemoryBytes));
+  }
+  uint64_t physical = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
+  if (total > physical)
+    throw InputError(b.manifestPath, 0, fmt::format("the bundle's buffers need {} bytes; this machine has {} bytes of "
+                                                    "memory", total, physical));
+  std::vector<ArgValue> out;
+  for (const ArgSpec& a : b.args) {
+    ArgValue v;
+    v.spec = &a;
+    if (a.isBuffer) {
+      v.bytes = a.byteSize();
+      void* m = mmap(nullptr, v.bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+      if (m == MAP_FAILED)
+        throw InputError(b.manifestPath, a.line, fmt::format("cannot allocate {} bytes for '{}'", v.bytes, a.name));
+      v.data = m;
+      // Each buffer draws from its own stream, so changing one buffer's init leaves the others' values.
+      std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + out.size());
+      initBuffer(a, v.data, rng, b.manifestPath);
+    } else if (isFloat(a.type)) {
+      storeElem(a.type, &v.scalar, a.floatValue);
+    } else {
+      storeElem(a.type, &v.scalar, static_cast<double>(a.intValue));
+      if (elemSize(a.type) == 8) std::memcpy(&v.scalar, &a.intValue, 8);  // exact for 64-bit values
+    }
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+void writeNpy(const std::string& path, const ArgSpec& spec, const void* data) {
+  std::string shape;
+  for (size_t i = 0; i < spec.shape.size(); ++i) shape += std::to_string(spec.shape[i]) + (spec.shape.size() == 1 ? "," : i + 1 < spec.shape.size() ? ", " : "");
+  std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}), }}", npyDescr(spec.type), shape);
+  size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  out.write("\x93NUMPY\x01\x00", 8);
+  uint16_t hl = static_cast<uint16_t>(header.size());
+  out.write(reinterpret_cast<const char*>(&hl), 2);
+  out << header;
+  out.write(static_cast<const char*>(data), static_cast<std::streamsize>(spec.byteSize()));
+}
+
+}  // namespace td

@@ -1,0 +1,255 @@
+#include "runtime/cpu/cpu_executor.h"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fmt/format.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <mutex>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+#include "runtime/cpu/fault.h"
+#include "runtime/cpu/jit.h"
+#include "runtime/cpu/retarget.h"
+#include "runtime/cpu/simt.h"
+
+namespace td::cpu {
+
+namespace {
+
+constexpr uint32_t kMaxWaiters = 4096;
+
+enum ChildState : int { kRunning = 0, kDone = 1, kFault = 2, kDeadlock = 3, kTimeout = 4, kInternal = 5 };
+
+// Written by the child, read by the parent: lives in a shared mapping.
+struct SharedStatus {
+  std::atomic<int> state;
+  DecodedFault fault;
+  int hasThread;
+  ThreadRef faultThread;
+  uint32_t lastSite;
+  std::atomic<uint64_t> blocksRun;
+  double seconds;
+  char message[512];
+  uint32_t nwaiters;
+  WaitInfo waiters[kMaxWaiters];
+};
+
+template <class T>
+T* sharedMap(size_t bytes) {
+  void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) throw std::runtime_error("cannot map memory shared with the kernel process");
+  return static_cast<T*>(m);
+}
+
+SharedStatus* gStatus = nullptr;
+std::mutex gWorkersMutex;
+std::vector<Worker*> gWorkers;
+
+void recordWaiters(const std::vector<WaitInfo>& w) {
+  uint32_t n = gStatus->nwaiters;
+  for (const WaitInfo& x : w) {
+    if (n >= kMaxWaiters) break;
+    gStatus->waiters[n++] = x;
+  }
+  gStatus->nwaiters = n;
+}
+
+void faultSink(const DecodedFault& f) {
+  gStatus->fault = f;
+  if (Worker* w = Worker::current(); w && w->currentThread.load() >= 0) {
+    const ThreadCtx& c = w->self().ctx;
+    std::memcpy(gStatus->faultThread.block, c.ctaid, sizeof c.ctaid);
+    std::memcpy(gStatus->faultThread.thread, c.tid, sizeof c.tid);
+    gStatus->lastSite = c.lastSite;
+    gStatus->hasThread = 1;
+  }
+  gStatus->state.store(kFault);
+}
+
+[[noreturn]] void childMain(const LaunchShape& shape, KernelTrampoline fn, void** args, uint64_t blocks, int jobs,
+                            double timeout) {
+  installFaultHandlers(faultSink);
+  auto t0 = std::chrono::steady_clock::now();
+  std::thread watchdog([timeout] {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout);
+    while (std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      if (gStatus->state.load() != kRunning) return;
+    }
+    int expected = kRunning;
+    if (!gStatus->state.compare_exchange_strong(expected, kTimeout)) return;
+    std::lock_guard<std::mutex> lock(gWorkersMutex);
+    for (Worker* w : gWorkers) recordWaiters(w->snapshot());
+    _exit(3);
+  });
+  watchdog.detach();
+  std::atomic<uint64_t> next{0};
+  std::vector<std::thread> pool;
+  for (int j = 0; j < jobs; ++j) {
+    pool.emplace_back([&] {
+      installAltStack();
+      try {
+        Worker w(shape, fn, args);
+        {
+          std::lock_guard<std::mutex> lock(gWorkersMutex);
+          gWorkers.push_back(&w);
+        }
+        for (uint64_t b; (b = next.fetch_add(1)) < blocks;) {
+          if (!w.runBlock(b)) {
+            int expected = kRunning;
+            if (gStatus->state.compare_exchange_strong(expected, kDeadlock)) {
+              recordWaiters(w.deadlock);
+              _exit(3);
+            }
+          }
+          gStatus->blocksRun.fetch_add(1);
+        }
+        std::lock_guard<std::mutex> lock(gWorkersMutex);
+        gWorkers.erase(std::find(gWorkers.begin(), gWorkers.end(), &w));
+      } catch (const std::exception& e) {
+        std::snprintf(gStatus->message, sizeof gStatus->message, "%s", e.what());
+        gStatus->state.store(kInternal);
+        _exit(4);
+      }
+    });
+  }
+  for (auto& t : pool) t.join();
+  gStatus->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  int expected = kRunning;
+  gStatus->state.compare_exchange_strong(expected, kDone);
+  _exit(0);
+}
+
+}  // namespace
+
+LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgValue>& args, int warpSize,
+                       const LaunchOptions& opts) {
+  LaunchOutcome out;
+  out.executor = "cpu";
+  out.device = fmt::format("host CPU, {} worker thread{}", opts.jobs, opts.jobs == 1 ? "" : "s");
+
+  CpuJit jit;
+  linkCpuLibdevice(*km.module);
+  RetargetResult rt = retargetToHost(*km.module, km.entrySymbol, jit.triple(), jit.dataLayout(), km.sites);
+  jit.add(std::move(km.module), std::move(km.ctx));
+  auto fn = reinterpret_cast<KernelTrampoline>(jit.lookup(kTrampolineName));
+  auto* ctl = static_cast<td_ctl*>(jit.lookup("__td_ctl"));
+
+  // The record channel and the per-site counters, shared with the child.
+  uint32_t nsites = static_cast<uint32_t>(km.sites.sites.size());
+  size_t channelBytes = sizeof(td_channel) + sizeof(td_record) * opts.channelCapacity;
+  auto* channel = sharedMap<td_channel>(channelBytes);
+  channel->capacity = opts.channelCapacity;
+  size_t hitsBytes = sizeof(uint32_t) * (nsites * TD_KIND_COUNT + 1);
+  auto* hits = sharedMap<uint32_t>(hitsBytes);
+  gStatus = sharedMap<SharedStatus>(sizeof(SharedStatus));
+
+  std::memset(ctl, 0, sizeof *ctl);
+  ctl->abi_version = TD_ABI_VERSION;
+  ctl->nbuffers = static_cast<unsigned>(args.size());
+  ctl->nsites = nsites;
+  ctl->dynamic_shared_bytes = static_cast<unsigned>(bundle.dynamicShared);
+  ctl->channel = channel;
+  ctl->hits = hits;
+  std::vector<void*> slots(args.size());
+  std::vector<void*> pointers(args.size());
+  for (size_t i = 0; i < args.size() && i < TD_MAX_BUFFERS; ++i) {
+    if (args[i].spec->isBuffer) {
+      ctl->buffers[i] = {reinterpret_cast<unsigned long long>(args[i].data), args[i].bytes};
+      pointers[i] = args[i].data;
+      slots[i] = &pointers[i];
+    } else {
+      slots[i] = &args[i].scalar;
+    }
+  }
+
+  LaunchShape shape;
+  for (int d = 0; d < 3; ++d) {
+    shape.grid[d] = static_cast<uint32_t>(bundle.grid[d]);
+    shape.block[d] = static_cast<uint32_t>(bundle.block[d]);
+  }
+  shape.warpSize = static_cast<uint32_t>(warpSize);
+  uint64_t dynOffset = (rt.staticSharedBytes + 15) / 16 * 16;
+  shape.sharedBytes = static_cast<uint32_t>(dynOffset + bundle.dynamicShared);
+  uint64_t blocks = uint64_t(shape.grid[0]) * shape.grid[1] * shape.grid[2];
+  int jobs = opts.jobs > 0 ? opts.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  jobs = static_cast<int>(std::min<uint64_t>(jobs, blocks));
+  out.device = fmt::format("host CPU, {} worker thread{}", jobs, jobs == 1 ? "" : "s");
+
+  std::fflush(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) childMain(shape, fn, slots.data(), blocks, jobs, opts.timeoutSeconds);
+
+  int wstatus = 0;
+  auto start = std::chrono::steady_clock::now();
+  double hardLimit = opts.timeoutSeconds + 10;  // the child's own watchdog reports first
+  for (;;) {
+    pid_t r = waitpid(pid, &wstatus, WNOHANG);
+    if (r == pid) break;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > hardLimit) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &wstatus, 0);
+      gStatus->state.store(kTimeout);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+  }
+
+  uint32_t written = std::min(channel->cursor, channel->capacity);
+  out.records.assign(channel->records, channel->records + written);
+  out.recordsDropped = channel->cursor > channel->capacity ? channel->cursor - channel->capacity : 0;
+  out.hits.assign(hits, hits + nsites * TD_KIND_COUNT);
+  out.blocksRun = gStatus->blocksRun.load();
+  out.seconds = gStatus->seconds;
+  auto waiters = [&](LaunchOutcome& o) {
+    for (uint32_t i = 0; i < gStatus->nwaiters; ++i) {
+      const WaitInfo& w = gStatus->waiters[i];
+      Waiter x;
+      std::memcpy(x.thread.block, w.block, sizeof w.block);
+      std::memcpy(x.thread.thread, w.thread, sizeof w.thread);
+      x.site = w.site;
+      x.state = w.state == static_cast<uint8_t>(ThreadState::AtBarrier) ? Waiter::AtBarrier
+                : w.state == static_cast<uint8_t>(ThreadState::AtWarpOp) ? Waiter::AtWarpOp : Waiter::Running;
+      o.waiters.push_back(x);
+    }
+  };
+  switch (gStatus->state.load()) {
+    case kDone: out.status = LaunchOutcome::Completed; break;
+    case kFault: {
+      out.status = LaunchOutcome::Faulted;
+      const DecodedFault& f = gStatus->fault;
+      out.fault.signal = f.signal;
+      out.fault.address = f.address;
+      out.fault.pc = f.pc;
+      out.fault.instruction = f.instruction;
+      out.fault.access = f.access;
+      out.fault.width = f.width;
+      out.fault.hasThread = gStatus->hasThread != 0;
+      out.fault.thread = gStatus->faultThread;
+      out.fault.lastSite = gStatus->lastSite;
+      break;
+    }
+    case kDeadlock: out.status = LaunchOutcome::Deadlocked; waiters(out); break;
+    case kTimeout: out.status = LaunchOutcome::TimedOut; waiters(out); break;
+    case kInternal: out.status = LaunchOutcome::Crashed; out.message = gStatus->message; break;
+    default:
+      out.status = LaunchOutcome::Crashed;
+      out.message = WIFSIGNALED(wstatus) ? fmt::format("the kernel process was killed by signal {} ({})",
+                                                       WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)))
+                                         : fmt::format("the kernel process exited with status {}", WEXITSTATUS(wstatus));
+  }
+  munmap(channel, channelBytes);
+  munmap(hits, hitsBytes);
+  munmap(gStatus, sizeof(SharedStatus));
+  gStatus = nullptr;
+  return out;
+}
+
+}  // namespace td::cpu

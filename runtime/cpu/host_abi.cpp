@@ -1,0 +1,73 @@
+#include "runtime/cpu/host_abi.h"
+
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+
+#include "runtime/cpu/simt.h"
+
+namespace td::cpu {
+namespace {
+
+extern "C" {
+
+ThreadCtx* td_cpu_ctx() { return &Worker::current()->self().ctx; }
+
+void td_cpu_barrier(uint32_t site, uint32_t id, uint32_t count) { Worker::current()->barrier(site, id, count); }
+
+uint32_t td_cpu_barrier_reduce(uint32_t site, int op, uint32_t v) { return Worker::current()->barrierReduce(site, op, v); }
+
+uint32_t td_cpu_warp(uint32_t site, int op, int mode, uint32_t mask, uint32_t a, uint32_t b, uint32_t c) {
+  return Worker::current()->warpCollective(site, op, mode, mask, a, b, c);
+}
+
+uint64_t td_cpu_clock() {
+  return static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+}
+
+unsigned td_shared_window_offset(const void* p) {
+  return static_cast<unsigned>(static_cast<const char*>(p) - Worker::current()->self().ctx.sharedBase);
+}
+
+unsigned td_shared_window_bytes() { return Worker::current()->shape().sharedBytes; }
+
+void td_mark_site(unsigned site) { Worker::current()->self().ctx.lastSite = site; }
+
+// Half and bfloat16 conversions LLVM emits as library calls on x86. _Float16 travels in XMM registers,
+// as LLVM's half and bfloat do, so the same signature serves both.
+float td_extendhfsf2(_Float16 h) { return static_cast<float>(h); }
+_Float16 td_truncsfhf2(float f) { return static_cast<_Float16>(f); }
+_Float16 td_truncdfhf2(double d) { return static_cast<_Float16>(d); }
+_Float16 td_truncsfbf2(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  uint16_t b = (f != f) ? 0x7fc0 : static_cast<uint16_t>((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+  _Float16 r;
+  std::memcpy(&r, &b, 2);
+  return r;
+}
+_Float16 td_truncdfbf2(double d) { return td_truncsfbf2(static_cast<float>(d)); }
+
+}  // extern "C"
+
+}  // namespace
+
+std::vector<std::pair<const char*, void*>> hostSymbols() {
+  return {
+      {"__td_cpu_ctx", reinterpret_cast<void*>(&td_cpu_ctx)},
+      {"__td_cpu_barrier", reinterpret_cast<void*>(&td_cpu_barrier)},
+      {"__td_cpu_barrier_reduce", reinterpret_cast<void*>(&td_cpu_barrier_reduce)},
+      {"__td_cpu_warp", reinterpret_cast<void*>(&td_cpu_warp)},
+      {"__td_cpu_clock", reinterpret_cast<void*>(&td_cpu_clock)},
+      {"__td_shared_window_offset", reinterpret_cast<void*>(&td_shared_window_offset)},
+      {"__td_shared_window_bytes", reinterpret_cast<void*>(&td_shared_window_bytes)},
+      {"__td_mark_site", reinterpret_cast<void*>(&td_mark_site)},
+      {"__extendhfsf2", reinterpret_cast<void*>(&td_extendhfsf2)},
+      {"__truncsfhf2", reinterpret_cast<void*>(&td_truncsfhf2)},
+      {"__truncdfhf2", reinterpret_cast<void*>(&td_truncdfhf2)},
+      {"__truncsfbf2", reinterpret_cast<void*>(&td_truncsfbf2)},
+      {"__truncdfbf2", reinterpret_cast<void*>(&td_truncdfbf2)},
+  };
+}
+
+}  // namespace td::cpu

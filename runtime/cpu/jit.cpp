@@ -1,0 +1,88 @@
+#include "runtime/cpu/jit.h"
+
+#include <dlfcn.h>
+#include <fmt/format.h>
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include "frontend/input_error.h"
+#include "runtime/cpu/host_abi.h"
+
+namespace td::cpu {
+
+namespace {
+
+template <class T>
+T check(llvm::Expected<T> v, const char* what) {
+  if (!v) throw std::runtime_error(fmt::format("{}: {}", what, llvm::toString(v.takeError())));
+  return std::move(*v);
+}
+void check(llvm::Error e, const char* what) {
+  if (e) throw std::runtime_error(fmt::format("{}: {}", what, llvm::toString(std::move(e))));
+}
+
+void optimize(llvm::Module& m, llvm::TargetMachine& tm) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(&tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
+}
+
+}  // namespace
+
+CpuJit::CpuJit() {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  auto jtmb = check(llvm::orc::JITTargetMachineBuilder::detectHost(), "detecting the host");
+  triple_ = jtmb.getTargetTriple().str();
+  jit_ = check(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create(), "creating the JIT");
+  auto& jd = jit_->getMainJITDylib();
+  llvm::orc::SymbolMap syms;
+  for (auto& [name, addr] : hostSymbols())
+    syms[jit_->mangleAndIntern(name)] = {llvm::orc::ExecutorAddr::fromPtr(addr), llvm::JITSymbolFlags::Exported};
+  check(jd.define(llvm::orc::absoluteSymbols(std::move(syms))), "binding host functions");
+  jd.addGenerator(check(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+                            jit_->getDataLayout().getGlobalPrefix()),
+                        "binding the C library"));
+}
+
+CpuJit::~CpuJit() = default;
+
+const llvm::DataLayout& CpuJit::dataLayout() const { return jit_->getDataLayout(); }
+
+void CpuJit::add(std::unique_ptr<llvm::Module> m, std::unique_ptr<llvm::LLVMContext> ctx) {
+  // libdevice math without a CPU twin in cpu_libdevice.cu binds to libm: __nv_expf -> expf.
+  llvm::orc::SymbolMap math;
+  for (llvm::Function& f : *m) {
+    if (!f.isDeclaration() || !f.getName().starts_with("__nv_")) continue;
+    std::string base = f.getName().drop_front(5).str();
+    if (base.rfind("fast_", 0) == 0) base = base.substr(5);
+    void* addr = dlsym(RTLD_DEFAULT, base.c_str());
+    if (!addr)
+      throw InputError(f.getName().str(), 0,
+                       fmt::format("the CUDA math function {} has no CPU implementation yet", f.getName().str()));
+    math[jit_->mangleAndIntern(f.getName())] = {llvm::orc::ExecutorAddr::fromPtr(addr), llvm::JITSymbolFlags::Exported};
+  }
+  if (!math.empty()) check(jit_->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(math))), "binding libm");
+  auto tm = check(check(llvm::orc::JITTargetMachineBuilder::detectHost(), "host").createTargetMachine(), "target");
+  optimize(*m, *tm);
+  check(jit_->addIRModule(llvm::orc::ThreadSafeModule(std::move(m), std::move(ctx))), "adding the module");
+}
+
+void* CpuJit::lookup(const std::string& name) {
+  return check(jit_->lookup(name), "looking up a JIT symbol").toPtr<void*>();
+}
+
+}  // namespace td::cpu

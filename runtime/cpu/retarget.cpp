@@ -1,0 +1,292 @@
+#include "runtime/cpu/retarget.h"
+
+#include <fmt/format.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/ReplaceConstant.h>
+#include <llvm/Linker/Linker.h>
+#include <map>
+
+#include "frontend/compiler.h"
+#include "frontend/input_error.h"
+#include "instrument/bounds_pass.h"
+#include "instrument/shared_layout.h"
+#include "instrument/site_table.h"
+#include "runtime/cpu/thread_ctx.h"
+
+extern const char td_cpu_libdevice_cu[];
+
+namespace td::cpu {
+
+namespace {
+
+class Lowering {
+ public:
+  Lowering(llvm::Module& m, const SiteTable& sites) : m_(m), ctx_(m.getContext()), sites_(sites) {
+    i32_ = llvm::Type::getInt32Ty(ctx_);
+    i64_ = llvm::Type::getInt64Ty(ctx_);
+    ptr_ = llvm::PointerType::get(ctx_, 0);
+    void_ = llvm::Type::getVoidTy(ctx_);
+  }
+
+  // The thread context pointer of `f`, fetched once at entry.
+  llvm::Value* threadCtx(llvm::Function* f) {
+    auto it = ctxOf_.find(f);
+    if (it != ctxOf_.end()) return it->second;
+    llvm::FunctionCallee get = m_.getOrInsertFunction("__td_cpu_ctx", llvm::FunctionType::get(ptr_, false));
+    if (auto* fn = llvm::dyn_cast<llvm::Function>(get.getCallee())) {
+      fn->setDoesNotAccessMemory();
+      fn->setDoesNotThrow();
+      fn->setWillReturn();
+    }
+    llvm::IRBuilder<> b(&*f->getEntryBlock().getFirstInsertionPt());
+    llvm::Value* c = b.CreateCall(get, {}, "td.ctx");
+    ctxOf_[f] = c;
+    return c;
+  }
+
+  llvm::Value* ctxField(llvm::IRBuilder<>& b, llvm::Function* f, unsigned field) {
+    llvm::Value* p = b.CreateConstGEP1_32(i32_, threadCtx(f), field);
+    llvm::LoadInst* v = b.CreateLoad(i32_, p);
+    v->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(ctx_, {}));
+    return v;
+  }
+
+  llvm::Value* sharedBase(llvm::Function* f) {
+    auto it = sharedOf_.find(f);
+    if (it != sharedOf_.end()) return it->second;
+    llvm::Instruction* ctx = llvm::cast<llvm::Instruction>(threadCtx(f));
+    llvm::IRBuilder<> b(ctx->getNextNode());
+    llvm::Value* p = b.CreateConstGEP1_64(llvm::Type::getInt8Ty(ctx_), ctx, kSharedBaseOffset);
+    llvm::LoadInst* base = b.CreateLoad(ptr_, p, "td.shared");
+    base->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(ctx_, {}));
+    sharedOf_[f] = base;
+    return base;
+  }
+
+  uint64_t placeShared() {
+    SharedLayout layout = layOutShared(sites_);
+    for (auto& [gv, id] : sharedObjectIds(m_))
+      replaceShared(const_cast<llvm::GlobalVariable*>(gv), layout.offsets[id]);
+    return layout.staticBytes;
+  }
+
+  // A __shared__ variable becomes (shared window + offset) in each function using it; the AS-3 pointer
+  // type stays (address-space casts are no-ops on the host).
+  void replaceShared(llvm::GlobalVariable* gv, uint64_t offset) {
+    llvm::convertUsersOfConstantsToInstructions({gv});
+    std::vector<llvm::Use*> uses;
+    for (llvm::Use& u : gv->uses()) uses.push_back(&u);
+    std::map<llvm::Function*, llvm::Value*> local;
+    for (llvm::Use* u : uses) {
+      auto* inst = llvm::dyn_cast<llvm::Instruction>(u->getUser());
+      if (!inst) continue;
+      llvm::Function* f = inst->getFunction();
+      llvm::Value*& v = local[f];
+      if (!v) {
+        llvm::Instruction* base = llvm::cast<llvm::Instruction>(sharedBase(f));
+        llvm::IRBuilder<> b(base->getNextNode());
+        llvm::Value* addr = b.CreateConstGEP1_64(llvm::Type::getInt8Ty(ctx_), base, offset);
+        v = b.CreateAddrSpaceCast(addr, gv->getType());
+      }
+      u->set(v);
+    }
+    if (gv->use_empty()) gv->eraseFromParent();
+  }
+
+  // __device__ and __constant__ variables move to the host's address space 0.
+  void moveGlobalsToAs0() {
+    std::vector<llvm::GlobalVariable*> todo;
+    for (llvm::GlobalVariable& gv : m_.globals())
+      if (gv.getAddressSpace() != 0 && gv.getAddressSpace() != 3) todo.push_back(&gv);
+    for (llvm::GlobalVariable* gv : todo) {
+      auto* ng = new llvm::GlobalVariable(m_, gv->getValueType(), gv->isConstant(), gv->getLinkage(),
+                                          gv->hasInitializer() ? gv->getInitializer() : nullptr, "", nullptr,
+                                          gv->getThreadLocalMode(), 0);
+      ng->takeName(gv);
+      ng->setAlignment(gv->getAlign());
+      gv->replaceAllUsesWith(llvm::ConstantExpr::getAddrSpaceCast(ng, gv->getType()));
+      gv->eraseFromParent();
+    }
+  }
+
+  [[noreturn]] void unsupported(llvm::Instruction& i, const std::string& what) {
+    int site = siteOf(i);
+    SourceLoc loc = site >= 0 ? sites_.sites[site].loc : userLocation(i);
+    throw InputError(loc.file, static_cast<int>(loc.line),
+                     fmt::format("the CPU executor cannot run {} (in {}); run it with --executor cuda on a GPU",
+                                 what, loc.function));
+  }
+
+  llvm::Value* siteArg(llvm::Instruction& i) {
+    int s = siteOf(i);
+    return llvm::ConstantInt::get(i32_, s < 0 ? ~0u : static_cast<unsigned>(s));
+  }
+
+  llvm::FunctionCallee hook(const char* name, llvm::Type* ret, std::vector<llvm::Type*> params) {
+    return m_.getOrInsertFunction(name, llvm::FunctionType::get(ret, params, false));
+  }
+
+  // Returns the replacement value, or nullptr when the call is removed; throws for unknown intrinsics.
+  void lowerCall(llvm::CallInst* call) {
+    llvm::Function* callee = call->getCalledFunction();
+    llvm::StringRef name = callee->getName();
+    llvm::IRBuilder<> b(call);
+    llvm::Function* f = call->getFunction();
+    llvm::Value* repl = nullptr;
+    auto arg = [&](unsigned k) { return call->getArgOperand(k); };
+    if (name.consume_front("llvm.nvvm.read.ptx.sreg.")) {
+      static const std::map<std::string, unsigned> fields = {
+          {"tid.x", kTidX}, {"tid.y", kTidX + 1}, {"tid.z", kTidX + 2}, {"ntid.x", kNtidX}, {"ntid.y", kNtidX + 1},
+          {"ntid.z", kNtidX + 2}, {"ctaid.x", kCtaidX}, {"ctaid.y", kCtaidX + 1}, {"ctaid.z", kCtaidX + 2},
+          {"nctaid.x", kNctaidX}, {"nctaid.y", kNctaidX + 1}, {"nctaid.z", kNctaidX + 2}, {"laneid", kLaneId},
+          {"warpid", kWarpId}, {"warpsize", kWarpSize}};
+      auto it = fields.find(name.str());
+      if (it != fields.end()) {
+        repl = ctxField(b, f, it->second);
+      } else if (name.starts_with("lanemask.")) {
+        llvm::Value* lane = ctxField(b, f, kLaneId);
+        llvm::Value* bit = b.CreateShl(b.getInt32(1), lane);
+        llvm::StringRef k = name.drop_front(9);
+        if (k == "eq") repl = bit;
+        else if (k == "lt") repl = b.CreateSub(bit, b.getInt32(1));
+        else if (k == "le") repl = b.CreateOr(bit, b.CreateSub(bit, b.getInt32(1)));
+        else if (k == "gt") repl = b.CreateNot(b.CreateOr(bit, b.CreateSub(bit, b.getInt32(1))));
+        else repl = b.CreateNot(b.CreateSub(bit, b.getInt32(1)));
+      } else if (name.starts_with("clock") || name == "globaltimer") {
+        llvm::Value* t = b.CreateCall(hook("__td_cpu_clock", i64_, {}));
+        repl = call->getType()->isIntegerTy(64) ? t : b.CreateTrunc(t, call->getType());
+      } else {
+        unsupported(*call, "the special register %" + name.str());
+      }
+    } else if (name == "llvm.nvvm.barrier0") {
+      b.CreateCall(hook("__td_cpu_barrier", void_, {i32_, i32_, i32_}), {siteArg(*call), b.getInt32(0), b.getInt32(0)});
+    } else if (name == "llvm.nvvm.barrier.sync" || name == "llvm.nvvm.bar.sync" || name == "llvm.nvvm.barrier.n") {
+      b.CreateCall(hook("__td_cpu_barrier", void_, {i32_, i32_, i32_}), {siteArg(*call), arg(0), b.getInt32(0)});
+    } else if (name == "llvm.nvvm.barrier.sync.cnt" || name == "llvm.nvvm.barrier") {
+      b.CreateCall(hook("__td_cpu_barrier", void_, {i32_, i32_, i32_}), {siteArg(*call), arg(0), arg(1)});
+    } else if (name.starts_with("llvm.nvvm.barrier0.")) {
+      int op = name.ends_with("popc") ? 1 : name.ends_with("and") ? 2 : 3;
+      repl = b.CreateCall(hook("__td_cpu_barrier_reduce", i32_, {i32_, i32_, i32_}),
+                          {siteArg(*call), b.getInt32(op), b.CreateZExtOrTrunc(arg(0), i32_)});
+    } else if (name == "llvm.nvvm.bar.warp.sync") {
+      warp(b, *call, 2, 0, arg(0), b.getInt32(0), b.getInt32(0), b.getInt32(0));
+    } else if (name == "llvm.nvvm.activemask") {
+      repl = warp(b, *call, 3, 0, b.getInt32(-1), b.getInt32(0), b.getInt32(0), b.getInt32(0));
+    } else if (name.consume_front("llvm.nvvm.shfl.sync.")) {
+      auto [mode, type] = name.split('.');
+      int m = mode == "idx" ? 0 : mode == "up" ? 1 : mode == "down" ? 2 : mode == "bfly" ? 3 : -1;
+      if (m < 0 || type.contains('p')) unsupported(*call, "llvm.nvvm.shfl.sync." + name.str());
+      llvm::Value* v = arg(1);
+      if (v->getType()->isFloatTy()) v = b.CreateBitCast(v, i32_);
+      repl = warp(b, *call, 0, m, arg(0), v, arg(2), arg(3));
+      if (call->getType()->isFloatTy()) repl = b.CreateBitCast(repl, call->getType());
+    } else if (name.consume_front("llvm.nvvm.vote.")) {
+      auto mode = name.split('.').first;
+      int m = mode == "all" ? 0 : mode == "any" ? 1 : mode == "uni" ? 2 : 3;
+      repl = warp(b, *call, 1, m, arg(0), b.CreateZExt(arg(1), i32_), b.getInt32(0), b.getInt32(0));
+      if (call->getType()->isIntegerTy(1)) repl = b.CreateICmpNE(repl, b.getInt32(0));
+    } else if (name.starts_with("llvm.nvvm.membar") || name.starts_with("llvm.nvvm.fence")) {
+      b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+    } else if (name.starts_with("llvm.nvvm.ldg.global.") || name.starts_with("llvm.nvvm.ldu.global.")) {
+      auto* align = llvm::cast<llvm::ConstantInt>(arg(1));
+      repl = b.CreateAlignedLoad(call->getType(), arg(0), llvm::MaybeAlign(align->getZExtValue()));
+    } else {
+      unsupported(*call, "the NVVM intrinsic " + callee->getName().str());
+    }
+    if (repl) call->replaceAllUsesWith(repl);
+    call->eraseFromParent();
+  }
+
+  llvm::Value* warp(llvm::IRBuilder<>& b, llvm::CallInst& call, int op, int mode, llvm::Value* mask, llvm::Value* a,
+                    llvm::Value* bv, llvm::Value* c) {
+    return b.CreateCall(hook("__td_cpu_warp", i32_, {i32_, i32_, i32_, i32_, i32_, i32_, i32_}),
+                        {siteArg(call), b.getInt32(op), b.getInt32(mode), mask, a, bv, c});
+  }
+
+  void lowerIntrinsicsAndAsm() {
+    std::vector<llvm::CallInst*> calls;
+    for (llvm::Function& f : m_)
+      for (llvm::BasicBlock& bb : f)
+        for (llvm::Instruction& i : bb)
+          if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
+            if (auto* ia = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand())) {
+              if (ia->getAsmString().empty()) { calls.push_back(call); continue; }  // compiler barrier
+              unsupported(i, "the inline PTX statement \"" + ia->getAsmString() + "\" (the inline-PTX catalogue is not "
+                             "built yet)");
+            }
+            if (call->getCalledFunction() && call->getCalledFunction()->getName().starts_with("llvm.nvvm."))
+              calls.push_back(call);
+          }
+    for (llvm::CallInst* c : calls) {
+      if (llvm::isa<llvm::InlineAsm>(c->getCalledOperand())) c->eraseFromParent();
+      else lowerCall(c);
+    }
+  }
+
+  void stripGpuAttributes() {
+    for (llvm::Function& f : m_) {
+      f.removeFnAttr("target-cpu");
+      f.removeFnAttr("target-features");
+      f.removeFnAttr("tune-cpu");
+    }
+    if (llvm::NamedMDNode* ann = m_.getNamedMetadata("nvvm.annotations")) ann->eraseFromParent();
+  }
+
+  void buildTrampoline(const std::string& entry) {
+    llvm::Function* kernel = m_.getFunction(entry);
+    kernel->setLinkage(llvm::GlobalValue::InternalLinkage);
+    llvm::Function* t = llvm::Function::Create(llvm::FunctionType::get(void_, {ptr_}, false),
+                                               llvm::GlobalValue::ExternalLinkage, kTrampolineName, m_);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx_, "entry", t));
+    std::vector<llvm::Value*> args;
+    for (llvm::Argument& a : kernel->args()) {
+      llvm::Value* slot = b.CreateLoad(ptr_, b.CreateConstGEP1_32(ptr_, t->getArg(0), a.getArgNo()));
+      args.push_back(b.CreateLoad(a.getType(), slot));
+    }
+    b.CreateCall(kernel, args);
+    b.CreateRetVoid();
+  }
+
+ private:
+  llvm::Module& m_;
+  llvm::LLVMContext& ctx_;
+  const SiteTable& sites_;
+  llvm::Type *i32_, *i64_, *ptr_, *void_;
+  std::map<llvm::Function*, llvm::Value*> ctxOf_, sharedOf_;
+};
+
+}  // namespace
+
+void linkCpuLibdevice(llvm::Module& m) {
+  CompileOptions opts;
+  opts.optLevel = "-O2";
+  std::unique_ptr<llvm::Module> lib =
+      compileCuda(m.getContext(), "/__tile_doctor__/src/cpu_libdevice.cu", opts, td_cpu_libdevice_cu);
+  lib->setDataLayout(m.getDataLayout());
+  lib->setTargetTriple(m.getTargetTriple());
+  for (llvm::Function& f : *lib)
+    if (!f.isDeclaration()) f.removeFnAttr(llvm::Attribute::NoInline);
+  if (llvm::Linker::linkModules(m, std::move(lib), llvm::Linker::Flags::LinkOnlyNeeded))
+    throw std::runtime_error("linking the CPU libdevice failed");
+}
+
+RetargetResult retargetToHost(llvm::Module& m, const std::string& entrySymbol, const std::string& triple,
+                              const llvm::DataLayout& dl, const SiteTable& sites) {
+  RetargetResult r;
+  Lowering low(m, sites);
+  low.lowerIntrinsicsAndAsm();
+  r.staticSharedBytes = low.placeShared();
+  low.moveGlobalsToAs0();
+  low.stripGpuAttributes();
+  low.buildTrampoline(entrySymbol);
+  m.setTargetTriple(triple);
+  m.setDataLayout(dl);
+  return r;
+}
+
+}  // namespace td::cpu

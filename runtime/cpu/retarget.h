@@ -1,0 +1,34 @@
+// Turns the instrumented NVPTX module into host IR for the CPU executor: special registers become
+// loads from the thread's context, barriers and warp collectives calls into the SIMT scheduler,
+// __shared__ variables offsets into the block's shared window, and a trampoline calls the kernel
+// with its arguments from an array of pointers.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace llvm {
+class Module;
+class DataLayout;
+}  // namespace llvm
+
+namespace td {
+struct SiteTable;
+}
+
+namespace td::cpu {
+
+struct RetargetResult {
+  uint64_t staticSharedBytes = 0;  // the window holds these, then the dynamic shared memory
+};
+
+constexpr const char* kTrampolineName = "__td_cpu_trampoline";
+
+// Throws InputError for what the CPU executor cannot run (an unknown intrinsic, inline PTX), naming
+// the statement and its source line.
+RetargetResult retargetToHost(llvm::Module& m, const std::string& entrySymbol, const std::string& triple,
+                              const llvm::DataLayout& dl, const SiteTable& sites);
+
+// Links the CPU's libdevice replacements (cpu_libdevice.cu) for the __nv_* functions the module calls.
+void linkCpuLibdevice(llvm::Module& m);
+
+}  // namespace td::cpu

@@ -1,0 +1,276 @@
+#include "runtime/cpu/simt.h"
+
+#include <cstring>
+#include <stdexcept>
+#include <sys/mman.h>
+
+namespace td::cpu {
+
+namespace {
+
+thread_local Worker* tlWorker = nullptr;
+
+constexpr size_t kStackBytes = 256 * 1024;  // per GPU thread; local arrays of register tiles live here
+constexpr size_t kGuardBytes = 4096;
+
+// Stacks are carved from one mapping owned by the worker; fibers must not free them.
+struct BorrowedStack {
+  boost::context::stack_context allocate() { throw std::logic_error("stacks are preallocated"); }
+  void deallocate(boost::context::stack_context&) noexcept {}
+};
+
+enum WarpOp { kShfl = 0, kVote = 1, kSyncWarp = 2, kActiveMask = 3 };
+enum ShflMode { kIdx = 0, kUp = 1, kDown = 2, kBfly = 3 };
+enum VoteMode { kAll = 0, kAny = 1, kUni = 2, kBallot = 3 };
+enum BarrierReduce { kRedNone = 0, kRedPopc = 1, kRedAnd = 2, kRedOr = 3 };
+
+}  // namespace
+
+Worker* Worker::current() { return tlWorker; }
+
+Worker::Worker(const LaunchShape& shape, KernelTrampoline fn, void** args)
+    : shape_(shape), fn_(fn), args_(args) {
+  nthreads_ = shape.block[0] * shape.block[1] * shape.block[2];
+  nwarps_ = (nthreads_ + shape.warpSize - 1) / shape.warpSize;
+  threads_.resize(nthreads_);
+  warpLive_.assign(nwarps_, 0);
+  warpArrived_.assign(nwarps_, 0);
+  shared_.assign(shape.sharedBytes + 256, 0);
+  stackBytes_ = kStackBytes;
+  stackStride_ = kStackBytes + kGuardBytes;
+  void* m = mmap(nullptr, stackStride_ * nthreads_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
+  if (m == MAP_FAILED) throw std::runtime_error("cannot map fiber stacks");
+  stacks_ = static_cast<char*>(m);
+  for (uint32_t t = 0; t < nthreads_; ++t) mprotect(stacks_ + t * stackStride_, kGuardBytes, PROT_NONE);
+  tlWorker = this;
+}
+
+Worker::~Worker() {
+  if (stacks_) munmap(stacks_, stackStride_ * nthreads_);
+  if (tlWorker == this) tlWorker = nullptr;
+}
+
+uint64_t Worker::laneMask(uint32_t mask) const {
+  if (shape_.warpSize == 64 && mask == 0xffffffffu) return ~0ull;  // a 32-bit "full" mask on wave 64: whole wave
+  return mask;
+}
+
+bool Worker::runBlock(uint64_t linear) {
+  tlWorker = this;
+  currentBlock = linear;
+  const auto& g = shape_.grid;
+  const auto& bd = shape_.block;
+  uint32_t bx = static_cast<uint32_t>(linear % g[0]), by = static_cast<uint32_t>((linear / g[0]) % g[1]),
+           bz = static_cast<uint32_t>(linear / (uint64_t(g[0]) * g[1]));
+  char* shared = shared_.data() + ((16 - reinterpret_cast<uintptr_t>(shared_.data()) % 16) % 16);
+  std::memset(shared_.data(), 0, shared_.size());
+  live_ = nthreads_;
+  barrierArrived_.fill(0);
+  barrierExpected_.fill(0);
+  std::fill(warpLive_.begin(), warpLive_.end(), 0);
+  std::fill(warpArrived_.begin(), warpArrived_.end(), 0);
+  for (uint32_t t = 0; t < nthreads_; ++t) {
+    SimThread& th = threads_[t];
+    ThreadCtx& c = th.ctx;
+    c.tid[0] = t % bd[0];
+    c.tid[1] = (t / bd[0]) % bd[1];
+    c.tid[2] = t / (bd[0] * bd[1]);
+    for (int d = 0; d < 3; ++d) { c.ntid[d] = bd[d]; c.nctaid[d] = g[d]; }
+    c.ctaid[0] = bx; c.ctaid[1] = by; c.ctaid[2] = bz;
+    c.laneid = t % shape_.warpSize;
+    c.warpid = t / shape_.warpSize;
+    c.warpsize = shape_.warpSize;
+    c.lastSite = ~0u;
+    c.sharedBase = shared;
+    th.state = ThreadState::Ready;
+    th.waitSite = ~0u;
+    warpLive_[c.warpid] |= 1ull << c.laneid;
+    char* top = stacks_ + t * stackStride_ + stackStride_;
+    boost::context::stack_context sctx;
+    sctx.size = stackBytes_;
+    sctx.sp = top;
+    th.fiber = boost::context::fiber(std::allocator_arg, boost::context::preallocated(top, stackBytes_, sctx),
+                                     BorrowedStack{}, [this, t](boost::context::fiber&& sched) {
+                                       scheduler_ = std::move(sched);
+                                       fn_(args_);
+                                       SimThread& me = threads_[t];
+                                       me.state = ThreadState::Done;
+                                       --live_;
+                                       warpLive_[me.ctx.warpid] &= ~(1ull << me.ctx.laneid);
+                                       tryCompleteBarriers();
+                                       for (uint32_t l = me.ctx.warpid * shape_.warpSize;
+                                            l < nthreads_ && l < (me.ctx.warpid + 1) * shape_.warpSize; ++l)
+                                         if (threads_[l].state == ThreadState::AtWarpOp)
+                                           tryCompleteWarp(me.ctx.warpid, laneMask(threads_[l].mask));
+                                       return std::move(scheduler_);
+                                     });
+  }
+  for (;;) {
+    bool ran = false;
+    for (uint32_t t = 0; t < nthreads_; ++t) {
+      if (threads_[t].state != ThreadState::Ready) continue;
+      current_ = static_cast<int>(t);
+      currentThread.store(static_cast<int>(t), std::memory_order_relaxed);
+      threads_[t].fiber = std::move(threads_[t].fiber).resume();
+      ran = true;
+    }
+    if (live_ == 0) break;
+    if (!ran) {
+      deadlock = snapshot();
+      // The waiting fibers cannot be unwound through JIT frames; the run ends here, so they are abandoned.
+      for (auto& th : threads_)
+        if (th.state != ThreadState::Done) new boost::context::fiber(std::move(th.fiber));
+      return false;
+    }
+  }
+  currentThread.store(-1, std::memory_order_relaxed);
+  return true;
+}
+
+std::vector<WaitInfo> Worker::snapshot() const {
+  std::vector<WaitInfo> out;
+  for (const SimThread& th : threads_) {
+    if (th.state == ThreadState::Done) continue;
+    WaitInfo w;
+    std::memcpy(w.block, th.ctx.ctaid, sizeof w.block);
+    std::memcpy(w.thread, th.ctx.tid, sizeof w.thread);
+    w.site = th.state == ThreadState::Ready ? th.ctx.lastSite : th.waitSite;
+    w.state = static_cast<uint8_t>(th.state);
+    out.push_back(w);
+  }
+  return out;
+}
+
+void Worker::yieldToScheduler() { scheduler_ = std::move(scheduler_).resume(); }
+
+void Worker::releaseBarrier(uint32_t id) {
+  uint32_t acc = 0;
+  int op = kRedNone;
+  bool first = true;
+  for (auto& th : threads_) {
+    if (th.state != ThreadState::AtBarrier || th.barrierId != id) continue;
+    op = th.op;
+    if (op == kRedPopc) acc += th.a != 0;
+    else if (op == kRedAnd) acc = first ? (th.a != 0) : (acc && th.a != 0);
+    else if (op == kRedOr) acc = acc || th.a != 0;
+    first = false;
+  }
+  for (auto& th : threads_) {
+    if (th.state != ThreadState::AtBarrier || th.barrierId != id) continue;
+    th.result = acc;
+    th.state = ThreadState::Ready;
+    th.waitSite = ~0u;
+  }
+  barrierArrived_[id] = 0;
+  barrierExpected_[id] = 0;
+}
+
+void Worker::tryCompleteBarriers() {
+  for (uint32_t id = 0; id < kBarriers; ++id) {
+    if (barrierArrived_[id] == 0) continue;
+    uint32_t need = barrierExpected_[id] ? barrierExpected_[id] : live_;
+    if (barrierArrived_[id] >= need) releaseBarrier(id);
+  }
+}
+
+void Worker::barrier(uint32_t site, uint32_t id, uint32_t count) {
+  SimThread& me = self();
+  me.state = ThreadState::AtBarrier;
+  me.waitSite = site;
+  me.barrierId = id % kBarriers;
+  me.op = kRedNone;
+  ++barrierArrived_[me.barrierId];
+  barrierExpected_[me.barrierId] = count;
+  tryCompleteBarriers();
+  if (me.state != ThreadState::Ready) yieldToScheduler();
+}
+
+uint32_t Worker::barrierReduce(uint32_t site, int op, uint32_t value) {
+  SimThread& me = self();
+  me.state = ThreadState::AtBarrier;
+  me.waitSite = site;
+  me.barrierId = 0;
+  me.op = op;
+  me.a = value;
+  ++barrierArrived_[0];
+  tryCompleteBarriers();
+  if (me.state != ThreadState::Ready) yieldToScheduler();
+  return me.result;
+}
+
+uint32_t Worker::warpCollective(uint32_t site, int op, int mode, uint32_t mask, uint32_t a, uint32_t b, uint32_t c) {
+  SimThread& me = self();
+  me.state = ThreadState::AtWarpOp;
+  me.waitSite = site;
+  me.op = op; me.mode = mode; me.mask = mask; me.a = a; me.b = b; me.c = c;
+  uint32_t w = me.ctx.warpid;
+  warpArrived_[w] |= 1ull << me.ctx.laneid;
+  uint64_t lanes = op == kActiveMask ? warpLive_[w] : laneMask(mask) | (1ull << me.ctx.laneid);
+  tryCompleteWarp(w, lanes);
+  if (me.state != ThreadState::Ready) yieldToScheduler();
+  return me.result;
+}
+
+void Worker::tryCompleteWarp(uint32_t w, uint64_t lanes) {
+  uint64_t need = lanes & warpLive_[w];
+  if (need && (need & ~warpArrived_[w]) == 0) completeWarp(w, need);
+}
+
+void Worker::completeWarp(uint32_t w, uint64_t lanes) {
+  const uint32_t W = shape_.warpSize;
+  SimThread* base = &threads_[w * W];
+  uint32_t count = std::min(W, nthreads_ - w * W);
+  auto in = [&](uint32_t l) { return l < count && (lanes >> l & 1) && base[l].state == ThreadState::AtWarpOp; };
+  uint64_t predMask = 0;
+  bool all = true, any = false;
+  for (uint32_t l = 0; l < count; ++l) {
+    if (!in(l)) continue;
+    bool p = base[l].a != 0;
+    if (p) predMask |= 1ull << l;
+    all = all && p;
+    any = any || p;
+  }
+  for (uint32_t l = 0; l < count; ++l) {
+    if (!in(l)) continue;
+    SimThread& th = base[l];
+    switch (th.op) {
+      case kShfl: {
+        // PTX shfl.sync: c packs the clamp (bits 0-4) and segment mask (from bit 8); on wave 64 both are
+        // read as lanes of the whole wave, which is how a warpSize-generic kernel's fields come out.
+        uint32_t seg = (th.c >> 8) & (W - 1);
+        uint32_t clamp = th.c & 0x1f;
+        if (clamp == 0x1f) clamp = W - 1;
+        uint32_t minLane = l & seg, maxLane = minLane | (clamp & ~seg);
+        int64_t j = l;
+        bool ok = true;
+        switch (th.mode) {
+          case kIdx: j = minLane | (th.b & ~seg); ok = j <= maxLane; break;
+          case kUp: j = int64_t(l) - th.b; ok = j >= int64_t(maxLane); break;
+          case kDown: j = int64_t(l) + th.b; ok = j <= maxLane; break;
+          case kBfly: j = l ^ th.b; ok = j <= maxLane; break;
+        }
+        if (!ok || j < 0 || j >= count) j = l;
+        th.result = base[j].a;
+        break;
+      }
+      case kVote:
+        th.result = th.mode == kAll ? all : th.mode == kAny ? any
+                  : th.mode == kUni ? (all || !any) : static_cast<uint32_t>(predMask);
+        break;
+      case kActiveMask:
+        th.result = static_cast<uint32_t>(lanes);
+        break;
+      default:
+        th.result = 0;
+    }
+  }
+  for (uint32_t l = 0; l < count; ++l) {
+    if (!in(l)) continue;
+    base[l].state = ThreadState::Ready;
+    base[l].waitSite = ~0u;
+    warpArrived_[w] &= ~(1ull << l);
+  }
+}
+
+}  // namespace td::cpu

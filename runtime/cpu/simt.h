@@ -1,0 +1,93 @@
+// SIMT execution of one block on the CPU: one fiber per GPU thread (Boost.Context), a block runs on one
+// worker thread. __syncthreads and named barriers are rendezvous of the block, warp collectives
+// rendezvous of the warp; the last lane to arrive computes every lane's result. Threads that exit stop
+// counting, as on the GPU; when no thread can run and some still wait, the block is deadlocked.
+#pragma once
+#include <array>
+#include <atomic>
+#include <boost/context/fiber.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/cpu/thread_ctx.h"
+
+namespace td::cpu {
+
+using KernelTrampoline = void (*)(void** args);
+
+struct LaunchShape {
+  std::array<uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
+  uint32_t warpSize = 32;
+  uint32_t sharedBytes = 0;  // static + dynamic
+};
+
+enum class ThreadState : uint8_t { Ready, AtBarrier, AtWarpOp, Done };
+
+struct SimThread {
+  ThreadCtx ctx;
+  ThreadState state = ThreadState::Ready;
+  boost::context::fiber fiber;
+  uint32_t waitSite = ~0u;     // barrier or warp-op site while waiting
+  uint32_t barrierId = 0;
+  // warp collective operands and result
+  int op = 0, mode = 0;
+  uint32_t mask = 0, a = 0, b = 0, c = 0, result = 0;
+};
+
+// Snapshot of a blocked or running thread, for hang reports (lives in memory shared with the parent).
+struct WaitInfo {
+  uint32_t block[3], thread[3];
+  uint32_t site;   // ~0u: running (not waiting)
+  uint8_t state;
+};
+
+class Worker;
+
+// Runs the blocks handed to it; one per OS thread.
+class Worker {
+ public:
+  Worker(const LaunchShape& shape, KernelTrampoline fn, void** args);
+  ~Worker();
+  // Runs block `linear`; returns false when it deadlocked (then `deadlock` describes the waiters).
+  bool runBlock(uint64_t linear);
+  std::vector<WaitInfo> snapshot() const;  // current block's threads (racy read, for hang reports)
+  static Worker* current();
+  SimThread& self() { return threads_[current_]; }
+  const LaunchShape& shape() const { return shape_; }
+
+  // Entry points the retargeted kernel calls (through the extern "C" shims in host_abi.cpp).
+  void barrier(uint32_t site, uint32_t id, uint32_t count);
+  uint32_t barrierReduce(uint32_t site, int op, uint32_t value);
+  uint32_t warpCollective(uint32_t site, int op, int mode, uint32_t mask, uint32_t a, uint32_t b, uint32_t c);
+
+  std::vector<WaitInfo> deadlock;
+  std::atomic<int> currentThread{-1};
+  uint64_t currentBlock = 0;
+
+ private:
+  void yieldToScheduler();
+  void releaseBarrier(uint32_t id);
+  void tryCompleteBarriers();
+  void tryCompleteWarp(uint32_t warp, uint64_t lanes);
+  void completeWarp(uint32_t warp, uint64_t lanes);
+  uint64_t laneMask(uint32_t mask) const;  // a collective's mask as lanes of this warp size
+
+  LaunchShape shape_;
+  KernelTrampoline fn_;
+  void** args_;
+  uint32_t nthreads_;
+  std::vector<SimThread> threads_;
+  std::vector<char> shared_;
+  char* stacks_ = nullptr;
+  size_t stackBytes_ = 0, stackStride_ = 0;
+  boost::context::fiber scheduler_;
+  int current_ = 0;
+  uint32_t live_ = 0;
+  static constexpr int kBarriers = 16;
+  std::array<uint32_t, kBarriers> barrierArrived_{}, barrierExpected_{};
+  uint32_t nwarps_ = 0;
+  std::vector<uint64_t> warpLive_, warpArrived_;  // lane bit masks per warp
+};
+
+}  // namespace td::cpu

@@ -1,0 +1,27 @@
+// The per-GPU-thread context the retargeted kernel reads its special registers from. The retarget pass
+// emits loads at these field offsets, so the layout is part of the CPU executor's contract with it.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace td::cpu {
+
+struct ThreadCtx {
+  uint32_t tid[3];
+  uint32_t ntid[3];
+  uint32_t ctaid[3];
+  uint32_t nctaid[3];
+  uint32_t laneid;
+  uint32_t warpid;
+  uint32_t warpsize;
+  uint32_t lastSite;     // last unchecked access site (for fault reports); ~0u none
+  char* sharedBase;      // this block's shared window
+};
+
+// Field offsets, in i32 units for the uint32 fields.
+enum ThreadCtxField : unsigned {
+  kTidX = 0, kNtidX = 3, kCtaidX = 6, kNctaidX = 9, kLaneId = 12, kWarpId = 13, kWarpSize = 14, kLastSite = 15,
+};
+constexpr size_t kSharedBaseOffset = offsetof(ThreadCtx, sharedBase);
+
+}  // namespace td::cpu

@@ -1,0 +1,83 @@
+// tile-doctor device runtime: the hooks the instrumentation passes call, written once in CUDA-dialect C++.
+// Compiled by tile-doctor's own frontend to NVPTX IR and linked into every instrumented module; the GPU
+// executor runs it natively, the CPU executor after retargeting. Executors supply only the primitives
+// declared below (thread identity comes from the usual builtins, which each executor lowers).
+#include "td_abi.h"
+
+extern "C" {
+
+__device__ td_ctl __td_ctl;
+
+// Executor primitives.
+__device__ unsigned int __td_shared_window_offset(const void* p);  // byte offset of p in the block's shared window
+__device__ unsigned int __td_shared_window_bytes();                // static + dynamic shared bytes of this launch
+__device__ void __td_mark_site(unsigned int site);                 // last site a thread reached (fault reports)
+
+static __device__ __attribute__((noinline)) void td_report(unsigned int kind, unsigned int site, long long offset,
+                                                            const void* addr) {
+  unsigned int n = atomicAdd(&__td_ctl.hits[site * TD_KIND_COUNT + kind], 1u);
+  if (n >= TD_RECORDS_PER_SITE) return;
+  td_channel* ch = __td_ctl.channel;
+  unsigned int slot = atomicAdd(&ch->cursor, 1u);
+  if (slot >= ch->capacity) return;
+  td_record* r = &ch->records[slot];
+  r->kind = kind;
+  r->site = site;
+  r->block[0] = blockIdx.x; r->block[1] = blockIdx.y; r->block[2] = blockIdx.z;
+  r->thread[0] = threadIdx.x; r->thread[1] = threadIdx.y; r->thread[2] = threadIdx.z;
+  r->offset = offset;
+  r->addr = (unsigned long long)addr;
+  __threadfence_system();
+}
+
+// `align` is the alignment the access needs on the GPU: a power of two, 1 for byte-wise copies.
+static __device__ __forceinline__ bool td_misaligned(const void* p, unsigned int align) {
+  return ((unsigned long long)p & (align - 1)) != 0;
+}
+
+// An access of `size` bytes at `p` through kernel argument `arg`. Returns 0 when the access must be skipped.
+__device__ int __td_check_global(unsigned int site, unsigned int arg, const char* p, unsigned int size,
+                                                 unsigned int align) {
+  const td_buffer& b = __td_ctl.buffers[arg];
+  if (b.bytes == 0) return 1;  // not a buffer the bundle allocated (scalar, or unbound)
+  long long off = (long long)((unsigned long long)p - b.base);
+  if (off < 0 || (unsigned long long)off + size > b.bytes) {
+    td_report(TD_KIND_GLOBAL_OOB, site, off, p);
+    return 0;
+  }
+  if (td_misaligned(p, align)) {
+    td_report(TD_KIND_MISALIGNED, site, off, p);
+    return 0;
+  }
+  return 1;
+}
+
+// An access to shared object `obj` (obj_bytes long; 0 = the dynamic shared array, sized at launch).
+// A null `obj` means the object is unknown: only the block's whole shared window is checked.
+__device__ int __td_check_shared(unsigned int site, const char* p, unsigned int size, unsigned int align,
+                                                 const char* obj, unsigned long long obj_bytes) {
+  long long off;
+  unsigned long long limit;
+  if (obj) {
+    off = (long long)(p - obj);
+    limit = obj_bytes ? obj_bytes : __td_ctl.dynamic_shared_bytes;
+  } else {
+    off = (long long)__td_shared_window_offset(p);
+    limit = __td_shared_window_bytes();
+  }
+  if (off < 0 || (unsigned long long)off + size > limit) {
+    td_report(TD_KIND_SHARED_OOB, site, off, p);
+    return 0;
+  }
+  if (td_misaligned(p, align)) {
+    td_report(TD_KIND_MISALIGNED, site, off, p);
+    return 0;
+  }
+  return 1;
+}
+
+// An access through a pointer the pass could not attribute: no check, but the site is noted so a fault
+// it causes can be reported at the right line.
+__device__ void __td_unchecked_access(unsigned int site) { __td_mark_site(site); }
+
+}  // extern "C"

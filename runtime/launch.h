@@ -1,0 +1,53 @@
+// What an executor reports back from one checked launch: the hook records, per-site hit counts and how
+// the run ended. Executor-neutral; the collector turns it into findings.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/abi.h"
+
+namespace td {
+
+struct ThreadRef {
+  uint32_t block[3] = {0, 0, 0}, thread[3] = {0, 0, 0};
+};
+
+struct FaultInfo {
+  int signal = 0;
+  uint64_t address = 0;        // the faulting data address
+  uint64_t pc = 0;
+  std::string instruction;     // decoded host instruction
+  std::string access;          // "read", "write" or "" when unknown
+  unsigned width = 0;
+  ThreadRef thread;
+  bool hasThread = false;
+  uint32_t lastSite = ~0u;
+};
+
+struct Waiter {
+  ThreadRef thread;
+  uint32_t site = ~0u;         // barrier / warp-op site, or last site of a running thread
+  enum State { Running, AtBarrier, AtWarpOp } state = Running;
+};
+
+struct LaunchOutcome {
+  enum Status { Completed, Faulted, TimedOut, Deadlocked, Crashed } status = Completed;
+  std::vector<td_record> records;
+  uint64_t recordsDropped = 0;
+  std::vector<uint32_t> hits;  // nsites * TD_KIND_COUNT
+  FaultInfo fault;
+  std::vector<Waiter> waiters;
+  uint64_t blocksRun = 0;
+  std::string message;         // for Crashed: what happened
+  double seconds = 0;          // kernel execution time (the child's run)
+  std::string executor, device;
+};
+
+struct LaunchOptions {
+  int jobs = 0;                // worker threads (0: all cores)
+  double timeoutSeconds = 60;
+  uint32_t channelCapacity = 4096;
+};
+
+}  // namespace td

@@ -1,0 +1,208 @@
+#include "sanitizer/collector.h"
+
+#include <algorithm>
+#include <csignal>
+#include <cstring>
+#include <fmt/format.h>
+#include <map>
+
+namespace td {
+
+namespace {
+
+const char* accessName(SiteKind k) {
+  switch (k) {
+    case SiteKind::Load: return "read";
+    case SiteKind::Store: return "write";
+    case SiteKind::Atomic: return "atomic";
+    case SiteKind::MemIntrinsic: return "copy";
+    default: return "";
+  }
+}
+
+// Row-major coordinates of a linear element index; the outermost may run past its extent.
+std::vector<int64_t> unravel(int64_t index, const std::vector<int64_t>& shape) {
+  std::vector<int64_t> c(shape.size(), 0);
+  for (size_t i = shape.size(); i-- > 1;) {
+    int64_t d = shape[i];
+    int64_t q = index / d, r = index % d;
+    if (r < 0) { r += d; --q; }
+    c[i] = r;
+    index = q;
+  }
+  if (!c.empty()) c[0] = index;
+  return c;
+}
+
+std::string shapeText(const std::vector<int64_t>& s) {
+  std::string t;
+  for (size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
+  return t;
+}
+
+uint64_t linear(const ThreadRef& t) {
+  return ((uint64_t(t.block[2]) << 42) | (uint64_t(t.block[1]) << 28) | (uint64_t(t.block[0]) << 14)) * 1024 +
+         (t.thread[2] * 1024 + t.thread[1]) * 1024 + t.thread[0];
+}
+
+void describeAccess(Finding& f, const td_record& r, const Site& s, const SiteTable& sites, const Bundle& b) {
+  f.loc = s.loc;
+  f.access = accessName(s.kind);
+  f.width = s.size;
+  f.byteOffset = r.offset;
+  std::string what = s.size ? fmt::format("{} of {} byte{}", f.access, s.size, s.size == 1 ? "" : "s") : f.access;
+  if (s.space == Space::Global && s.object >= 0 && static_cast<size_t>(s.object) < b.args.size()) {
+    const ArgSpec& a = b.args[s.object];
+    int64_t es = static_cast<int64_t>(elemSize(a.type));
+    f.buffer = a.name;
+    f.element = r.offset >= 0 ? r.offset / es : -((-r.offset + es - 1) / es);
+    f.coords = unravel(f.element, a.shape);
+    std::string where = coordText(a.name, f.coords);
+    int64_t past = r.offset + static_cast<int64_t>(s.size) - static_cast<int64_t>(a.byteSize());
+    std::string rel = r.offset < 0 ? fmt::format("{} bytes before the start", -r.offset)
+                                   : fmt::format("{} bytes past the end", std::max<int64_t>(past, 0));
+    if (f.kind == "misaligned-access") {
+      f.title = fmt::format("misaligned {} at {} (byte offset {}, address 0x{:x} is not a multiple of the access width)",
+                            what, where, r.offset, r.addr);
+    } else {
+      f.title = fmt::format("{} at {}, element {}, {} of '{}' ({}[{}], {} elements)", what, where, f.element, rel,
+                            a.name, elemTypeName(a.type), shapeText(a.shape), a.elementCount());
+    }
+  } else if (s.space == Space::Shared) {
+    if (s.object >= 0) {
+      const SharedObject& o = sites.shared[s.object];
+      f.buffer = o.name;
+      int64_t es = o.elemSize;
+      f.element = r.offset >= 0 ? r.offset / es : -((-r.offset + es - 1) / es);
+      std::vector<int64_t> shape(o.dims.begin(), o.dims.end());
+      if (shape.empty()) shape.push_back(0);
+      f.coords = o.dims.empty() ? std::vector<int64_t>{f.element} : unravel(f.element, shape);
+      std::string size = o.dynamic ? "the dynamic shared array, sized by launch.shared"
+                                   : fmt::format("{} bytes, [{}]", o.bytes,
+                                                 shapeText(std::vector<int64_t>(o.dims.begin(), o.dims.end())));
+      if (f.kind == "misaligned-access")
+        f.title = fmt::format("misaligned {} at __shared__ {} (byte offset {})", what, coordText(o.name, f.coords), r.offset);
+      else
+        f.title = fmt::format("{} at __shared__ {}, byte offset {}, outside '{}' ({})", what, coordText(o.name, f.coords),
+                              r.offset, o.name, size);
+    } else {
+      f.buffer = "shared window";
+      f.title = fmt::format("{} at byte {} of the block's shared memory, beyond its end", what, r.offset);
+    }
+  } else {
+    f.title = fmt::format("{} at address 0x{:x}", what, r.addr);
+  }
+}
+
+std::string signalName(int s) {
+  switch (s) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    default: return fmt::format("signal {}", s);
+  }
+}
+
+Finding faultFinding(const LaunchOutcome& out, const SiteTable& sites) {
+  const FaultInfo& fi = out.fault;
+  Finding f;
+  f.kind = "kernel-fault";
+  f.fatal = true;
+  f.count = 1;
+  f.access = fi.access;
+  f.width = fi.width;
+  std::string what = fi.access.empty() ? "access" : fmt::format("{} of {} bytes", fi.access, fi.width);
+  if (fi.signal == SIGFPE) f.title = "arithmetic fault (integer division by zero?) in the kernel";
+  else f.title = fmt::format("the kernel crashed: {} at address 0x{:x}, outside every buffer the bundle allocated", what,
+                             fi.address);
+  if (fi.lastSite < sites.sites.size()) f.loc = sites.sites[fi.lastSite].loc;
+  if (fi.hasThread) f.threads.push_back(fi.thread);
+  f.notes.push_back(fmt::format("{} on host instruction '{}' at 0x{:x}", signalName(fi.signal), fi.instruction, fi.pc));
+  if (fi.lastSite < sites.sites.size())
+    f.notes.push_back("the faulting thread's last unchecked access (a pointer not derived from a kernel argument) is at " +
+                      sites.sites[fi.lastSite].loc.str());
+  f.notes.push_back("a wild pointer: the address is not derived from any kernel argument, so no bounds check guards it");
+  return f;
+}
+
+Finding hangFinding(const LaunchOutcome& out, const SiteTable& sites) {
+  Finding f;
+  f.fatal = true;
+  f.kind = out.status == LaunchOutcome::Deadlocked ? "deadlock" : "kernel-hang";
+  size_t running = 0;
+  std::map<uint32_t, std::vector<ThreadRef>> bySite;
+  for (const Waiter& w : out.waiters) {
+    if (w.state == Waiter::Running) ++running;
+    bySite[w.state == Waiter::Running ? ~0u : w.site].push_back(w.thread);
+  }
+  f.count = out.waiters.size();
+  f.title = out.status == LaunchOutcome::Deadlocked
+                ? fmt::format("deadlock: {} thread{} wait and none can proceed", out.waiters.size(),
+                              out.waiters.size() == 1 ? "" : "s")
+                : fmt::format("the kernel did not finish within the timeout; {} thread{} still running, {} waiting",
+                              running, running == 1 ? "" : "s", out.waiters.size() - running);
+  for (auto& [site, threads] : bySite) {
+    std::string who = fmt::format("{} thread{} (first: {})", threads.size(), threads.size() == 1 ? "" : "s",
+                                  threadText(threads.front()));
+    if (site == ~0u) {
+      f.notes.push_back(who + " still running, never reaching a barrier (a loop that does not end?)");
+    } else if (site < sites.sites.size()) {
+      const Site& s = sites.sites[site];
+      f.notes.push_back(fmt::format("{} waiting at {} at {}", who, s.what.empty() ? "a barrier" : s.what, s.loc.str()));
+      if (f.loc.file.empty()) f.loc = s.loc;
+    }
+    for (const ThreadRef& t : threads) {
+      if (f.threads.size() >= 4) break;
+      f.threads.push_back(t);
+    }
+  }
+  return f;
+}
+
+}  // namespace
+
+std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundle& b) {
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<const td_record*>> groups;
+  for (const td_record& r : out.records)
+    if (r.site < sites.sites.size() && r.kind < TD_KIND_COUNT) groups[{r.site, r.kind}].push_back(&r);
+  std::vector<Finding> findings;
+  for (auto& [key, recs] : groups) {
+    auto [site, kind] = key;
+    std::sort(recs.begin(), recs.end(), [](const td_record* x, const td_record* y) {
+      ThreadRef a, c;
+      std::memcpy(a.block, x->block, 12); std::memcpy(a.thread, x->thread, 12);
+      std::memcpy(c.block, y->block, 12); std::memcpy(c.thread, y->thread, 12);
+      return linear(a) < linear(c);
+    });
+    Finding f;
+    f.kind = kind == TD_KIND_GLOBAL_OOB ? "global-out-of-bounds"
+             : kind == TD_KIND_SHARED_OOB ? "shared-out-of-bounds" : "misaligned-access";
+    f.count = out.hits.size() > site * TD_KIND_COUNT + kind ? out.hits[site * TD_KIND_COUNT + kind] : recs.size();
+    describeAccess(f, *recs.front(), sites.sites[site], sites, b);
+    for (const td_record* r : recs) {
+      ThreadRef t;
+      std::memcpy(t.block, r->block, 12);
+      std::memcpy(t.thread, r->thread, 12);
+      f.threads.push_back(t);
+    }
+    f.notes.push_back(f.access == "read" ? "the read was skipped and returned 0" : "the access was skipped");
+    findings.push_back(std::move(f));
+  }
+  std::sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& c) {
+    return std::tie(a.loc.file, a.loc.line, a.loc.col, a.kind) < std::tie(c.loc.file, c.loc.line, c.loc.col, c.kind);
+  });
+  if (out.status == LaunchOutcome::Faulted) findings.push_back(faultFinding(out, sites));
+  if (out.status == LaunchOutcome::Deadlocked || out.status == LaunchOutcome::TimedOut)
+    findings.push_back(hangFinding(out, sites));
+  if (out.status == LaunchOutcome::Crashed) {
+    Finding f;
+    f.kind = "kernel-crash";
+    f.fatal = true;
+    f.title = out.message;
+    findings.push_back(f);
+  }
+  return findings;
+}
+
+}  // namespace td

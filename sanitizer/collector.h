@@ -1,0 +1,16 @@
+// The host collector: decodes hook records and the launch's ending into findings, one per
+// (check, site) with the exact hit count and the first threads, in the user's terms (buffer names,
+// coordinates, source lines).
+#pragma once
+#include <vector>
+
+#include "frontend/manifest.h"
+#include "instrument/site_table.h"
+#include "runtime/launch.h"
+#include "sanitizer/finding.h"
+
+namespace td {
+
+std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundle& bundle);
+
+}  // namespace td

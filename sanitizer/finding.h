@@ -1,0 +1,44 @@
+// The finding model every checker produces and every reporter prints.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "instrument/site_table.h"
+#include "runtime/launch.h"
+
+namespace td {
+
+struct Finding {
+  std::string kind;          // "global-out-of-bounds", "shared-memory-limit", "kernel-fault", ...
+  std::string title;         // one line: what happened, with the numbers that matter
+  SourceLoc loc;             // empty file when no source place applies
+  std::string buffer;        // buffer or shared array name, when one is involved
+  std::vector<int64_t> coords;
+  int64_t element = 0;       // linear element index (may lie outside the buffer)
+  int64_t byteOffset = 0;
+  std::string access;        // "read", "write", "atomic" or ""
+  unsigned width = 0;        // access width in bytes
+  uint64_t count = 0;        // times it happened
+  std::vector<ThreadRef> threads;  // first threads that hit it
+  std::vector<std::string> notes;  // further lines of explanation
+  bool fatal = false;        // the kernel crashed or hung (exit code 3)
+};
+
+struct Report {
+  std::string kernel, bundle, target, executor, device;
+  std::array<int64_t, 3> grid{1, 1, 1}, block{1, 1, 1};
+  int64_t dynamicShared = 0, staticShared = 0;
+  std::vector<Finding> findings;
+  uint64_t recordsDropped = 0;
+  bool launched = false;
+  uint64_t blocksRun = 0, blocksTotal = 0;
+  double compileSeconds = 0, runSeconds = 0;
+  int exitCode() const;      // 0 clean, 1 findings, 3 crash or hang
+};
+
+std::string coordText(const std::string& name, const std::vector<int64_t>& coords);  // "C[259, 3]"
+std::string threadText(const ThreadRef& t);  // "thread (3,0,0) of block (4,1,0)"
+
+}  // namespace td

@@ -1,0 +1,34 @@
+#include "sanitizer/launch_limits.h"
+
+#include <fmt/format.h>
+
+namespace td {
+
+std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64_t staticSharedBytes) {
+  std::vector<Finding> out;
+  uint64_t shared = staticSharedBytes + static_cast<uint64_t>(b.dynamicShared);
+  SourceLoc at{b.manifestPath, static_cast<unsigned>(b.entryLine), 0, b.entry};
+  if (shared > static_cast<uint64_t>(p.sharedPerBlock)) {
+    Finding f;
+    f.kind = "shared-memory-limit";
+    f.title = fmt::format("{} bytes of shared memory per block requested; {} allows {}", shared, p.name, p.sharedPerBlock);
+    f.loc = at;
+    f.notes.push_back(fmt::format("static __shared__ arrays: {} bytes; dynamic (launch.shared): {} bytes",
+                                  staticSharedBytes, b.dynamicShared));
+    f.notes.push_back(fmt::format("{} bytes over the limit; the launch was not run", shared - p.sharedPerBlock));
+    out.push_back(f);
+  }
+  int64_t threads = b.block[0] * b.block[1] * b.block[2];
+  if (threads > p.threadsPerBlock) {
+    Finding f;
+    f.kind = "threads-per-block-limit";
+    f.title = fmt::format("{} threads per block requested ({}x{}x{}); {} allows {}", threads, b.block[0], b.block[1],
+                          b.block[2], p.name, p.threadsPerBlock);
+    f.loc = at;
+    f.notes.push_back("the launch was not run");
+    out.push_back(f);
+  }
+  return out;
+}
+
+}  // namespace td

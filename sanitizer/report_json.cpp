@@ -1,0 +1,53 @@
+#include <nlohmann/json.hpp>
+
+#include "sanitizer/reporters.h"
+
+namespace td {
+
+namespace {
+nlohmann::json threadJson(const ThreadRef& t) {
+  return {{"block", {t.block[0], t.block[1], t.block[2]}}, {"thread", {t.thread[0], t.thread[1], t.thread[2]}}};
+}
+}  // namespace
+
+std::string renderJson(const Report& r) {
+  nlohmann::json j;
+  j["tool"] = "tile-doctor";
+  j["schema_version"] = 1;
+  j["kernel"] = r.kernel;
+  j["bundle"] = r.bundle;
+  j["target"] = r.target;
+  j["executor"] = r.executor;
+  j["device"] = r.device;
+  j["launch"] = {{"grid", r.grid}, {"block", r.block}, {"dynamic_shared_bytes", r.dynamicShared},
+                 {"static_shared_bytes", r.staticShared}, {"launched", r.launched}, {"blocks_run", r.blocksRun},
+                 {"blocks_total", r.blocksTotal}};
+  j["records_dropped"] = r.recordsDropped;
+  j["exit_code"] = r.exitCode();
+  j["timing"] = {{"compile_seconds", r.compileSeconds}, {"run_seconds", r.runSeconds}};
+  j["findings"] = nlohmann::json::array();
+  for (const Finding& f : r.findings) {
+    nlohmann::json x;
+    x["kind"] = f.kind;
+    x["message"] = f.title;
+    x["fatal"] = f.fatal;
+    x["count"] = f.count;
+    if (!f.loc.file.empty())
+      x["location"] = {{"file", f.loc.file}, {"line", f.loc.line}, {"column", f.loc.col}, {"function", f.loc.function}};
+    if (!f.buffer.empty()) {
+      x["buffer"] = f.buffer;
+      x["coordinates"] = f.coords;
+      x["element"] = f.element;
+      x["byte_offset"] = f.byteOffset;
+    }
+    if (!f.access.empty()) x["access"] = f.access;
+    if (f.width) x["width"] = f.width;
+    x["threads"] = nlohmann::json::array();
+    for (const ThreadRef& t : f.threads) x["threads"].push_back(threadJson(t));
+    x["notes"] = f.notes;
+    j["findings"].push_back(x);
+  }
+  return j.dump(2) + "\n";
+}
+
+}  // namespace td

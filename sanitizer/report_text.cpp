@@ -1,0 +1,46 @@
+#include <fmt/format.h>
+
+#include "sanitizer/reporters.h"
+
+namespace td {
+
+std::string renderText(const Report& r, bool colour) {
+  auto paint = [&](const char* code, const std::string& s) {
+    return colour ? fmt::format("\033[{}m{}\033[0m", code, s) : s;
+  };
+  std::string out;
+  for (const Finding& f : r.findings) {
+    out += paint("1;31", "==tile-doctor== ERROR: " + f.kind) + ": " + paint("1", f.title) + "\n";
+    if (!f.loc.file.empty()) {
+      out += "    at " + paint("36", f.loc.str());
+      if (!f.loc.function.empty()) out += " in " + f.loc.function;
+      out += "\n";
+    }
+    if (!f.threads.empty()) {
+      out += "    by " + threadText(f.threads.front());
+      if (f.count > 1) out += fmt::format(" and {} more time{}", f.count - 1, f.count == 2 ? "" : "s");
+      out += "\n";
+      if (f.threads.size() > 1) {
+        out += "    first threads:";
+        for (size_t i = 1; i < f.threads.size(); ++i) out += (i > 1 ? ";" : "") + std::string(" ") + threadText(f.threads[i]);
+        out += "\n";
+      }
+    }
+    for (const std::string& n : f.notes) out += "    note: " + n + "\n";
+    out += "\n";
+  }
+  if (r.recordsDropped)
+    out += fmt::format("note: {} records did not fit the channel; counts are exact, some first threads are missing\n",
+                       r.recordsDropped);
+  std::string where = fmt::format("kernel {} on target {}, executor {} ({})", r.kernel, r.target, r.executor, r.device);
+  if (!r.launched) where += ", not launched";
+  else where += fmt::format(", grid ({},{},{}) x block ({},{},{}), {} of {} blocks ran", r.grid[0], r.grid[1], r.grid[2],
+                            r.block[0], r.block[1], r.block[2], r.blocksRun, r.blocksTotal);
+  if (r.findings.empty()) out += paint("1;32", "tile-doctor: no findings") + " — " + where + "\n";
+  else
+    out += paint("1", fmt::format("SUMMARY: tile-doctor: {} finding{}", r.findings.size(),
+                                  r.findings.size() == 1 ? "" : "s")) + " — " + where + "\n";
+  return out;
+}
+
+}  // namespace td

@@ -1,0 +1,12 @@
+// Reporters: ASan-style text (coloured on a terminal) and JSON (schema in docs/report-format.md).
+#pragma once
+#include <string>
+
+#include "sanitizer/finding.h"
+
+namespace td {
+
+std::string renderText(const Report& r, bool colour);
+std::string renderJson(const Report& r);
+
+}  // namespace td
