@@ -29,24 +29,27 @@ class Parser {
     if (pos_ < s_.size() && s_[pos_] == c) { ++pos_; return true; }
     return false;
   }
-  static int64_t checked(bool overflow, int64_t v, const Parser& p) {
-    if (overflow) p.fail("integer overflow");
-    return v;
+  template <class Op>
+  int64_t checked(Op op, int64_t a, int64_t b) const {
+    int64_t r;
+    if (op(a, b, &r)) fail("integer overflow");
+    return r;
   }
+  static bool add(int64_t a, int64_t b, int64_t* r) { return __builtin_add_overflow(a, b, r); }
+  static bool sub(int64_t a, int64_t b, int64_t* r) { return __builtin_sub_overflow(a, b, r); }
+  static bool mul(int64_t a, int64_t b, int64_t* r) { return __builtin_mul_overflow(a, b, r); }
   int64_t parseSum() {
     int64_t v = parseProduct();
     for (;;) {
-      int64_t r;
-      if (eat('+')) { int64_t b = parseProduct(); v = checked(__builtin_add_overflow(v, b, &r), r, *this); }
-      else if (eat('-')) { int64_t b = parseProduct(); v = checked(__builtin_sub_overflow(v, b, &r), r, *this); }
+      if (eat('+')) v = checked(add, v, parseProduct());
+      else if (eat('-')) v = checked(sub, v, parseProduct());
       else return v;
     }
   }
   int64_t parseProduct() {
     int64_t v = parseUnary();
     for (;;) {
-      int64_t r;
-      if (eat('*')) { int64_t b = parseUnary(); v = checked(__builtin_mul_overflow(v, b, &r), r, *this); }
+      if (eat('*')) v = checked(mul, v, parseUnary());
       else if (eat('/')) { int64_t b = parseUnary(); if (b == 0) fail("division by zero"); v = v / b; }
       else if (eat('%')) { int64_t b = parseUnary(); if (b == 0) fail("division by zero"); v = v % b; }
       else return v;

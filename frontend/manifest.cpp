@@ -250,7 +250,9 @@ class ManifestReader {
     allowOnly(launch, {"grid", "block", "shared"}, "[launch]");
     b.grid = dims(launch, "grid", b.params);
     b.block = dims(launch, "block", b.params);
+    b.sharedLine = static_cast<int>(launch.source().begin.line);
     if (const toml::node* s = launch.get("shared")) {
+      b.sharedLine = static_cast<int>(s->source().begin.line);
       b.dynamicShared = count(*s, b.params, "launch.shared");
       if (b.dynamicShared < 0) fail(s, "launch.shared must not be negative");
     }

@@ -46,6 +46,7 @@ struct Bundle {
   int64_t dynamicShared = 0;
   std::vector<ArgSpec> args;
   int entryLine = 0;
+  int sharedLine = 0;               // manifest line of launch.shared (or of [launch])
 };
 
 // Parses the manifest at `path`; `overrides` are --param NAME=VALUE settings (values may be expressions).

@@ -184,7 +184,7 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
       ThreadRef t;
       std::memcpy(t.block, r->block, 12);
       std::memcpy(t.thread, r->thread, 12);
-      f.threads.push_back(t);
+      if (f.threads.empty() || linear(f.threads.back()) != linear(t)) f.threads.push_back(t);
     }
     f.notes.push_back(f.access == "read" ? "the read was skipped and returned 0" : "the access was skipped");
     findings.push_back(std::move(f));

@@ -10,6 +10,7 @@ std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64
   SourceLoc at{b.manifestPath, static_cast<unsigned>(b.entryLine), 0, b.entry};
   if (shared > static_cast<uint64_t>(p.sharedPerBlock)) {
     Finding f;
+    at.line = static_cast<unsigned>(b.dynamicShared > 0 ? b.sharedLine : b.entryLine);
     f.kind = "shared-memory-limit";
     f.title = fmt::format("{} bytes of shared memory per block requested; {} allows {}", shared, p.name, p.sharedPerBlock);
     f.loc = at;

@@ -1,0 +1,35 @@
+// The tiled GEMM of examples/gemm with its edge guards removed: correct when M, N and K are multiples
+// of the tile, out of bounds otherwise. `tile-doctor check` at M = N = K = 259 shows every bad site.
+#define BM 64
+#define BN 64
+#define BK 32
+
+__global__ void __launch_bounds__(256) gemm(const half* __restrict__ A, const half* __restrict__ B, float* C, int M,
+                                            int N, int K) {
+  __shared__ half As[BM][BK];
+  __shared__ half Bs[BK][BN];
+  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  float acc[4][4] = {};
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    for (int i = threadIdx.x; i < BM * BK; i += blockDim.x) {
+      int r = i / BK, c = i % BK;
+      As[r][c] = A[(row0 + r) * K + k0 + c];  // bug: no check of row0 + r < M, k0 + c < K
+    }
+    for (int i = threadIdx.x; i < BK * BN; i += blockDim.x) {
+      int r = i / BN, c = i % BN;
+      Bs[r][c] = B[(k0 + r) * N + col0 + c];  // bug: no check of k0 + r < K, col0 + c < N
+    }
+    __syncthreads();
+    for (int kk = 0; kk < BK; ++kk)
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+          acc[i][j] += __half2float(As[ty * 4 + i][kk]) * __half2float(Bs[kk][tx * 4 + j]);
+    __syncthreads();
+  }
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) {
+      int r = row0 + ty * 4 + i, c = col0 + tx * 4 + j;
+      C[r * N + c] = acc[i][j];  // bug: no check of r < M, c < N
+    }
+}
