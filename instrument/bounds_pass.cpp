@@ -29,10 +29,12 @@ struct Access {
   unsigned width;     // bytes, 0 when only known at run time
 };
 
-unsigned requiredAlign(uint64_t width, llvm::Align declared) {
-  uint64_t natural = width & (~width + 1);  // largest power of two dividing the width
-  if (natural > 16) natural = 16;
-  return static_cast<unsigned>(std::min<uint64_t>(natural ? natural : 1, declared.value()));
+// The alignment the IR promises for the access. The GPU back end relies on it (it merges neighbouring
+// scalar accesses into one vector access when the first claims 16 bytes), so an address that breaks the
+// promise faults on the GPU even where each scalar access alone would be fine. Vector accesses are at
+// most 16 bytes wide on NVIDIA GPUs.
+unsigned requiredAlign(uint64_t, llvm::Align declared) {
+  return static_cast<unsigned>(std::min<uint64_t>(declared.value(), 16));
 }
 
 void collectAccesses(llvm::Function& f, std::vector<Access>& out) {
@@ -56,9 +58,10 @@ void collectAccesses(llvm::Function& f, std::vector<Access>& out) {
         llvm::Value* len = b.CreateZExtOrTrunc(mi->getLength(), i32);
         auto* c = llvm::dyn_cast<llvm::ConstantInt>(mi->getLength());
         unsigned w = c ? static_cast<unsigned>(c->getZExtValue()) : 0;
-        out.push_back({mi, mi->getRawDest(), len, 1, SiteKind::MemIntrinsic, w});
+        auto align = [&](llvm::MaybeAlign a) { return requiredAlign(w, a.valueOrOne()); };
+        out.push_back({mi, mi->getRawDest(), len, align(mi->getDestAlign()), SiteKind::MemIntrinsic, w});
         if (auto* mt = llvm::dyn_cast<llvm::MemTransferInst>(mi))
-          out.push_back({mi, mt->getRawSource(), len, 1, SiteKind::MemIntrinsic, w});
+          out.push_back({mi, mt->getRawSource(), len, align(mt->getSourceAlign()), SiteKind::MemIntrinsic, w});
       }
     }
   }
@@ -132,6 +135,7 @@ llvm::PreservedAnalyses BoundsCheckPass::run(llvm::Module& m, llvm::ModuleAnalys
       s.kind = a.kind;
       s.loc = userLocation(*a.inst);
       s.size = a.width;
+      s.align = a.align;
       PointerRoot root = roots.of(a.ptr);
       unsigned addrSpace = a.ptr->getType()->getPointerAddressSpace();
       llvm::IRBuilder<> b(a.inst);

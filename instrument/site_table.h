@@ -34,6 +34,7 @@ struct Site {
   SiteKind kind = SiteKind::Load;
   SourceLoc loc;
   unsigned size = 0;        // access width in bytes
+  unsigned align = 1;       // alignment the access needs
   Space space = Space::Unknown;
   int object = -1;          // kernel argument index (Global) or shared object id (Shared); -1 unknown
   std::string what;         // for barriers and warp ops: the operation ("__syncthreads", "shfl.sync.bfly")

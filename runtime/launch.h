@@ -28,7 +28,8 @@ struct FaultInfo {
 struct Waiter {
   ThreadRef thread;
   uint32_t site = ~0u;         // barrier / warp-op site, or last site of a running thread
-  enum State { Running, AtBarrier, AtWarpOp } state = Running;
+  // Running: on the CPU when stopped; Runnable: not started or between barriers, waiting its turn.
+  enum State { Running, Runnable, AtBarrier, AtWarpOp } state = Running;
 };
 
 struct LaunchOutcome {

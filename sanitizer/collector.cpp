@@ -62,8 +62,8 @@ void describeAccess(Finding& f, const td_record& r, const Site& s, const SiteTab
     std::string rel = r.offset < 0 ? fmt::format("{} bytes before the start", -r.offset)
                                    : fmt::format("{} bytes past the end", std::max<int64_t>(past, 0));
     if (f.kind == "misaligned-access") {
-      f.title = fmt::format("misaligned {} at {} (byte offset {}, address 0x{:x} is not a multiple of the access width)",
-                            what, where, r.offset, r.addr);
+      f.title = fmt::format("misaligned {} at {} (byte offset {}): address 0x{:x} is not a multiple of {}, the alignment "
+                            "the access needs", what, where, r.offset, r.addr, s.align);
     } else {
       f.title = fmt::format("{} at {}, element {}, {} of '{}' ({}[{}], {} elements)", what, where, f.element, rel,
                             a.name, elemTypeName(a.type), shapeText(a.shape), a.elementCount());
@@ -81,7 +81,8 @@ void describeAccess(Finding& f, const td_record& r, const Site& s, const SiteTab
                                    : fmt::format("{} bytes, [{}]", o.bytes,
                                                  shapeText(std::vector<int64_t>(o.dims.begin(), o.dims.end())));
       if (f.kind == "misaligned-access")
-        f.title = fmt::format("misaligned {} at __shared__ {} (byte offset {})", what, coordText(o.name, f.coords), r.offset);
+        f.title = fmt::format("misaligned {} at __shared__ {} (byte offset {}): not a multiple of {}, the alignment the "
+                              "access needs", what, coordText(o.name, f.coords), r.offset, s.align);
       else
         f.title = fmt::format("{} at __shared__ {}, byte offset {}, outside '{}' ({})", what, coordText(o.name, f.coords),
                               r.offset, o.name, size);
@@ -132,21 +133,25 @@ Finding hangFinding(const LaunchOutcome& out, const SiteTable& sites) {
   f.kind = out.status == LaunchOutcome::Deadlocked ? "deadlock" : "kernel-hang";
   size_t running = 0;
   std::map<uint32_t, std::vector<ThreadRef>> bySite;
+  std::vector<ThreadRef> runnable;
   for (const Waiter& w : out.waiters) {
     if (w.state == Waiter::Running) ++running;
-    bySite[w.state == Waiter::Running ? ~0u : w.site].push_back(w.thread);
+    if (w.state == Waiter::Runnable) runnable.push_back(w.thread);
+    else bySite[w.state == Waiter::Running ? ~0u - 1 : w.site].push_back(w.thread);
   }
   f.count = out.waiters.size();
   f.title = out.status == LaunchOutcome::Deadlocked
                 ? fmt::format("deadlock: {} thread{} wait and none can proceed", out.waiters.size(),
                               out.waiters.size() == 1 ? "" : "s")
-                : fmt::format("the kernel did not finish within the timeout; {} thread{} still running, {} waiting",
-                              running, running == 1 ? "" : "s", out.waiters.size() - running);
+                : fmt::format("the kernel did not finish within the timeout: {} thread{} never stop{} running; {} "
+                              "other thread{} of {} wait", running, running == 1 ? "" : "s", running == 1 ? "s" : "",
+                              out.waiters.size() - running, out.waiters.size() - running == 1 ? "" : "s",
+                              running == 1 ? "its block" : "their blocks");
   for (auto& [site, threads] : bySite) {
     std::string who = fmt::format("{} thread{} (first: {})", threads.size(), threads.size() == 1 ? "" : "s",
                                   threadText(threads.front()));
-    if (site == ~0u) {
-      f.notes.push_back(who + " still running, never reaching a barrier (a loop that does not end?)");
+    if (site == ~0u - 1) {
+      f.notes.push_back(who + " still running when stopped: a loop that does not end?");
     } else if (site < sites.sites.size()) {
       const Site& s = sites.sites[site];
       f.notes.push_back(fmt::format("{} waiting at {} at {}", who, s.what.empty() ? "a barrier" : s.what, s.loc.str()));
@@ -157,6 +162,10 @@ Finding hangFinding(const LaunchOutcome& out, const SiteTable& sites) {
       f.threads.push_back(t);
     }
   }
+  if (!runnable.empty())
+    f.notes.push_back(fmt::format("{} thread{} (first: {}) had not reached a barrier yet: the CPU executor runs a block's "
+                                  "threads in turn, so they wait behind the running one", runnable.size(),
+                                  runnable.size() == 1 ? "" : "s", threadText(runnable.front())));
   return f;
 }
 

@@ -216,7 +216,8 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
       std::memcpy(x.thread.thread, w.thread, sizeof w.thread);
       x.site = w.site;
       x.state = w.state == static_cast<uint8_t>(ThreadState::AtBarrier) ? Waiter::AtBarrier
-                : w.state == static_cast<uint8_t>(ThreadState::AtWarpOp) ? Waiter::AtWarpOp : Waiter::Running;
+                : w.state == static_cast<uint8_t>(ThreadState::AtWarpOp) ? Waiter::AtWarpOp
+                : w.state == kWaitRunning ? Waiter::Running : Waiter::Runnable;
       o.waiters.push_back(x);
     }
   };

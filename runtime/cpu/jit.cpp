@@ -1,6 +1,8 @@
 #include "runtime/cpu/jit.h"
 
+#include <cstdlib>
 #include <dlfcn.h>
+#include <llvm/Support/raw_ostream.h>
 #include <fmt/format.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
@@ -78,6 +80,11 @@ void CpuJit::add(std::unique_ptr<llvm::Module> m, std::unique_ptr<llvm::LLVMCont
   if (!math.empty()) check(jit_->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(math))), "binding libm");
   auto tm = check(check(llvm::orc::JITTargetMachineBuilder::detectHost(), "host").createTargetMachine(), "target");
   optimize(*m, *tm);
+  if (const char* dump = std::getenv("TILE_DOCTOR_DUMP_IR")) {  // for debugging the executor
+    std::error_code ec;
+    llvm::raw_fd_ostream os(dump, ec);
+    if (!ec) m->print(os, nullptr);
+  }
   check(jit_->addIRModule(llvm::orc::ThreadSafeModule(std::move(m), std::move(ctx))), "adding the module");
 }
 

@@ -137,6 +137,8 @@ std::vector<WaitInfo> Worker::snapshot() const {
     std::memcpy(w.thread, th.ctx.tid, sizeof w.thread);
     w.site = th.state == ThreadState::Ready ? th.ctx.lastSite : th.waitSite;
     w.state = static_cast<uint8_t>(th.state);
+    if (th.state == ThreadState::Ready && &th - threads_.data() == currentThread.load(std::memory_order_relaxed))
+      w.state = kWaitRunning;
     out.push_back(w);
   }
   return out;

@@ -35,6 +35,8 @@ struct SimThread {
   uint32_t mask = 0, a = 0, b = 0, c = 0, result = 0;
 };
 
+constexpr uint8_t kWaitRunning = 4;  // WaitInfo::state of the thread on the CPU when the snapshot was taken
+
 // Snapshot of a blocked or running thread, for hang reports (lives in memory shared with the parent).
 struct WaitInfo {
   uint32_t block[3], thread[3];
