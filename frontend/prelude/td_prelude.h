@@ -78,6 +78,10 @@ struct dim3 {
 };
 
 #include <__clang_cuda_builtin_vars.h>
+// clang fixes warpSize at 32; a wave-64 target needs the executor's value. Each executor provides
+// __td_warp_size (the CPU reads the profile's warp size, the GPU its own).
+extern "C" __device__ __attribute__((const)) int __td_warp_size(void);
+#define warpSize (__td_warp_size())
 #include <__clang_cuda_libdevice_declares.h>
 #include <__clang_cuda_device_functions.h>
 #include <__clang_cuda_intrinsics.h>

@@ -139,7 +139,9 @@ class Lowering {
     llvm::Function* f = call->getFunction();
     llvm::Value* repl = nullptr;
     auto arg = [&](unsigned k) { return call->getArgOperand(k); };
-    if (name.consume_front("llvm.nvvm.read.ptx.sreg.")) {
+    if (name == "__td_warp_size") {
+      repl = ctxField(b, f, kWarpSize);
+    } else if (name.consume_front("llvm.nvvm.read.ptx.sreg.")) {
       static const std::map<std::string, unsigned> fields = {
           {"tid.x", kTidX}, {"tid.y", kTidX + 1}, {"tid.z", kTidX + 2}, {"ntid.x", kNtidX}, {"ntid.y", kNtidX + 1},
           {"ntid.z", kNtidX + 2}, {"ctaid.x", kCtaidX}, {"ctaid.y", kCtaidX + 1}, {"ctaid.z", kCtaidX + 2},
@@ -219,7 +221,8 @@ class Lowering {
               unsupported(i, "the inline PTX statement \"" + ia->getAsmString() + "\" (the inline-PTX catalogue is not "
                              "built yet)");
             }
-            if (call->getCalledFunction() && call->getCalledFunction()->getName().starts_with("llvm.nvvm."))
+            if (call->getCalledFunction() && (call->getCalledFunction()->getName().starts_with("llvm.nvvm.") ||
+                                              call->getCalledFunction()->getName() == "__td_warp_size"))
               calls.push_back(call);
           }
     for (llvm::CallInst* c : calls) {

@@ -1,0 +1,137 @@
+// Bad input gets exit code 2 and a message naming the file, the line and the problem.
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+using namespace td::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kKernel = R"(__global__ void k(float* out, int n) { if (threadIdx.x < n) out[threadIdx.x] = 1.0f; }
+)";
+
+const char* kGood = R"([kernel]
+source = "k.cu"
+entry = "k"
+[params]
+N = 32
+[launch]
+grid = [1]
+block = ["N"]
+[[args]]
+name = "out"
+type = "float*"
+shape = ["N"]
+output = true
+[[args]]
+name = "n"
+type = "int32"
+value = "N"
+)";
+
+class BadInput : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("td_bad_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+    write("k.cu", kKernel);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
+  // Writes the good manifest with `from` replaced by `to` and runs check on it.
+  Cli checkWith(const std::string& from, const std::string& to, const std::string& extra = "") {
+    std::string m = kGood;
+    if (!from.empty()) {
+      size_t at = m.find(from);
+      EXPECT_NE(at, std::string::npos) << from;
+      m.replace(at, from.size(), to);
+    }
+    write("bundle.toml", m);
+    return runCli("check " + (dir_ / "bundle.toml").string() + " " + extra);
+  }
+  fs::path dir_;
+};
+
+void expectBadInput(const Cli& r, const std::string& where, const std::string& what) {
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find(where), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(what), std::string::npos) << r.output;
+}
+
+}  // namespace
+
+TEST_F(BadInput, TheGoodManifestRunsClean) {
+  Cli r = checkWith("", "");
+  EXPECT_EQ(r.code, 0) << r.output;
+}
+
+TEST_F(BadInput, MalformedToml) { expectBadInput(checkWith("entry = \"k\"", "entry = \"k"), "bundle.toml:3", "bundle.toml"); }
+
+TEST_F(BadInput, UnknownKeyWithItsLine) {
+  expectBadInput(checkWith("output = true", "output = true\nshap = [1]"), "bundle.toml:14", "unknown key 'shap'");
+}
+
+TEST_F(BadInput, MissingSection) { expectBadInput(checkWith("[launch]\ngrid = [1]\nblock = [\"N\"]\n", ""), "bundle.toml", "missing [launch]"); }
+
+TEST_F(BadInput, UnknownParameterInExpression) {
+  expectBadInput(checkWith("block = [\"N\"]", "block = [\"NT\"]"), "bundle.toml:8", "unknown parameter 'NT'");
+}
+
+TEST_F(BadInput, UnknownParamOverride) { expectBadInput(checkWith("", "", "--param Q=3"), "--param Q", "no parameter 'Q'"); }
+
+TEST_F(BadInput, EntryNotFound) {
+  expectBadInput(checkWith("entry = \"k\"", "entry = \"kernel\""), "bundle.toml:3", "entry 'kernel' is not a __global__ function");
+}
+
+TEST_F(BadInput, ArgumentCountMismatch) {
+  std::string m = kGood;
+  expectBadInput(checkWith("[[args]]\nname = \"n\"\ntype = \"int32\"\nvalue = \"N\"\n", ""), "bundle.toml",
+                 "takes 2 parameters");
+}
+
+TEST_F(BadInput, ArgumentTypeMismatch) {
+  expectBadInput(checkWith("type = \"float*\"", "type = \"half*\""), "bundle.toml:9", "declared half* in the bundle");
+  expectBadInput(checkWith("type = \"int32\"", "type = \"int64\""), "bundle.toml:14", "'n' is int64 in the bundle");
+  expectBadInput(checkWith("type = \"int32\"\nvalue = \"N\"", "type = \"int32*\"\nshape = [1]"), "bundle.toml:14",
+                 "is a buffer in the bundle");
+}
+
+TEST_F(BadInput, BufferSizeOverflows) {
+  expectBadInput(checkWith("shape = [\"N\"]", "shape = [4294967296, 4294967296]"), "bundle.toml:12", "overflows 64 bits");
+}
+
+TEST_F(BadInput, BufferExceedsMemory) {
+  expectBadInput(checkWith("shape = [\"N\"]", "shape = [1099511627776]"), "bundle.toml:9", "bytes of memory");
+}
+
+TEST_F(BadInput, KernelDoesNotCompile) {
+  write("k.cu", "__global__ void k(float* out, int n) {\n  out[0] = undefined_name;\n}\n");
+  Cli r = checkWith("", "");
+  expectBadInput(r, "k.cu:2", "use of undeclared identifier 'undefined_name'");
+}
+
+TEST_F(BadInput, UnknownTargetAndCheckFamily) {
+  expectBadInput(checkWith("", "", "--target metax-x9"), "--target", "unknown target 'metax-x9'");
+  expectBadInput(checkWith("", "", "--checks bounds,speling"), "--checks", "unknown check family 'speling'");
+}
+
+TEST(Cli, TargetsListsEveryProfile) {
+  Cli r = runCli("targets");
+  EXPECT_EQ(r.code, 0);
+  for (const char* t : {"metax-c500", "metax-c550", "nvidia-h100", "nvidia-h200", "nvidia-a100"})
+    EXPECT_NE(r.output.find(t), std::string::npos) << t;
+  EXPECT_NE(r.output.find("(default)"), std::string::npos);
+}
+
+TEST(Cli, JsonReportAndExitCodeOfFindings) {
+  Cli r = runCli("check " + example("gemm_edge_bug") + " --format json");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.output.find("\"kind\": \"global-out-of-bounds\""), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\"buffer\": \"C\""), std::string::npos);
+  Cli h = runCli("check " + bundle("hang") + " --timeout 1");
+  EXPECT_EQ(h.code, 3) << h.output;
+  EXPECT_NE(h.output.find("kernel-hang"), std::string::npos);
+}

@@ -1,0 +1,60 @@
+// Helpers for the end-to-end tests: run a bundle through the library, read its buffers, run the CLI.
+#pragma once
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "driver/check.h"
+#include "frontend/elem_type.h"
+
+namespace td::test {
+
+inline std::string bundle(const std::string& name) { return std::string(TD_TESTS_DIR) + "/bundles/" + name + "/bundle.toml"; }
+inline std::string example(const std::string& name) { return std::string(TD_EXAMPLES_DIR) + "/" + name + "/bundle.toml"; }
+
+inline CheckResult check(const std::string& path, const std::string& target = "nvidia-h200",
+                         std::vector<std::pair<std::string, std::string>> params = {}, double timeout = 30) {
+  CheckRequest r;
+  r.bundlePath = path;
+  r.target = target;
+  r.params = std::move(params);
+  r.launch.jobs = 2;
+  r.launch.timeoutSeconds = timeout;
+  return runCheck(r);
+}
+
+// A buffer argument's elements as doubles.
+inline std::vector<double> values(const CheckResult& r, const std::string& name) {
+  for (const ArgValue& a : r.args)
+    if (a.spec->name == name) {
+      std::vector<double> v(a.spec->elementCount());
+      for (size_t i = 0; i < v.size(); ++i)
+        v[i] = loadElem(a.spec->type, static_cast<const char*>(a.data) + i * elemSize(a.spec->type));
+      return v;
+    }
+  return {};
+}
+
+inline const Finding* find(const CheckResult& r, const std::string& kind, unsigned line = 0) {
+  for (const Finding& f : r.report.findings)
+    if (f.kind == kind && (line == 0 || f.loc.line == line)) return &f;
+  return nullptr;
+}
+
+struct Cli {
+  int code;
+  std::string output;
+};
+
+inline Cli runCli(const std::string& args) {
+  std::string cmd = std::string(TD_BINARY) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  int status = pclose(p);
+  return {WEXITSTATUS(status), out};
+}
+
+}  // namespace td::test
