@@ -84,6 +84,32 @@ void guard(llvm::Instruction* inst, llvm::Value* ok) {
   }
 }
 
+// Branch-free guard for plain loads and stores through generic pointers: a failed check redirects the
+// access to the runtime's sink (__td_sink) and a load yields zero. No control flow is added, so the
+// optimiser keeps scheduling and vectorising the kernel's loops as before.
+bool guardBySelect(llvm::Instruction* inst, llvm::Value* ok, llvm::GlobalVariable* sink) {
+  auto* ld = llvm::dyn_cast<llvm::LoadInst>(inst);
+  auto* st = llvm::dyn_cast<llvm::StoreInst>(inst);
+  if (!(ld && ld->isSimple()) && !(st && st->isSimple())) return false;
+  llvm::Value* p = ld ? ld->getPointerOperand() : st->getPointerOperand();
+  if (p->getType()->getPointerAddressSpace() != 0) return false;
+  llvm::Type* t = ld ? ld->getType() : st->getValueOperand()->getType();
+  if (inst->getModule()->getDataLayout().getTypeStoreSize(t) > 64) return false;
+  llvm::IRBuilder<> b(inst);
+  llvm::Value* cond = b.CreateICmpNE(ok, llvm::ConstantInt::get(ok->getType(), 0));
+  llvm::Value* sinkPtr = llvm::ConstantExpr::getAddrSpaceCast(sink, p->getType());
+  llvm::Value* safe = b.CreateSelect(cond, p, sinkPtr);
+  if (ld) {
+    ld->setOperand(0, safe);
+    b.SetInsertPoint(ld->getNextNode());
+    llvm::Value* v = b.CreateSelect(cond, ld, llvm::Constant::getNullValue(t));
+    ld->replaceUsesWithIf(v, [&](llvm::Use& u) { return u.getUser() != v; });
+  } else {
+    st->setOperand(1, safe);
+  }
+  return true;
+}
+
 }  // namespace
 
 llvm::DenseMap<const llvm::GlobalVariable*, int> sharedObjectIds(llvm::Module& m) {
@@ -124,6 +150,11 @@ llvm::PreservedAnalyses BoundsCheckPass::run(llvm::Module& m, llvm::ModuleAnalys
   llvm::FunctionCallee unchecked = m.getOrInsertFunction("__td_unchecked_access", llvm::Type::getVoidTy(ctx), i32);
 
   llvm::DenseMap<const llvm::GlobalVariable*, int> sharedIds = sharedObjectIds(m);
+  // Where skipped accesses go (defined by the device runtime): 64 bytes of global memory.
+  llvm::Type* sinkType = llvm::ArrayType::get(i64, 8);
+  auto* sink = new llvm::GlobalVariable(m, sinkType, false, llvm::GlobalValue::ExternalLinkage, nullptr, "__td_sink",
+                                        nullptr, llvm::GlobalValue::NotThreadLocal, 1);
+  sink->setAlignment(llvm::Align(64));
 
   for (llvm::Function& f : m) {
     if (f.isDeclaration() || f.getName().starts_with("__td_")) continue;
@@ -170,7 +201,7 @@ llvm::PreservedAnalyses BoundsCheckPass::run(llvm::Module& m, llvm::ModuleAnalys
         tagSite(*a.inst, id);
         continue;
       }
-      guard(a.inst, ok);
+      if (!guardBySelect(a.inst, ok, sink)) guard(a.inst, ok);
     }
   }
   return llvm::PreservedAnalyses::none();

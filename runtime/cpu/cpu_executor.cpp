@@ -136,7 +136,13 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
 
   CpuJit jit;
   linkCpuLibdevice(*km.module);
-  RetargetResult rt = retargetToHost(*km.module, km.entrySymbol, jit.triple(), jit.dataLayout(), km.sites);
+  LaunchConstants lc;
+  for (int d = 0; d < 3; ++d) {
+    lc.grid[d] = static_cast<uint32_t>(bundle.grid[d]);
+    lc.block[d] = static_cast<uint32_t>(bundle.block[d]);
+  }
+  lc.warpSize = static_cast<uint32_t>(warpSize);
+  RetargetResult rt = retargetToHost(*km.module, km.entrySymbol, jit.triple(), jit.dataLayout(), km.sites, lc);
   jit.add(std::move(km.module), std::move(km.ctx));
   auto fn = reinterpret_cast<KernelTrampoline>(jit.lookup(kTrampolineName));
   auto* ctl = static_cast<td_ctl*>(jit.lookup("__td_ctl"));

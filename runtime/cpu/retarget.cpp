@@ -26,7 +26,8 @@ namespace {
 
 class Lowering {
  public:
-  Lowering(llvm::Module& m, const SiteTable& sites) : m_(m), ctx_(m.getContext()), sites_(sites) {
+  Lowering(llvm::Module& m, const SiteTable& sites, const LaunchConstants& launch)
+      : m_(m), ctx_(m.getContext()), sites_(sites), launch_(launch) {
     i32_ = llvm::Type::getInt32Ty(ctx_);
     i64_ = llvm::Type::getInt64Ty(ctx_);
     ptr_ = llvm::PointerType::get(ctx_, 0);
@@ -50,9 +51,24 @@ class Lowering {
   }
 
   llvm::Value* ctxField(llvm::IRBuilder<>& b, llvm::Function* f, unsigned field) {
+    // Launch constants need no load at all.
+    if (field >= kNtidX && field < kNtidX + 3) return b.getInt32(launch_.block[field - kNtidX]);
+    if (field >= kNctaidX && field < kNctaidX + 3) return b.getInt32(launch_.grid[field - kNctaidX]);
+    if (field == kWarpSize) return b.getInt32(launch_.warpSize);
     llvm::Value* p = b.CreateConstGEP1_32(i32_, threadCtx(f), field);
     llvm::LoadInst* v = b.CreateLoad(i32_, p);
     v->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(ctx_, {}));
+    uint32_t limit = 0;
+    if (field >= kTidX && field < kTidX + 3) limit = launch_.block[field - kTidX];
+    else if (field >= kCtaidX && field < kCtaidX + 3) limit = launch_.grid[field - kCtaidX];
+    else if (field == kLaneId) limit = launch_.warpSize;
+    if (limit > 1) {
+      llvm::Metadata* r[] = {llvm::ConstantAsMetadata::get(b.getInt32(0)), llvm::ConstantAsMetadata::get(b.getInt32(limit))};
+      v->setMetadata(llvm::LLVMContext::MD_range, llvm::MDNode::get(ctx_, r));
+    } else if (limit == 1) {
+      v->eraseFromParent();
+      return b.getInt32(0);
+    }
     return v;
   }
 
@@ -259,6 +275,7 @@ class Lowering {
   llvm::Module& m_;
   llvm::LLVMContext& ctx_;
   const SiteTable& sites_;
+  LaunchConstants launch_;
   llvm::Type *i32_, *i64_, *ptr_, *void_;
   std::map<llvm::Function*, llvm::Value*> ctxOf_, sharedOf_;
 };
@@ -279,9 +296,9 @@ void linkCpuLibdevice(llvm::Module& m) {
 }
 
 RetargetResult retargetToHost(llvm::Module& m, const std::string& entrySymbol, const std::string& triple,
-                              const llvm::DataLayout& dl, const SiteTable& sites) {
+                              const llvm::DataLayout& dl, const SiteTable& sites, const LaunchConstants& launch) {
   RetargetResult r;
-  Lowering low(m, sites);
+  Lowering low(m, sites, launch);
   low.lowerIntrinsicsAndAsm();
   r.staticSharedBytes = low.placeShared();
   low.moveGlobalsToAs0();

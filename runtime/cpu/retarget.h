@@ -25,8 +25,14 @@ constexpr const char* kTrampolineName = "__td_cpu_trampoline";
 
 // Throws InputError for what the CPU executor cannot run (an unknown intrinsic, inline PTX), naming
 // the statement and its source line.
+// The module is compiled for one launch: block and grid sizes and the warp size become constants, and
+// thread and block indices carry their ranges, so the optimiser can prove most bounds checks true.
+struct LaunchConstants {
+  uint32_t grid[3], block[3], warpSize;
+};
+
 RetargetResult retargetToHost(llvm::Module& m, const std::string& entrySymbol, const std::string& triple,
-                              const llvm::DataLayout& dl, const SiteTable& sites);
+                              const llvm::DataLayout& dl, const SiteTable& sites, const LaunchConstants& launch);
 
 // Links the CPU's libdevice replacements (cpu_libdevice.cu) for the __nv_* functions the module calls.
 void linkCpuLibdevice(llvm::Module& m);

@@ -1,7 +1,7 @@
 // The libdevice functions (__nv_*) that have no C library twin, for the CPU executor. Functions whose
 // name without "__nv_" (and "fast_") is a C math function (expf, sinf, pow, ...) are bound to the host's
 // libm by the CPU executor instead. Compiled by tile-doctor's frontend, then retargeted with the kernel.
-#define TD_NV extern "C" __device__ __attribute__((used))
+#define TD_NV extern "C" __device__
 
 TD_NV int __nv_popc(unsigned int x) { return __builtin_popcount(x); }
 TD_NV int __nv_popcll(unsigned long long x) { return __builtin_popcountll(x); }

@@ -7,13 +7,15 @@
 extern "C" {
 
 __device__ td_ctl __td_ctl;
+// Skipped loads and stores are redirected here (their values are discarded), so guards need no branches.
+__device__ __attribute__((aligned(64))) unsigned long long __td_sink[8];
 
 // Executor primitives.
 __device__ unsigned int __td_shared_window_offset(const void* p);  // byte offset of p in the block's shared window
 __device__ unsigned int __td_shared_window_bytes();                // static + dynamic shared bytes of this launch
 __device__ void __td_mark_site(unsigned int site);                 // last site a thread reached (fault reports)
 
-static __device__ __attribute__((noinline)) void td_report(unsigned int kind, unsigned int site, long long offset,
+static __device__ __attribute__((noinline, cold)) void td_report(unsigned int kind, unsigned int site, long long offset,
                                                             const void* addr) {
   unsigned int n = atomicAdd(&__td_ctl.hits[site * TD_KIND_COUNT + kind], 1u);
   if (n >= TD_RECORDS_PER_SITE) return;
