@@ -16,7 +16,7 @@ struct CompileOptions {
   std::vector<std::string> flags;        // extra clang flags (-D..., -I...)
   std::vector<std::string> includeDirs;
   std::string arch = "sm_80";            // PTX target the IR is generated for
-  std::string optLevel = "-O1";          // before instrumentation: SROA and inlining, no vectorisation
+  std::string optLevel = "-O3";          // before instrumentation
 };
 
 // `path` names the file for diagnostics; `text` is its content when it does not exist on disk

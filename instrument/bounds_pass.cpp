@@ -168,6 +168,9 @@ llvm::PreservedAnalyses BoundsCheckPass::run(llvm::Module& m, llvm::ModuleAnalys
       s.size = a.width;
       s.align = a.align;
       PointerRoot root = roots.of(a.ptr);
+      // A thread's local arrays (register tiles that did not fit registers) are private and sized by the
+      // compiler; checking them would only keep them out of registers.
+      if (root.kind == PointerRoot::Local) continue;
       unsigned addrSpace = a.ptr->getType()->getPointerAddressSpace();
       llvm::IRBuilder<> b(a.inst);
       // Hook calls get a location (the verifier wants one on inlinable calls in functions with debug info).

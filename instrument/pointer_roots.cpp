@@ -33,6 +33,8 @@ PointerRoot PointerRoots::walk(llvm::Value* p, unsigned depth) {
   PointerRoot r{PointerRoot::Unknown, 0, nullptr};
   if (auto* arg = llvm::dyn_cast<llvm::Argument>(p)) {
     if (isKernel_ && arg->getType()->isPointerTy()) r = {PointerRoot::KernelArg, arg->getArgNo(), nullptr};
+  } else if (llvm::isa<llvm::AllocaInst>(p)) {
+    r = {PointerRoot::Local, 0, nullptr};
   } else if (auto* gv = llvm::dyn_cast<llvm::GlobalVariable>(p)) {
     if (gv->getAddressSpace() == 3) r = {PointerRoot::SharedVar, 0, gv};
   } else if (auto* gep = llvm::dyn_cast<llvm::GEPOperator>(p)) {

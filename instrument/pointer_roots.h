@@ -12,7 +12,7 @@ class GlobalVariable;
 namespace td {
 
 struct PointerRoot {
-  enum Kind { Unknown, KernelArg, SharedVar } kind = Unknown;
+  enum Kind { Unknown, KernelArg, SharedVar, Local } kind = Unknown;  // Local: the thread's own stack
   unsigned argNo = 0;
   llvm::GlobalVariable* var = nullptr;
   bool operator==(const PointerRoot& o) const { return kind == o.kind && argNo == o.argNo && var == o.var; }

@@ -169,6 +169,37 @@ Finding hangFinding(const LaunchOutcome& out, const SiteTable& sites) {
   return f;
 }
 
+// The optimiser unrolls and duplicates code, so one source access can be several IR sites: users
+// think in source sites, so findings of the same check, place, buffer and access kind become one.
+std::vector<Finding> mergeBySourceSite(std::vector<Finding> in) {
+  auto key = [](const Finding& f) { return std::tie(f.loc.file, f.loc.line, f.loc.col, f.kind, f.buffer, f.access); };
+  std::stable_sort(in.begin(), in.end(), [&](const Finding& a, const Finding& b) { return key(a) < key(b); });
+  std::vector<Finding> out;
+  for (Finding& f : in) {
+    if (!out.empty() && key(out.back()) == key(f)) {
+      Finding& m = out.back();
+      m.count += f.count;
+      // Report the access of the lowest thread, as a run in thread order would meet it first.
+      bool earlier = !f.threads.empty() && (m.threads.empty() || linear(f.threads.front()) < linear(m.threads.front()));
+      if (earlier) {
+        std::swap(m.title, f.title);
+        std::swap(m.coords, f.coords);
+        std::swap(m.element, f.element);
+        std::swap(m.byteOffset, f.byteOffset);
+      }
+      m.threads.insert(m.threads.end(), f.threads.begin(), f.threads.end());
+      std::sort(m.threads.begin(), m.threads.end(), [](auto& a, auto& b) { return linear(a) < linear(b); });
+      m.threads.erase(std::unique(m.threads.begin(), m.threads.end(),
+                                  [](auto& a, auto& b) { return linear(a) == linear(b); }),
+                      m.threads.end());
+      if (m.threads.size() > TD_RECORDS_PER_SITE) m.threads.resize(TD_RECORDS_PER_SITE);
+    } else {
+      out.push_back(std::move(f));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundle& b) {
@@ -198,9 +229,7 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
     f.notes.push_back(f.access == "read" ? "the read was skipped and returned 0" : "the access was skipped");
     findings.push_back(std::move(f));
   }
-  std::sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& c) {
-    return std::tie(a.loc.file, a.loc.line, a.loc.col, a.kind) < std::tie(c.loc.file, c.loc.line, c.loc.col, c.kind);
-  });
+  findings = mergeBySourceSite(std::move(findings));
   if (out.status == LaunchOutcome::Faulted) findings.push_back(faultFinding(out, sites));
   if (out.status == LaunchOutcome::Deadlocked || out.status == LaunchOutcome::TimedOut)
     findings.push_back(hangFinding(out, sites));

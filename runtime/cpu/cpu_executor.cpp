@@ -13,6 +13,8 @@
 #include <thread>
 #include <unistd.h>
 
+#include "instrument/shared_layout.h"
+#include "runtime/cpu/bake.h"
 #include "runtime/cpu/fault.h"
 #include "runtime/cpu/jit.h"
 #include "runtime/cpu/retarget.h"
@@ -134,19 +136,6 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   out.executor = "cpu";
   out.device = fmt::format("host CPU, {} worker thread{}", opts.jobs, opts.jobs == 1 ? "" : "s");
 
-  CpuJit jit;
-  linkCpuLibdevice(*km.module);
-  LaunchConstants lc;
-  for (int d = 0; d < 3; ++d) {
-    lc.grid[d] = static_cast<uint32_t>(bundle.grid[d]);
-    lc.block[d] = static_cast<uint32_t>(bundle.block[d]);
-  }
-  lc.warpSize = static_cast<uint32_t>(warpSize);
-  RetargetResult rt = retargetToHost(*km.module, km.entrySymbol, jit.triple(), jit.dataLayout(), km.sites, lc);
-  jit.add(std::move(km.module), std::move(km.ctx));
-  auto fn = reinterpret_cast<KernelTrampoline>(jit.lookup(kTrampolineName));
-  auto* ctl = static_cast<td_ctl*>(jit.lookup("__td_ctl"));
-
   // The record channel and the per-site counters, shared with the child.
   uint32_t nsites = static_cast<uint32_t>(km.sites.sites.size());
   size_t channelBytes = sizeof(td_channel) + sizeof(td_record) * opts.channelCapacity;
@@ -156,6 +145,8 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   auto* hits = sharedMap<uint32_t>(hitsBytes);
   gStatus = sharedMap<SharedStatus>(sizeof(SharedStatus));
 
+  td_ctl ctlValue;
+  td_ctl* ctl = &ctlValue;
   std::memset(ctl, 0, sizeof *ctl);
   ctl->abi_version = TD_ABI_VERSION;
   ctl->nbuffers = static_cast<unsigned>(args.size());
@@ -174,6 +165,21 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
       slots[i] = &args[i].scalar;
     }
   }
+
+  bakeGlobal(*km.module, "__td_ctl", ctl, sizeof *ctl);
+
+  CpuJit jit;
+  linkCpuLibdevice(*km.module);
+  LaunchConstants lc;
+  for (int d = 0; d < 3; ++d) {
+    lc.grid[d] = static_cast<uint32_t>(bundle.grid[d]);
+    lc.block[d] = static_cast<uint32_t>(bundle.block[d]);
+  }
+  lc.warpSize = static_cast<uint32_t>(warpSize);
+  lc.sharedWindowBytes = static_cast<uint32_t>(layOutShared(km.sites).dynamicOffset + bundle.dynamicShared);
+  RetargetResult rt = retargetToHost(*km.module, km.entrySymbol, jit.triple(), jit.dataLayout(), km.sites, lc);
+  jit.add(std::move(km.module), std::move(km.ctx));
+  auto fn = reinterpret_cast<KernelTrampoline>(jit.lookup(kTrampolineName));
 
   LaunchShape shape;
   for (int d = 0; d < 3; ++d) {

@@ -39,7 +39,11 @@ void optimize(llvm::Module& m, llvm::TargetMachine& tm) {
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
-  pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+  if (const char* extra = std::getenv("TILE_DOCTOR_EXTRA_PASSES")) {  // experiments
+    if (auto err = pb.parsePassPipeline(mpm, extra)) llvm::consumeError(std::move(err));
+  }
+  mpm.run(m, mam);
 }
 
 }  // namespace

@@ -80,6 +80,10 @@ class Lowering {
     llvm::Value* p = b.CreateConstGEP1_64(llvm::Type::getInt8Ty(ctx_), ctx, kSharedBaseOffset);
     llvm::LoadInst* base = b.CreateLoad(ptr_, p, "td.shared");
     base->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(ctx_, {}));
+    base->setMetadata(llvm::LLVMContext::MD_nonnull, llvm::MDNode::get(ctx_, {}));
+    // The window is 16-byte aligned (simt.cpp), which lets alignment checks on it fold away.
+    llvm::Metadata* a16 = llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i64_, 16));
+    base->setMetadata(llvm::LLVMContext::MD_align, llvm::MDNode::get(ctx_, a16));
     sharedOf_[f] = base;
     return base;
   }
@@ -157,6 +161,13 @@ class Lowering {
     auto arg = [&](unsigned k) { return call->getArgOperand(k); };
     if (name == "__td_warp_size") {
       repl = ctxField(b, f, kWarpSize);
+    } else if (name == "__td_shared_window_bytes") {
+      repl = b.getInt32(launch_.sharedWindowBytes);
+    } else if (name == "__td_shared_window_offset") {
+      llvm::Value* off = b.CreateSub(b.CreatePtrToInt(arg(0), i64_), b.CreatePtrToInt(sharedBase(f), i64_));
+      repl = b.CreateTrunc(off, i32_);
+    } else if (name == "__td_mark_site") {
+      b.CreateStore(arg(0), b.CreateConstGEP1_32(i32_, threadCtx(f), kLastSite));
     } else if (name.consume_front("llvm.nvvm.read.ptx.sreg.")) {
       static const std::map<std::string, unsigned> fields = {
           {"tid.x", kTidX}, {"tid.y", kTidX + 1}, {"tid.z", kTidX + 2}, {"ntid.x", kNtidX}, {"ntid.y", kNtidX + 1},
@@ -226,6 +237,12 @@ class Lowering {
                         {siteArg(call), b.getInt32(op), b.getInt32(mode), mask, a, bv, c});
   }
 
+  // Device-runtime primitives the CPU executor implements inline (runtime/device/td_runtime.cu).
+  static bool isExecutorPrimitive(llvm::StringRef n) {
+    return n == "__td_warp_size" || n == "__td_shared_window_bytes" || n == "__td_shared_window_offset" ||
+           n == "__td_mark_site";
+  }
+
   void lowerIntrinsicsAndAsm() {
     std::vector<llvm::CallInst*> calls;
     for (llvm::Function& f : m_)
@@ -237,8 +254,8 @@ class Lowering {
               unsupported(i, "the inline PTX statement \"" + ia->getAsmString() + "\" (the inline-PTX catalogue is not "
                              "built yet)");
             }
-            if (call->getCalledFunction() && (call->getCalledFunction()->getName().starts_with("llvm.nvvm.") ||
-                                              call->getCalledFunction()->getName() == "__td_warp_size"))
+            if (llvm::Function* callee = call->getCalledFunction();
+                callee && (callee->getName().starts_with("llvm.nvvm.") || isExecutorPrimitive(callee->getName())))
               calls.push_back(call);
           }
     for (llvm::CallInst* c : calls) {
@@ -247,11 +264,17 @@ class Lowering {
     }
   }
 
+  // GPU-only attributes. `convergent` goes too: on the CPU a barrier is an ordinary call into the
+  // scheduler, and code motion around it is harmless, while the attribute blocks unrolling.
   void stripGpuAttributes() {
     for (llvm::Function& f : m_) {
       f.removeFnAttr("target-cpu");
       f.removeFnAttr("target-features");
       f.removeFnAttr("tune-cpu");
+      f.removeFnAttr(llvm::Attribute::Convergent);
+      for (llvm::BasicBlock& bb : f)
+        for (llvm::Instruction& i : bb)
+          if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i)) call->removeFnAttr(llvm::Attribute::Convergent);
     }
     if (llvm::NamedMDNode* ann = m_.getNamedMetadata("nvvm.annotations")) ann->eraseFromParent();
   }

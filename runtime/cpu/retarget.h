@@ -29,6 +29,7 @@ constexpr const char* kTrampolineName = "__td_cpu_trampoline";
 // thread and block indices carry their ranges, so the optimiser can prove most bounds checks true.
 struct LaunchConstants {
   uint32_t grid[3], block[3], warpSize;
+  uint32_t sharedWindowBytes;  // static + dynamic shared memory of the launch
 };
 
 RetargetResult retargetToHost(llvm::Module& m, const std::string& entrySymbol, const std::string& triple,

@@ -1,0 +1,16 @@
+// Bakes a launch's fixed data into the module before it is compiled: the control block (__td_ctl:
+// buffer bases and sizes, channel) becomes a constant, so every bounds check reads immediates instead
+// of memory the kernel's stores might alias.
+#pragma once
+#include <cstddef>
+
+namespace llvm {
+class Module;
+}
+
+namespace td::cpu {
+
+// Replaces global `name`'s initializer with `bytes` (laid out as its type) and marks it constant.
+void bakeGlobal(llvm::Module& m, const char* name, const void* bytes, size_t size);
+
+}  // namespace td::cpu
