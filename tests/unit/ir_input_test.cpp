@@ -1,0 +1,59 @@
+// A bundle may name NVPTX IR (.ll or .bc) instead of source: the same checks run on it.
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "frontend/compiler.h"
+#include "test_support.h"
+
+using namespace td;
+using namespace td::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The shared_overflow bundle's kernel as IR, written as text or bitcode next to a manifest naming it.
+std::string writeIrBundle(const fs::path& dir, bool bitcode) {
+  fs::create_directories(dir);
+  llvm::LLVMContext ctx;
+  auto m = compileCuda(ctx, std::string(TD_TESTS_DIR) + "/bundles/shared_overflow/overflow.cu", CompileOptions{});
+  std::string irName = bitcode ? "overflow.bc" : "overflow.ll";
+  std::error_code ec;
+  llvm::raw_fd_ostream os((dir / irName).string(), ec);
+  if (bitcode) llvm::WriteBitcodeToFile(*m, os);
+  else m->print(os, nullptr);
+  std::ifstream in(std::string(TD_TESTS_DIR) + "/bundles/shared_overflow/bundle.toml");
+  std::string manifest((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  manifest.replace(manifest.find("source = \"overflow.cu\""), 22, "ir = \"" + irName + "\"");
+  std::ofstream(dir / "bundle.toml") << manifest;
+  return (dir / "bundle.toml").string();
+}
+
+}  // namespace
+
+TEST(IrInput, TextAndBitcodeGiveTheSameFinding) {
+  for (bool bitcode : {false, true}) {
+    fs::path dir = fs::temp_directory_path() / ("td_ir_" + std::to_string(::getpid()) + (bitcode ? "_bc" : "_ll"));
+    CheckResult r = check(writeIrBundle(dir, bitcode));
+    ASSERT_EQ(r.report.findings.size(), 1u) << (bitcode ? "bitcode" : "text");
+    EXPECT_EQ(r.report.findings[0].kind, "shared-out-of-bounds");
+    EXPECT_EQ(r.report.findings[0].buffer, "first");
+    EXPECT_EQ(r.report.findings[0].loc.line, 6u);
+    fs::remove_all(dir);
+  }
+}
+
+TEST(IrInput, NonNvptxIrIsBadInput) {
+  fs::path dir = fs::temp_directory_path() / ("td_ir_x86_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "k.ll") << "target triple = \"x86_64-pc-linux-gnu\"\ndefine void @k() { ret void }\n";
+  std::ofstream(dir / "bundle.toml") << "[kernel]\nir = \"k.ll\"\nentry = \"k\"\n[launch]\ngrid = [1]\nblock = [1]\n";
+  Cli r = runCli("check " + (dir / "bundle.toml").string());
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("tile-doctor reads NVPTX IR"), std::string::npos) << r.output;
+  fs::remove_all(dir);
+}
