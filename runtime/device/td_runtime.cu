@@ -32,9 +32,19 @@ static __device__ __attribute__((noinline, cold)) void td_report(unsigned int ki
   __threadfence_system();
 }
 
-// `align` is the alignment the access needs on the GPU: a power of two, 1 for byte-wise copies.
-static __device__ __forceinline__ bool td_misaligned(const void* p, unsigned int align) {
-  return ((unsigned long long)p & (align - 1)) != 0;
+// The verdict on an access `off` bytes into an object of `limit` bytes. `align` is the alignment the
+// access needs on the GPU: a power of two, 1 for byte-wise copies. Returns 0 when it must be skipped.
+static __device__ __forceinline__ int td_verdict(unsigned int oob_kind, unsigned int site, const char* p, long long off,
+                                                 unsigned int size, unsigned int align, unsigned long long limit) {
+  if (off < 0 || (unsigned long long)off + size > limit) {
+    td_report(oob_kind, site, off, p);
+    return 0;
+  }
+  if (((unsigned long long)p & (align - 1)) != 0) {
+    td_report(TD_KIND_MISALIGNED, site, off, p);
+    return 0;
+  }
+  return 1;
 }
 
 // An access of `size` bytes at `p` through kernel argument `arg`. Returns 0 when the access must be skipped.
@@ -42,16 +52,7 @@ __device__ int __td_check_global(unsigned int site, unsigned int arg, const char
                                                  unsigned int align) {
   const td_buffer& b = __td_ctl.buffers[arg];
   if (b.bytes == 0) return 1;  // not a buffer the bundle allocated (scalar, or unbound)
-  long long off = (long long)((unsigned long long)p - b.base);
-  if (off < 0 || (unsigned long long)off + size > b.bytes) {
-    td_report(TD_KIND_GLOBAL_OOB, site, off, p);
-    return 0;
-  }
-  if (td_misaligned(p, align)) {
-    td_report(TD_KIND_MISALIGNED, site, off, p);
-    return 0;
-  }
-  return 1;
+  return td_verdict(TD_KIND_GLOBAL_OOB, site, p, (long long)((unsigned long long)p - b.base), size, align, b.bytes);
 }
 
 // An access to shared object `obj` (obj_bytes long; 0 = the dynamic shared array, sized at launch).
@@ -67,15 +68,7 @@ __device__ int __td_check_shared(unsigned int site, const char* p, unsigned int 
     off = (long long)__td_shared_window_offset(p);
     limit = __td_shared_window_bytes();
   }
-  if (off < 0 || (unsigned long long)off + size > limit) {
-    td_report(TD_KIND_SHARED_OOB, site, off, p);
-    return 0;
-  }
-  if (td_misaligned(p, align)) {
-    td_report(TD_KIND_MISALIGNED, site, off, p);
-    return 0;
-  }
-  return 1;
+  return td_verdict(TD_KIND_SHARED_OOB, site, p, off, size, align, limit);
 }
 
 // An access through a pointer the pass could not attribute: no check, but the site is noted so a fault
