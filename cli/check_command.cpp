@@ -15,7 +15,7 @@ namespace {
 struct CheckArgs {
   CheckRequest req;
   std::vector<std::string> params;
-  std::string format = "text", out, saveOutputs, executor = "cpu";
+  std::string format = "text", out, saveOutputs;
 };
 }  // namespace
 
@@ -33,8 +33,12 @@ std::function<int()> addCheckCommand(CLI::App& app) {
   sub->add_option("--jobs", args->req.launch.jobs, "worker threads for the CPU executor (default: all cores)");
   sub->add_option("--timeout", args->req.launch.timeoutSeconds, "seconds before a running kernel counts as hung (default 60)");
   sub->add_option("--save-outputs", args->saveOutputs, "write every output buffer to DIR/NAME.npy");
-  sub->add_option("--executor", args->executor, "executor: cpu (the CUDA executor is not built yet)")
-      ->check(CLI::IsMember({"cpu"}));
+  sub->add_option("--executor", args->req.executor,
+                  "cpu (default), cuda (the GPU, through the CUDA driver), or auto (cuda when a GPU is usable)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  sub->add_option("--device", args->req.launch.device, "CUDA device ordinal for --executor cuda (default 0)");
+  sub->add_option("--channel-capacity", args->req.launch.channelCapacity,
+                  "records the hook channel holds (default 4096); more are counted, not kept");
   return [args] {
     for (const std::string& p : args->params) {
       size_t eq = p.find('=');

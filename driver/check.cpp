@@ -3,11 +3,24 @@
 #include "frontend/profile.h"
 #include "instrument/pipeline.h"
 #include "instrument/shared_layout.h"
+#include "frontend/input_error.h"
 #include "runtime/cpu/cpu_executor.h"
+#include "runtime/cuda/cuda_executor.h"
 #include "sanitizer/collector.h"
 #include "sanitizer/launch_limits.h"
 
 namespace td {
+
+namespace {
+// auto: the GPU when one is usable, else the CPU. An explicit cuda without a GPU is bad input.
+std::string chooseExecutor(const CheckRequest& req) {
+  if (req.executor == "cpu") return "cpu";
+  std::string why;
+  bool gpu = cuda::gpuAvailable(req.launch.device, why);
+  if (req.executor == "cuda" && !gpu) throw InputError("--executor cuda", 0, "no usable GPU: " + why);
+  return gpu ? "cuda" : "cpu";
+}
+}  // namespace
 
 CheckResult runCheck(const CheckRequest& req) {
   CheckResult res;
@@ -35,7 +48,8 @@ CheckResult runCheck(const CheckRequest& req) {
     if (!r.findings.empty()) return res;
   }
   res.args = makeArguments(b, req.seed, profile.memoryBytes);
-  LaunchOutcome out = cpu::runOnCpu(km, b, res.args, profile.warpSize, req.launch);
+  LaunchOutcome out = chooseExecutor(req) == "cuda" ? cuda::runOnCuda(km, b, res.args, req.launch)
+                                                    : cpu::runOnCpu(km, b, res.args, profile.warpSize, req.launch);
   r.launched = true;
   r.executor = out.executor;
   r.device = out.device;

@@ -17,6 +17,7 @@ struct CheckRequest {
   std::vector<std::pair<std::string, std::string>> params;
   std::string target;            // profile name; empty: the default
   std::string checks = "all";
+  std::string executor = "cpu";  // cpu, cuda or auto
   uint64_t seed = 0;
   LaunchOptions launch;
 };

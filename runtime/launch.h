@@ -23,6 +23,7 @@ struct FaultInfo {
   ThreadRef thread;
   bool hasThread = false;
   uint32_t lastSite = ~0u;
+  std::string gpuError;        // CUDA executor: the CUDA error name (the GPU gives no thread or address)
 };
 
 struct Waiter {
@@ -49,6 +50,7 @@ struct LaunchOptions {
   int jobs = 0;                // worker threads (0: all cores)
   double timeoutSeconds = 60;
   uint32_t channelCapacity = 4096;
+  int device = 0;              // CUDA device ordinal
 };
 
 }  // namespace td

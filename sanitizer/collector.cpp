@@ -111,6 +111,13 @@ Finding faultFinding(const LaunchOutcome& out, const SiteTable& sites) {
   f.kind = "kernel-fault";
   f.fatal = true;
   f.count = 1;
+  if (!fi.gpuError.empty()) {
+    f.title = fmt::format("the kernel failed on the GPU: {}: {}", fi.gpuError, fi.instruction);
+    f.notes.push_back("an access outside every checked buffer (a pointer not derived from a kernel argument); the "
+                      "GPU does not say which thread — the CPU executor does");
+    f.notes.push_back("records the checks wrote before the fault are reported above");
+    return f;
+  }
   f.access = fi.access;
   f.width = fi.width;
   std::string what = fi.access.empty() ? "access" : fmt::format("{} of {} bytes", fi.access, fi.width);
@@ -131,6 +138,11 @@ Finding hangFinding(const LaunchOutcome& out, const SiteTable& sites) {
   Finding f;
   f.fatal = true;
   f.kind = out.status == LaunchOutcome::Deadlocked ? "deadlock" : "kernel-hang";
+  if (out.waiters.empty() && !out.message.empty()) {  // the GPU cannot say who waits where
+    f.title = out.message;
+    f.notes.push_back("run it with --executor cpu to see where each thread waits");
+    return f;
+  }
   size_t running = 0;
   std::map<uint32_t, std::vector<ThreadRef>> bySite;
   std::vector<ThreadRef> runnable;

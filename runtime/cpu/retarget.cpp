@@ -280,8 +280,10 @@ class Lowering {
   }
 
   void buildTrampoline(const std::string& entry) {
+    // Only the trampoline stays visible, so everything inlines into it.
+    for (llvm::Function& f : m_)
+      if (!f.isDeclaration()) f.setLinkage(llvm::GlobalValue::InternalLinkage);
     llvm::Function* kernel = m_.getFunction(entry);
-    kernel->setLinkage(llvm::GlobalValue::InternalLinkage);
     llvm::Function* t = llvm::Function::Create(llvm::FunctionType::get(void_, {ptr_}, false),
                                                llvm::GlobalValue::ExternalLinkage, kTrampolineName, m_);
     llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx_, "entry", t));

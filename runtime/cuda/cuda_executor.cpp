@@ -1,0 +1,234 @@
+#include "runtime/cuda/cuda_executor.h"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fmt/format.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+#include "runtime/cpu/bake.h"
+#include "runtime/cuda/driver.h"
+#include "runtime/cuda/ptx.h"
+
+namespace td::cuda {
+
+namespace {
+
+enum ChildState : int { kSetup = 0, kLaunched = 1, kDone = 2, kKernelError = 3, kSetupError = 4 };
+
+// Written by the child, read by the parent.
+struct SharedStatus {
+  std::atomic<int> state;
+  double seconds;
+  char device[160];
+  char error[96];      // CUDA error name
+  char message[1024];  // what failed
+};
+
+template <class T>
+T* sharedMap(size_t bytes) {
+  void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) throw std::runtime_error("cannot map memory shared with the GPU process");
+  return static_cast<T*>(m);
+}
+
+struct KernelError : std::runtime_error {
+  KernelError(std::string name, const std::string& what) : std::runtime_error(what), name(std::move(name)) {}
+  std::string name;
+};
+
+void copyText(char* dst, size_t n, const std::string& s) { std::snprintf(dst, n, "%s", s.c_str()); }
+
+[[noreturn]] void childMain(KernelModule& km, const Bundle& b, std::vector<ArgValue>& args, const LaunchOptions& opts,
+                            td_channel* channel, size_t channelBytes, uint32_t* hits, size_t hitsBytes,
+                            SharedStatus* st) {
+  Driver d{};
+  try {
+    std::string why;
+    if (!d.open(why)) throw std::runtime_error(why);
+    check(d, d.cuInit(0), "cuInit");
+    CUdevice dev;
+    check(d, d.cuDeviceGet(&dev, opts.device), "cuDeviceGet");
+    char name[128] = {0};
+    d.cuDeviceGetName(name, sizeof name, dev);
+    int major = 0, minor = 0, version = 0;
+    d.cuDeviceGetAttribute(&major, kAttrComputeMajor, dev);
+    d.cuDeviceGetAttribute(&minor, kAttrComputeMinor, dev);
+    d.cuDriverGetVersion(&version);
+    std::string arch = fmt::format("sm_{}{}", major, minor);
+    copyText(st->device, sizeof st->device, fmt::format("{} ({}, device {}, CUDA driver {}.{})", name, arch, opts.device,
+                                                        version / 1000, version % 1000 / 10));
+    CUcontext ctx;
+    check(d, d.cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
+    check(d, d.cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+
+    // Records and counters live in host memory shared with the parent, mapped into the GPU.
+    check(d, d.cuMemHostRegister(channel, channelBytes, kHostRegisterDeviceMap | kHostRegisterPortable), "cuMemHostRegister");
+    check(d, d.cuMemHostRegister(hits, hitsBytes, kHostRegisterDeviceMap | kHostRegisterPortable), "cuMemHostRegister");
+    CUdeviceptr channelDev, hitsDev;
+    check(d, d.cuMemHostGetDevicePointer(&channelDev, channel, 0), "cuMemHostGetDevicePointer");
+    check(d, d.cuMemHostGetDevicePointer(&hitsDev, hits, 0), "cuMemHostGetDevicePointer");
+
+    td_ctl ctl;
+    std::memset(&ctl, 0, sizeof ctl);
+    ctl.abi_version = TD_ABI_VERSION;
+    ctl.nbuffers = static_cast<unsigned>(args.size());
+    ctl.nsites = static_cast<unsigned>(km.sites.sites.size());
+    ctl.dynamic_shared_bytes = static_cast<unsigned>(b.dynamicShared);
+    ctl.channel = reinterpret_cast<td_channel*>(channelDev);
+    ctl.hits = reinterpret_cast<unsigned*>(hitsDev);
+    std::vector<CUdeviceptr> devPtrs(args.size(), 0);
+    std::vector<void*> params(args.size());
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (args[i].spec->isBuffer) {
+        check(d, d.cuMemAlloc(&devPtrs[i], args[i].bytes), "cuMemAlloc");
+        check(d, d.cuMemcpyHtoD(devPtrs[i], args[i].data, args[i].bytes), "cuMemcpyHtoD");
+        if (i < TD_MAX_BUFFERS) ctl.buffers[i] = {devPtrs[i], args[i].bytes};
+        params[i] = &devPtrs[i];
+      } else {
+        params[i] = &args[i].scalar;
+      }
+    }
+    // The control block is baked into the module as on the CPU: the checks read immediates.
+    cpu::bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
+    std::string ptx = generatePtx(*km.module, arch);
+
+    char log[8192] = {0};
+    int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize};
+    void* values[] = {log, reinterpret_cast<void*>(sizeof log)};
+    CUmodule mod;
+    CUresult r = d.cuModuleLoadDataEx(&mod, ptx.c_str(), 2, options, values);
+    if (r != 0) throw std::runtime_error(fmt::format("loading the PTX failed: {}\n{}", d.errorName(r), log));
+    CUfunction fn;
+    check(d, d.cuModuleGetFunction(&fn, mod, km.entrySymbol.c_str()), "cuModuleGetFunction");
+    if (b.dynamicShared > 48 * 1024)  // above 48 KiB a launch must opt in, as a user's launcher does
+      check(d, d.cuFuncSetAttribute(fn, kFuncMaxDynamicSharedBytes, static_cast<int>(b.dynamicShared)),
+            "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+
+    st->state.store(kLaunched);
+    auto t0 = std::chrono::steady_clock::now();
+    r = d.cuLaunchKernel(fn, static_cast<unsigned>(b.grid[0]), static_cast<unsigned>(b.grid[1]),
+                         static_cast<unsigned>(b.grid[2]), static_cast<unsigned>(b.block[0]),
+                         static_cast<unsigned>(b.block[1]), static_cast<unsigned>(b.block[2]),
+                         static_cast<unsigned>(b.dynamicShared), nullptr, params.data(), nullptr);
+    if (r != 0) throw KernelError(d.errorName(r), "cuLaunchKernel: " + d.errorString(r));
+    r = d.cuCtxSynchronize();
+    st->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (r != 0) throw KernelError(d.errorName(r), d.errorString(r));
+    for (size_t i = 0; i < args.size(); ++i)
+      if (args[i].spec->isBuffer) check(d, d.cuMemcpyDtoH(args[i].data, devPtrs[i], args[i].bytes), "cuMemcpyDtoH");
+    st->state.store(kDone);
+    _exit(0);
+  } catch (const KernelError& e) {
+    copyText(st->error, sizeof st->error, e.name);
+    copyText(st->message, sizeof st->message, e.what());
+    st->state.store(kKernelError);
+    _exit(3);
+  } catch (const std::exception& e) {
+    copyText(st->message, sizeof st->message, e.what());
+    st->state.store(kSetupError);
+    _exit(4);
+  }
+}
+
+}  // namespace
+
+bool gpuAvailable(int device, std::string& why) {
+  auto* msg = sharedMap<char>(512);
+  std::fflush(nullptr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    Driver d{};
+    std::string w;
+    int count = 0;
+    if (!d.open(w)) {
+      copyText(msg, 512, w);
+      _exit(1);
+    }
+    CUresult r = d.cuInit(0);
+    if (r != 0 || d.cuDeviceGetCount(&count) != 0 || count <= device) {
+      copyText(msg, 512, r != 0 ? "cuInit: " + d.errorName(r) : fmt::format("no CUDA device {} ({} found)", device, count));
+      _exit(1);
+    }
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  why = msg;
+  munmap(msg, 512);
+  return ok;
+}
+
+LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>& args, const LaunchOptions& opts) {
+  LaunchOutcome out;
+  out.executor = "cuda";
+  uint32_t nsites = static_cast<uint32_t>(km.sites.sites.size());
+  size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  auto roundUp = [&](size_t n) { return (n + page - 1) / page * page; };  // host registration works on pages
+  size_t channelBytes = roundUp(sizeof(td_channel) + sizeof(td_record) * opts.channelCapacity);
+  size_t hitsBytes = roundUp(sizeof(uint32_t) * (nsites * TD_KIND_COUNT + 1));
+  auto* channel = sharedMap<td_channel>(channelBytes);
+  channel->capacity = opts.channelCapacity;
+  auto* hits = sharedMap<uint32_t>(hitsBytes);
+  auto* st = sharedMap<SharedStatus>(sizeof(SharedStatus));
+
+  std::fflush(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) childMain(km, b, args, opts, channel, channelBytes, hits, hitsBytes, st);
+
+  int wstatus = 0;
+  auto start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point launched{};
+  bool killed = false;
+  for (;;) {
+    if (waitpid(pid, &wstatus, WNOHANG) == pid) break;
+    auto now = std::chrono::steady_clock::now();
+    if (launched == std::chrono::steady_clock::time_point{} && st->state.load() >= kLaunched) launched = now;
+    bool hung = launched != std::chrono::steady_clock::time_point{} &&
+                std::chrono::duration<double>(now - launched).count() > opts.timeoutSeconds;
+    bool stuckInSetup = std::chrono::duration<double>(now - start).count() > opts.timeoutSeconds + 120;
+    if (hung || stuckInSetup) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &wstatus, 0);
+      killed = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+
+  uint32_t written = std::min(channel->cursor, channel->capacity);
+  out.records.assign(channel->records, channel->records + written);
+  out.recordsDropped = channel->cursor > channel->capacity ? channel->cursor - channel->capacity : 0;
+  out.hits.assign(hits, hits + nsites * TD_KIND_COUNT);
+  out.device = st->device[0] ? st->device : "CUDA device " + std::to_string(opts.device);
+  out.seconds = st->seconds;
+  int state = st->state.load();
+  if (killed && state == kLaunched) {
+    out.status = LaunchOutcome::TimedOut;
+    out.message = fmt::format("the kernel ran longer than {} s on the GPU and was stopped", opts.timeoutSeconds);
+  } else if (state == kDone) {
+    out.status = LaunchOutcome::Completed;
+    out.blocksRun = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
+  } else if (state == kKernelError) {
+    out.status = LaunchOutcome::Faulted;
+    out.fault.gpuError = st->error;
+    out.fault.instruction = st->message;
+  } else {
+    out.status = LaunchOutcome::Crashed;
+    out.message = st->message[0] ? st->message
+                  : WIFSIGNALED(wstatus) ? fmt::format("the GPU process was killed by signal {}", WTERMSIG(wstatus))
+                                         : "the GPU process ended without a result";
+  }
+  munmap(channel, channelBytes);
+  munmap(hits, hitsBytes);
+  munmap(st, sizeof(SharedStatus));
+  return out;
+}
+
+}  // namespace td::cuda

@@ -1,0 +1,58 @@
+// The CUDA driver API, opened with dlopen("libcuda.so.1") at run time so tile-doctor runs (and says
+// so clearly) where there is no driver. Only the calls the CUDA executor needs; types are the driver
+// ABI's (handles are opaque pointers, CUresult an int, device pointers 64-bit).
+#pragma once
+#include <cstddef>
+#include <string>
+
+namespace td::cuda {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = struct CUctx_st*;
+using CUmodule = struct CUmod_st*;
+using CUfunction = struct CUfunc_st*;
+using CUstream = struct CUstream_st*;
+
+// Enum values of cuda.h (CUDA 12/13).
+constexpr int kAttrComputeMajor = 75, kAttrComputeMinor = 76;
+constexpr int kFuncSharedSizeBytes = 1, kFuncMaxDynamicSharedBytes = 8;
+constexpr unsigned kHostRegisterPortable = 0x01, kHostRegisterDeviceMap = 0x02;
+constexpr int kJitErrorLogBuffer = 5, kJitErrorLogBufferSize = 6;
+
+struct Driver {
+  CUresult (*cuInit)(unsigned);
+  CUresult (*cuDriverGetVersion)(int*);
+  CUresult (*cuDeviceGetCount)(int*);
+  CUresult (*cuDeviceGet)(CUdevice*, int);
+  CUresult (*cuDeviceGetName)(char*, int, CUdevice);
+  CUresult (*cuDeviceGetAttribute)(int*, int, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext*, CUdevice);
+  CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuCtxSynchronize)();
+  CUresult (*cuModuleLoadDataEx)(CUmodule*, const void*, unsigned, int*, void**);
+  CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*);
+  CUresult (*cuFuncGetAttribute)(int*, int, CUfunction);
+  CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+  CUresult (*cuMemAlloc)(CUdeviceptr*, size_t);
+  CUresult (*cuMemFree)(CUdeviceptr);
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, size_t);
+  CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, size_t);
+  CUresult (*cuMemHostRegister)(void*, size_t, unsigned);
+  CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr*, void*, unsigned);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
+                             void**, void**);
+  CUresult (*cuGetErrorName)(CUresult, const char**);
+  CUresult (*cuGetErrorString)(CUresult, const char**);
+
+  // Opens the driver; on failure returns false and says why in `why` (no library, missing symbol).
+  bool open(std::string& why);
+  std::string errorName(CUresult r) const;    // "CUDA_ERROR_ILLEGAL_ADDRESS"
+  std::string errorString(CUresult r) const;  // the driver's sentence
+};
+
+// Throws std::runtime_error naming the call and the CUDA error when `r` is not CUDA_SUCCESS.
+void check(const Driver& d, CUresult r, const char* call);
+
+}  // namespace td::cuda

@@ -1,0 +1,114 @@
+#include "runtime/cuda/ptx.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IRReader/IRReader.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+
+#include "frontend/compiler.h"
+#include "frontend/input_error.h"
+#include "instrument/pointer_roots.h"
+
+extern const char td_prim_nvptx_cu[];
+
+namespace td::cuda {
+
+std::string findLibdevice() {
+  std::vector<std::string> roots;
+  if (const char* h = std::getenv("CUDA_HOME")) roots.push_back(h);
+  if (const char* h = std::getenv("CUDA_PATH")) roots.push_back(h);
+  roots.push_back("/usr/local/cuda");
+  for (auto& r : roots) {
+    std::filesystem::path p = std::filesystem::path(r) / "nvvm" / "libdevice" / "libdevice.10.bc";
+    if (std::filesystem::exists(p)) return p.string();
+  }
+  return "";
+}
+
+namespace {
+
+void link(llvm::Module& m, std::unique_ptr<llvm::Module> lib, const char* what) {
+  lib->setDataLayout(m.getDataLayout());
+  lib->setTargetTriple(m.getTargetTriple());
+  if (llvm::Linker::linkModules(m, std::move(lib), llvm::Linker::Flags::LinkOnlyNeeded))
+    throw std::runtime_error(fmt::format("linking {} failed", what));
+}
+
+bool callsLibdevice(const llvm::Module& m) {
+  for (const llvm::Function& f : m)
+    if (f.isDeclaration() && f.getName().starts_with("__nv_")) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string generatePtx(llvm::Module& m, const std::string& arch) {
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTarget();
+  LLVMInitializeNVPTXTargetMC();
+  LLVMInitializeNVPTXAsmPrinter();
+
+  CompileOptions opts;
+  opts.optLevel = "-O2";
+  link(m, compileCuda(m.getContext(), "/__tile_doctor__/src/prim_nvptx.cu", opts, td_prim_nvptx_cu), "the GPU primitives");
+  if (callsLibdevice(m)) {
+    std::string path = findLibdevice();
+    if (path.empty())
+      throw InputError("libdevice.10.bc", 0, "the kernel calls CUDA math functions and no libdevice was found "
+                                             "(set CUDA_HOME to the CUDA toolkit)");
+    llvm::SMDiagnostic err;
+    std::unique_ptr<llvm::Module> lib = llvm::parseIRFile(path, err, m.getContext());
+    if (!lib) throw InputError(path, 0, "cannot read libdevice");
+    link(m, std::move(lib), "libdevice");
+  }
+  // The frontend compiled for sm_80; the target machine decides now. Everything but the kernels is
+  // internal, so device functions, hooks and libdevice inline into them.
+  for (llvm::Function& f : m) {
+    f.removeFnAttr("target-cpu");
+    f.removeFnAttr("target-features");
+    if (!f.isDeclaration() && !isKernel(f)) f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
+
+  std::string error;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(m.getTargetTriple(), error);
+  if (!target) throw std::runtime_error("NVPTX target: " + error);
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(m.getTargetTriple(), arch, "+ptx80",
+                                                                      llvm::TargetOptions(), std::nullopt));
+  m.setDataLayout(tm->createDataLayout());
+
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(tm.get());  // brings NVVMReflect (libdevice's __nvvm_reflect) and NVPTX's own passes
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
+
+  llvm::SmallString<0> ptx;
+  llvm::raw_svector_ostream os(ptx);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
+    throw std::runtime_error("the NVPTX back end cannot emit PTX");
+  pm.run(m);
+  if (const char* dump = std::getenv("TILE_DOCTOR_DUMP_PTX")) {  // for debugging the executor
+    std::error_code ec;
+    llvm::raw_fd_ostream f(dump, ec);
+    if (!ec) f << ptx.str();
+  }
+  return std::string(ptx.str());
+}
+
+}  // namespace td::cuda

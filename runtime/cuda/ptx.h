@@ -1,0 +1,19 @@
+// PTX for the CUDA executor: the instrumented NVPTX module, with the GPU's executor primitives and, when
+// the kernel calls CUDA math functions, the toolkit's libdevice linked in, optimised and compiled by
+// LLVM's NVPTX back end for the device's architecture. Needs no GPU, so CI tests it.
+#pragma once
+#include <string>
+
+namespace llvm {
+class Module;
+}
+
+namespace td::cuda {
+
+// `arch` is "sm_90" and the like. Consumes the module's contents. Throws InputError when libdevice is
+// needed and not found (it is looked for in $CUDA_HOME/nvvm/libdevice, then /usr/local/cuda/...).
+std::string generatePtx(llvm::Module& m, const std::string& arch);
+
+std::string findLibdevice();  // "" when none
+
+}  // namespace td::cuda
