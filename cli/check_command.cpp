@@ -37,6 +37,8 @@ std::function<int()> addCheckCommand(CLI::App& app) {
                   "cpu (default), cuda (the GPU, through the CUDA driver), or auto (cuda when a GPU is usable)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   sub->add_option("--device", args->req.launch.device, "CUDA device ordinal for --executor cuda (default 0)");
+  sub->add_option("--timing-launches", args->req.launch.timingLaunches,
+                  "CUDA executor: time N more launches with CUDA events; the median goes to the JSON timing");
   sub->add_option("--channel-capacity", args->req.launch.channelCapacity,
                   "records the hook channel holds (default 4096); more are counted, not kept");
   return [args] {

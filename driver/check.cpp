@@ -55,6 +55,7 @@ CheckResult runCheck(const CheckRequest& req) {
   r.device = out.device;
   r.blocksRun = out.blocksRun;
   r.runSeconds = out.seconds;
+  r.kernelMsMedian = out.kernelMsMedian;
   r.recordsDropped = out.recordsDropped;
   std::vector<Finding> found = collectFindings(out, km.sites, b);
   r.findings.insert(r.findings.end(), found.begin(), found.end());

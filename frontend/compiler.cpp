@@ -11,7 +11,10 @@
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
+#include <cstdlib>
+#include <filesystem>
 #include <regex>
+#include <unistd.h>
 
 #include "frontend/input_error.h"
 
@@ -50,15 +53,29 @@ int firstErrorLine(const std::string& diags, const std::string& path) {
   return 0;
 }
 
+// clang's own headers (the CUDA wrappers the prelude builds on): $TILE_DOCTOR_CLANG_RESOURCE_DIR, then
+// clang-resource/ next to the executable (how the static build travels), then the build machine's.
+std::string resourceDir() {
+  if (const char* env = std::getenv("TILE_DOCTOR_CLANG_RESOURCE_DIR")) return env;
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    std::filesystem::path beside = std::filesystem::path(exe).parent_path() / "clang-resource";
+    if (std::filesystem::exists(beside / "include" / "__clang_cuda_builtin_vars.h")) return beside.string();
+  }
+  return TD_CLANG_RESOURCE_DIR;
+}
+
 }  // namespace
 
 std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::string& path, const CompileOptions& opts,
                                           const std::string& text) {
   auto vfs = makeFileSystem(path, text);
   std::vector<std::string> args = {
-      TD_CLANG_RESOURCE_DIR "/../../../bin/clang", "-x", "cuda", "--cuda-device-only",
+      "clang", "-x", "cuda", "--cuda-device-only",
       "--cuda-gpu-arch=" + opts.arch, "--cuda-path=/nonexistent", "-nocudainc", "-nocudalib",
-      "--cuda-feature=+ptx80", "-resource-dir", TD_CLANG_RESOURCE_DIR, opts.optLevel, "-gline-tables-only",
+      "--cuda-feature=+ptx80", "-resource-dir", resourceDir(), opts.optLevel, "-gline-tables-only",
       "-std=c++17", "-fno-exceptions", "-Wno-unknown-cuda-version", "-isystem", kPreludeDir, "-include",
       "td_prelude.h"};
   for (auto& d : opts.includeDirs) args.push_back("-I" + d);

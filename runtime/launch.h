@@ -43,6 +43,7 @@ struct LaunchOutcome {
   uint64_t blocksRun = 0;
   std::string message;         // for Crashed: what happened
   double seconds = 0;          // kernel execution time (the child's run)
+  double kernelMsMedian = 0;   // median of the timing launches (CUDA executor), 0 when none
   std::string executor, device;
 };
 
@@ -51,6 +52,7 @@ struct LaunchOptions {
   double timeoutSeconds = 60;
   uint32_t channelCapacity = 4096;
   int device = 0;              // CUDA device ordinal
+  int timingLaunches = 0;      // CUDA executor: extra launches after the checked one, timed with events
 };
 
 }  // namespace td

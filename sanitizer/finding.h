@@ -35,6 +35,7 @@ struct Report {
   bool launched = false;
   uint64_t blocksRun = 0, blocksTotal = 0;
   double compileSeconds = 0, runSeconds = 0;
+  double kernelMsMedian = 0;  // --timing-launches (CUDA executor)
   int exitCode() const;      // 0 clean, 1 findings, 3 crash or hang
 };
 

@@ -24,7 +24,8 @@ std::string renderJson(const Report& r) {
                  {"blocks_total", r.blocksTotal}};
   j["records_dropped"] = r.recordsDropped;
   j["exit_code"] = r.exitCode();
-  j["timing"] = {{"compile_seconds", r.compileSeconds}, {"run_seconds", r.runSeconds}};
+  j["timing"] = {{"compile_seconds", r.compileSeconds}, {"run_seconds", r.runSeconds},
+                 {"kernel_ms_median", r.kernelMsMedian}};
   j["findings"] = nlohmann::json::array();
   for (const Finding& f : r.findings) {
     nlohmann::json x;

@@ -1,5 +1,6 @@
 #include "runtime/cuda/cuda_executor.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -24,6 +25,7 @@ enum ChildState : int { kSetup = 0, kLaunched = 1, kDone = 2, kKernelError = 3, 
 struct SharedStatus {
   std::atomic<int> state;
   double seconds;
+  double kernelMsMedian;
   char device[160];
   char error[96];      // CUDA error name
   char message[1024];  // what failed
@@ -42,6 +44,53 @@ struct KernelError : std::runtime_error {
 };
 
 void copyText(char* dst, size_t n, const std::string& s) { std::snprintf(dst, n, "%s", s.c_str()); }
+
+// Where the GPU writes records. Normally the shared mapping itself, registered with the driver; where
+// the driver cannot register it (seen in sandboxes), pinned memory of the child, copied to the shared
+// mapping whenever the child ends (records of a child killed for a hang are then lost).
+struct RecordMemory {
+  void* channel = nullptr;
+  void* hits = nullptr;
+  void* sharedChannel = nullptr;
+  void* sharedHits = nullptr;
+  size_t channelBytes = 0, hitsBytes = 0;
+  bool mirrored = false;
+  void flush() const {
+    if (!mirrored) return;
+    std::memcpy(sharedChannel, channel, channelBytes);
+    std::memcpy(sharedHits, hits, hitsBytes);
+  }
+};
+RecordMemory gRecords;
+
+// Median kernel time over `n` more launches, CUDA events around each. The checked launch's records and
+// counts are restored afterwards, so the report describes that one launch only.
+double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, std::vector<void*>& params, int n,
+                    td_channel* channel, uint32_t* hits, size_t hitsBytes) {
+  std::vector<uint32_t> savedHits(hits, hits + hitsBytes / sizeof(uint32_t));
+  uint32_t savedCursor = channel->cursor;
+  CUevent start, stop;
+  check(d, d.cuEventCreate(&start, 0), "cuEventCreate");
+  check(d, d.cuEventCreate(&stop, 0), "cuEventCreate");
+  std::vector<double> ms;
+  for (int i = 0; i < n; ++i) {
+    d.cuEventRecord(start, nullptr);
+    check(d, d.cuLaunchKernel(fn, static_cast<unsigned>(b.grid[0]), static_cast<unsigned>(b.grid[1]),
+                              static_cast<unsigned>(b.grid[2]), static_cast<unsigned>(b.block[0]),
+                              static_cast<unsigned>(b.block[1]), static_cast<unsigned>(b.block[2]),
+                              static_cast<unsigned>(b.dynamicShared), nullptr, params.data(), nullptr),
+          "cuLaunchKernel");
+    d.cuEventRecord(stop, nullptr);
+    check(d, d.cuEventSynchronize(stop), "cuEventSynchronize");
+    float t = 0;
+    d.cuEventElapsedTime(&t, start, stop);
+    ms.push_back(t);
+  }
+  std::copy(savedHits.begin(), savedHits.end(), hits);
+  channel->cursor = savedCursor;
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
 
 [[noreturn]] void childMain(KernelModule& km, const Bundle& b, std::vector<ArgValue>& args, const LaunchOptions& opts,
                             td_channel* channel, size_t channelBytes, uint32_t* hits, size_t hitsBytes,
@@ -67,11 +116,18 @@ void copyText(char* dst, size_t n, const std::string& s) { std::snprintf(dst, n,
     check(d, d.cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
 
     // Records and counters live in host memory shared with the parent, mapped into the GPU.
-    check(d, d.cuMemHostRegister(channel, channelBytes, kHostRegisterDeviceMap | kHostRegisterPortable), "cuMemHostRegister");
-    check(d, d.cuMemHostRegister(hits, hitsBytes, kHostRegisterDeviceMap | kHostRegisterPortable), "cuMemHostRegister");
+    gRecords = {channel, hits, channel, hits, channelBytes, hitsBytes, false};
+    unsigned flags = kHostRegisterDeviceMap | kHostRegisterPortable;
+    if (d.cuMemHostRegister(channel, channelBytes, flags) != 0 || d.cuMemHostRegister(hits, hitsBytes, flags) != 0) {
+      check(d, d.cuMemHostAlloc(&gRecords.channel, channelBytes, kHostAllocDeviceMap), "cuMemHostAlloc");
+      check(d, d.cuMemHostAlloc(&gRecords.hits, hitsBytes, kHostAllocDeviceMap), "cuMemHostAlloc");
+      std::memcpy(gRecords.channel, channel, channelBytes);
+      std::memcpy(gRecords.hits, hits, hitsBytes);
+      gRecords.mirrored = true;
+    }
     CUdeviceptr channelDev, hitsDev;
-    check(d, d.cuMemHostGetDevicePointer(&channelDev, channel, 0), "cuMemHostGetDevicePointer");
-    check(d, d.cuMemHostGetDevicePointer(&hitsDev, hits, 0), "cuMemHostGetDevicePointer");
+    check(d, d.cuMemHostGetDevicePointer(&channelDev, gRecords.channel, 0), "cuMemHostGetDevicePointer");
+    check(d, d.cuMemHostGetDevicePointer(&hitsDev, gRecords.hits, 0), "cuMemHostGetDevicePointer");
 
     td_ctl ctl;
     std::memset(&ctl, 0, sizeof ctl);
@@ -121,14 +177,20 @@ void copyText(char* dst, size_t n, const std::string& s) { std::snprintf(dst, n,
     if (r != 0) throw KernelError(d.errorName(r), d.errorString(r));
     for (size_t i = 0; i < args.size(); ++i)
       if (args[i].spec->isBuffer) check(d, d.cuMemcpyDtoH(args[i].data, devPtrs[i], args[i].bytes), "cuMemcpyDtoH");
+    if (opts.timingLaunches > 0)
+      st->kernelMsMedian = timeLaunches(d, fn, b, params, opts.timingLaunches, static_cast<td_channel*>(gRecords.channel),
+                                        static_cast<uint32_t*>(gRecords.hits), hitsBytes);
+    gRecords.flush();
     st->state.store(kDone);
     _exit(0);
   } catch (const KernelError& e) {
+    gRecords.flush();
     copyText(st->error, sizeof st->error, e.name);
     copyText(st->message, sizeof st->message, e.what());
     st->state.store(kKernelError);
     _exit(3);
   } catch (const std::exception& e) {
+    gRecords.flush();
     copyText(st->message, sizeof st->message, e.what());
     st->state.store(kSetupError);
     _exit(4);
@@ -208,6 +270,7 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   out.hits.assign(hits, hits + nsites * TD_KIND_COUNT);
   out.device = st->device[0] ? st->device : "CUDA device " + std::to_string(opts.device);
   out.seconds = st->seconds;
+  out.kernelMsMedian = st->kernelMsMedian;
   int state = st->state.load();
   if (killed && state == kLaunched) {
     out.status = LaunchOutcome::TimedOut;

@@ -39,7 +39,12 @@ bool Driver::open(std::string& why) {
   bind(cuMemcpyDtoH, "cuMemcpyDtoH_v2");
   bind(cuMemHostRegister, "cuMemHostRegister_v2");
   bind(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2");
+  bind(cuMemHostAlloc, "cuMemHostAlloc");
   bind(cuLaunchKernel, "cuLaunchKernel");
+  bind(cuEventCreate, "cuEventCreate");
+  bind(cuEventRecord, "cuEventRecord");
+  bind(cuEventSynchronize, "cuEventSynchronize");
+  bind(cuEventElapsedTime, dlsym(lib, "cuEventElapsedTime_v2") ? "cuEventElapsedTime_v2" : "cuEventElapsedTime");
   bind(cuGetErrorName, "cuGetErrorName");
   bind(cuGetErrorString, "cuGetErrorString");
   return ok;

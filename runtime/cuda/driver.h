@@ -14,11 +14,12 @@ using CUcontext = struct CUctx_st*;
 using CUmodule = struct CUmod_st*;
 using CUfunction = struct CUfunc_st*;
 using CUstream = struct CUstream_st*;
+using CUevent = struct CUevent_st*;
 
 // Enum values of cuda.h (CUDA 12/13).
 constexpr int kAttrComputeMajor = 75, kAttrComputeMinor = 76;
 constexpr int kFuncSharedSizeBytes = 1, kFuncMaxDynamicSharedBytes = 8;
-constexpr unsigned kHostRegisterPortable = 0x01, kHostRegisterDeviceMap = 0x02;
+constexpr unsigned kHostRegisterPortable = 0x01, kHostRegisterDeviceMap = 0x02, kHostAllocDeviceMap = 0x02;
 constexpr int kJitErrorLogBuffer = 5, kJitErrorLogBufferSize = 6;
 
 struct Driver {
@@ -40,9 +41,14 @@ struct Driver {
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, size_t);
   CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, size_t);
   CUresult (*cuMemHostRegister)(void*, size_t, unsigned);
+  CUresult (*cuMemHostAlloc)(void**, size_t, unsigned);
   CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr*, void*, unsigned);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
                              void**, void**);
+  CUresult (*cuEventCreate)(CUevent*, unsigned);
+  CUresult (*cuEventRecord)(CUevent, CUstream);
+  CUresult (*cuEventSynchronize)(CUevent);
+  CUresult (*cuEventElapsedTime)(float*, CUevent, CUevent);
   CUresult (*cuGetErrorName)(CUresult, const char**);
   CUresult (*cuGetErrorString)(CUresult, const char**);
 

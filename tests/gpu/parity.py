@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""GPU parity suite: every bundle under --executor cpu and --executor cuda must give the same findings
+(kind, source line, buffer, access, exact count; coordinates when every hit was recorded) and exit code,
+and correct kernels the same outputs within the dtype's tolerance. Prints one line per bundle.
+Usage: tests/gpu/parity.py [TILE_DOCTOR_BINARY]   (needs a GPU; numpy for the output comparison)"""
+import json, subprocess, sys, tempfile, datetime
+from pathlib import Path
+
+import numpy as np
+
+root = Path(__file__).resolve().parents[2]
+binary = sys.argv[1] if len(sys.argv) > 1 else str(root / "build" / "tile-doctor")
+B = lambda n: f"tests/bundles/{n}/bundle.toml"
+E = lambda n: f"examples/{n}/bundle.toml"
+cases = [
+    (E("gemm"), []), (E("gemm"), ["--param", "M=100", "--param", "N=70", "--param", "K=33"]),
+    (E("gemm_edge_bug"), []), (E("tile_too_large"), []), (E("tile_too_large"), ["--target", "metax-c500"]),
+    (B("reduce"), []), (B("transpose"), []), (B("softmax"), []), (B("dynsmem"), []), (B("warp_probe"), []),
+    (B("shared_overflow"), []), (B("shared_window"), []), (B("misaligned"), []), (B("too_many_threads"), []),
+    (B("wild_pointer"), []), (B("hang"), ["--timeout", "5"]), (B("deadlock"), ["--timeout", "5"]),
+]
+FATAL_SAME = {"deadlock": "hang", "kernel-hang": "hang", "kernel-fault": "fault"}
+
+
+def run(bundle, extra, executor, outdir):
+    cmd = [binary, "check", str(root / bundle), "--executor", executor, "--format", "json", "--save-outputs", outdir] + extra
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        return p.returncode, json.loads(p.stdout)
+    except json.JSONDecodeError:
+        return p.returncode, {"error": p.stdout + p.stderr}
+
+
+def key(f):
+    if f["kind"] in FATAL_SAME:
+        return (FATAL_SAME[f["kind"]],)
+    k = (f["kind"], f.get("location", {}).get("line"), f.get("buffer"), f.get("access"), f["count"])
+    return k + (tuple(f["coordinates"]),) if f["count"] <= 4 and "coordinates" in f else k
+
+
+def compare_outputs(a, b):
+    for fa in Path(a).glob("*.npy"):
+        x, y = np.load(fa), np.load(Path(b) / fa.name)
+        if x.dtype.kind == "f":
+            tol = 2e-3 if x.dtype == np.float16 else 1e-4
+            if not np.allclose(x.astype(np.float64), y.astype(np.float64), rtol=tol, atol=tol):
+                return f"{fa.stem} differs (max abs {np.abs(x.astype(np.float64) - y).max():.3g})"
+        elif not np.array_equal(x, y):
+            return f"{fa.stem} differs"
+    return None
+
+
+device = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+                        capture_output=True, text=True).stdout.strip()
+print(f"tile-doctor GPU parity, {datetime.date.today()}, {device}")
+failures = 0
+for bundle, extra in cases:
+    with tempfile.TemporaryDirectory() as c, tempfile.TemporaryDirectory() as g:
+        rc_c, rep_c = run(bundle, extra, "cpu", c)
+        rc_g, rep_g = run(bundle, extra, "cuda", g)
+        name = bundle + (" " + " ".join(extra) if extra else "")
+        problems = []
+        if "error" in rep_c or "error" in rep_g:
+            problems.append("no report: " + (rep_c.get("error") or rep_g.get("error"))[:300])
+        else:
+            if rc_c != rc_g:
+                problems.append(f"exit {rc_c} on cpu, {rc_g} on cuda")
+            kc = sorted(map(key, rep_c["findings"]), key=str)
+            kg = sorted(map(key, rep_g["findings"]), key=str)
+            if kc != kg:
+                problems.append(f"findings differ: cpu {kc} cuda {kg}")
+            if rc_c == 0:
+                diff = compare_outputs(c, g)
+                if diff:
+                    problems.append(diff)
+        failures += bool(problems)
+        kinds = ",".join(sorted({f["kind"] for f in rep_g.get("findings", [])})) or "clean"
+        print(f"{'PASS' if not problems else 'FAIL'}  {name:<60} exit {rc_g}  {kinds}  "
+              f"{rep_g.get('device', '')}" + ("" if not problems else "\n      " + "\n      ".join(problems)))
+print(f"{len(cases) - failures} of {len(cases)} bundles agree")
+sys.exit(1 if failures else 0)
