@@ -147,6 +147,7 @@ llvm::PreservedAnalyses BoundsCheckPass::run(llvm::Module& m, llvm::ModuleAnalys
   llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
   llvm::FunctionCallee checkGlobal = m.getOrInsertFunction("__td_check_global", i32, i32, i32, ptr, i32, i32);
   llvm::FunctionCallee checkShared = m.getOrInsertFunction("__td_check_shared", i32, i32, ptr, i32, i32, ptr, i64);
+  llvm::FunctionCallee checkWindow = m.getOrInsertFunction("__td_check_shared_window", i32, i32, ptr, i32, i32);
   llvm::FunctionCallee unchecked = m.getOrInsertFunction("__td_unchecked_access", llvm::Type::getVoidTy(ctx), i32);
 
   llvm::DenseMap<const llvm::GlobalVariable*, int> sharedIds = sharedObjectIds(m);
@@ -187,16 +188,15 @@ llvm::PreservedAnalyses BoundsCheckPass::run(llvm::Module& m, llvm::ModuleAnalys
         tagSite(*a.inst, id);
       } else if (root.kind == PointerRoot::SharedVar || addrSpace == 3) {
         s.space = Space::Shared;
-        llvm::Value* obj = llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(ptr));
-        uint64_t objBytes = 0;
-        if (root.kind == PointerRoot::SharedVar) {
-          s.object = sharedIds.lookup(root.var);
-          obj = llvm::ConstantExpr::getAddrSpaceCast(root.var, ptr);
-          objBytes = table_.shared[s.object].bytes;
-        }
+        if (root.kind == PointerRoot::SharedVar) s.object = sharedIds.lookup(root.var);
         unsigned id = table_.add(s);
-        ok = b.CreateCall(checkShared, {llvm::ConstantInt::get(i32, id), generic, a.size,
-                                        llvm::ConstantInt::get(i32, a.align), obj, llvm::ConstantInt::get(i64, objBytes)});
+        llvm::Value* site = llvm::ConstantInt::get(i32, id);
+        llvm::Value* align = llvm::ConstantInt::get(i32, a.align);
+        if (root.kind == PointerRoot::SharedVar)
+          ok = b.CreateCall(checkShared, {site, generic, a.size, align, llvm::ConstantExpr::getAddrSpaceCast(root.var, ptr),
+                                          llvm::ConstantInt::get(i64, table_.shared[s.object].bytes)});
+        else
+          ok = b.CreateCall(checkWindow, {site, generic, a.size, align});
         tagSite(*a.inst, id);
       } else {
         unsigned id = table_.add(s);

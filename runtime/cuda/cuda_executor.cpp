@@ -27,6 +27,7 @@ struct SharedStatus {
   double seconds;
   double kernelMsMedian;
   char device[160];
+  char records[160];   // how records reach the host
   char error[96];      // CUDA error name
   char message[1024];  // what failed
 };
@@ -118,16 +119,25 @@ double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, std::vector
     // Records and counters live in host memory shared with the parent, mapped into the GPU.
     gRecords = {channel, hits, channel, hits, channelBytes, hitsBytes, false};
     unsigned flags = kHostRegisterDeviceMap | kHostRegisterPortable;
-    if (d.cuMemHostRegister(channel, channelBytes, flags) != 0 || d.cuMemHostRegister(hits, hitsBytes, flags) != 0) {
+    CUresult reg = d.cuMemHostRegister(channel, channelBytes, flags);
+    if (reg == 0) reg = d.cuMemHostRegister(hits, hitsBytes, flags);
+    std::string how = "records in host memory shared with tile-doctor";
+    if (reg != 0) {
       check(d, d.cuMemHostAlloc(&gRecords.channel, channelBytes, kHostAllocDeviceMap), "cuMemHostAlloc");
       check(d, d.cuMemHostAlloc(&gRecords.hits, hitsBytes, kHostAllocDeviceMap), "cuMemHostAlloc");
       std::memcpy(gRecords.channel, channel, channelBytes);
       std::memcpy(gRecords.hits, hits, hitsBytes);
       gRecords.mirrored = true;
+      how = fmt::format("records in pinned memory copied out at exit (cuMemHostRegister: {})", d.errorName(reg));
     }
-    CUdeviceptr channelDev, hitsDev;
-    check(d, d.cuMemHostGetDevicePointer(&channelDev, gRecords.channel, 0), "cuMemHostGetDevicePointer");
-    check(d, d.cuMemHostGetDevicePointer(&hitsDev, gRecords.hits, 0), "cuMemHostGetDevicePointer");
+    // With unified addressing the device sees mapped host memory at the host address; that is the
+    // fallback when the driver will not translate it.
+    auto devicePointer = [&](void* host) {
+      CUdeviceptr p = 0;
+      return d.cuMemHostGetDevicePointer(&p, host, 0) == 0 ? p : reinterpret_cast<CUdeviceptr>(host);
+    };
+    CUdeviceptr channelDev = devicePointer(gRecords.channel), hitsDev = devicePointer(gRecords.hits);
+    copyText(st->records, sizeof st->records, how);
 
     td_ctl ctl;
     std::memset(&ctl, 0, sizeof ctl);
@@ -151,7 +161,7 @@ double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, std::vector
     }
     // The control block is baked into the module as on the CPU: the checks read immediates.
     cpu::bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
-    std::string ptx = generatePtx(*km.module, arch);
+    std::string ptx = generatePtx(*km.module, arch, b.grid.data(), b.block.data());
 
     char log[8192] = {0};
     int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize};
@@ -269,6 +279,7 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   out.recordsDropped = channel->cursor > channel->capacity ? channel->cursor - channel->capacity : 0;
   out.hits.assign(hits, hits + nsites * TD_KIND_COUNT);
   out.device = st->device[0] ? st->device : "CUDA device " + std::to_string(opts.device);
+  if (st->records[0]) out.device += std::string("; ") + st->records;
   out.seconds = st->seconds;
   out.kernelMsMedian = st->kernelMsMedian;
   int state = st->state.load();

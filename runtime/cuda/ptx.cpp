@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
+#include <llvm/IR/ConstantRange.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IRReader/IRReader.h>
@@ -51,7 +53,40 @@ bool callsLibdevice(const llvm::Module& m) {
 
 }  // namespace
 
-std::string generatePtx(llvm::Module& m, const std::string& arch) {
+namespace {
+
+// %ntid/%nctaid become the launch's constants; %tid/%ctaid carry their ranges.
+void specializeToLaunch(llvm::Module& m, const int64_t* grid, const int64_t* block) {
+  std::vector<llvm::CallInst*> calls;
+  for (llvm::Function& f : m)
+    if (f.getName().starts_with("llvm.nvvm.read.ptx.sreg."))
+      for (llvm::User* u : f.users())
+        if (auto* c = llvm::dyn_cast<llvm::CallInst>(u)) calls.push_back(c);
+  for (llvm::CallInst* c : calls) {
+    llvm::StringRef reg = c->getCalledFunction()->getName().drop_front(24);
+    auto [name, axis] = reg.split('.');
+    int d = axis == "x" ? 0 : axis == "y" ? 1 : axis == "z" ? 2 : -1;
+    if (d < 0) continue;
+    auto* i32 = llvm::Type::getInt32Ty(m.getContext());
+    if (name == "ntid" || name == "nctaid") {
+      c->replaceAllUsesWith(llvm::ConstantInt::get(i32, name == "ntid" ? block[d] : grid[d]));
+      c->eraseFromParent();
+    } else if (name == "tid" || name == "ctaid") {
+      int64_t n = name == "tid" ? block[d] : grid[d];
+      c->removeRetAttr(llvm::Attribute::Range);
+      if (n == 1) {
+        c->replaceAllUsesWith(llvm::ConstantInt::get(i32, 0));
+        c->eraseFromParent();
+      } else {
+        c->addRangeRetAttr(llvm::ConstantRange(llvm::APInt(32, 0), llvm::APInt(32, static_cast<uint64_t>(n))));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::string generatePtx(llvm::Module& m, const std::string& arch, const int64_t* grid, const int64_t* block) {
   LLVMInitializeNVPTXTargetInfo();
   LLVMInitializeNVPTXTarget();
   LLVMInitializeNVPTXTargetMC();
@@ -70,6 +105,7 @@ std::string generatePtx(llvm::Module& m, const std::string& arch) {
     if (!lib) throw InputError(path, 0, "cannot read libdevice");
     link(m, std::move(lib), "libdevice");
   }
+  if (grid && block) specializeToLaunch(m, grid, block);
   // The frontend compiled for sm_80; the target machine decides now. Everything but the kernels is
   // internal, so device functions, hooks and libdevice inline into them.
   for (llvm::Function& f : m) {

@@ -2,6 +2,7 @@
 // the kernel calls CUDA math functions, the toolkit's libdevice linked in, optimised and compiled by
 // LLVM's NVPTX back end for the device's architecture. Needs no GPU, so CI tests it.
 #pragma once
+#include <cstdint>
 #include <string>
 
 namespace llvm {
@@ -12,7 +13,10 @@ namespace td::cuda {
 
 // `arch` is "sm_90" and the like. Consumes the module's contents. Throws InputError when libdevice is
 // needed and not found (it is looked for in $CUDA_HOME/nvvm/libdevice, then /usr/local/cuda/...).
-std::string generatePtx(llvm::Module& m, const std::string& arch);
+// With `grid` and `block` given, the module is specialised to that launch first (block and grid sizes
+// become constants, thread and block indices get their ranges), as the CPU executor does.
+std::string generatePtx(llvm::Module& m, const std::string& arch, const int64_t* grid = nullptr,
+                        const int64_t* block = nullptr);
 
 std::string findLibdevice();  // "" when none
 

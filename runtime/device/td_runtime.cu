@@ -36,12 +36,11 @@ static __device__ __attribute__((noinline, cold)) void td_report(unsigned int ki
 // access needs on the GPU: a power of two, 1 for byte-wise copies. Returns 0 when it must be skipped.
 static __device__ __forceinline__ int td_verdict(unsigned int oob_kind, unsigned int site, const char* p, long long off,
                                                  unsigned int size, unsigned int align, unsigned long long limit) {
-  if (off < 0 || (unsigned long long)off + size > limit) {
-    td_report(oob_kind, site, off, p);
-    return 0;
-  }
-  if (((unsigned long long)p & (align - 1)) != 0) {
-    td_report(TD_KIND_MISALIGNED, site, off, p);
+  // One rarely taken branch per access: the common path computes both tests without branching.
+  bool outside = (off < 0) | ((unsigned long long)off + size > limit);
+  bool misaligned = ((unsigned long long)p & (align - 1)) != 0;
+  if (__builtin_expect(outside | misaligned, 0)) {
+    td_report(outside ? oob_kind : TD_KIND_MISALIGNED, site, off, p);
     return 0;
   }
   return 1;
@@ -56,19 +55,16 @@ __device__ int __td_check_global(unsigned int site, unsigned int arg, const char
 }
 
 // An access to shared object `obj` (obj_bytes long; 0 = the dynamic shared array, sized at launch).
-// A null `obj` means the object is unknown: only the block's whole shared window is checked.
 __device__ int __td_check_shared(unsigned int site, const char* p, unsigned int size, unsigned int align,
-                                                 const char* obj, unsigned long long obj_bytes) {
-  long long off;
-  unsigned long long limit;
-  if (obj) {
-    off = (long long)(p - obj);
-    limit = obj_bytes ? obj_bytes : __td_ctl.dynamic_shared_bytes;
-  } else {
-    off = (long long)__td_shared_window_offset(p);
-    limit = __td_shared_window_bytes();
-  }
-  return td_verdict(TD_KIND_SHARED_OOB, site, p, off, size, align, limit);
+                                 const char* obj, unsigned long long obj_bytes) {
+  unsigned long long limit = obj_bytes ? obj_bytes : __td_ctl.dynamic_shared_bytes;
+  return td_verdict(TD_KIND_SHARED_OOB, site, p, (long long)(p - obj), size, align, limit);
+}
+
+// A shared access whose object the pass could not tell: checked against the block's whole window.
+__device__ int __td_check_shared_window(unsigned int site, const char* p, unsigned int size, unsigned int align) {
+  return td_verdict(TD_KIND_SHARED_OOB, site, p, (long long)__td_shared_window_offset(p), size, align,
+                    __td_shared_window_bytes());
 }
 
 // An access through a pointer the pass could not attribute: no check, but the site is noted so a fault

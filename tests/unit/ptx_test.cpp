@@ -26,7 +26,7 @@ std::string ptxFor(const std::string& bundlePath) {
   for (size_t i = 0; i < b.args.size(); ++i)  // made-up device addresses: the checks stay in the code
     if (b.args[i].isBuffer) ctl.buffers[i] = {0x7f0000000000ull + (i << 32), b.args[i].byteSize()};
   cpu::bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
-  return cuda::generatePtx(*km.module, "sm_90");
+  return cuda::generatePtx(*km.module, "sm_90", b.grid.data(), b.block.data());
 }
 
 std::string ptxas() {
