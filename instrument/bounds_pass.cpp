@@ -146,7 +146,7 @@ llvm::PreservedAnalyses BoundsCheckPass::run(llvm::Module& m, llvm::ModuleAnalys
   llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
   llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
   llvm::FunctionCallee checkGlobal = m.getOrInsertFunction("__td_check_global", i32, i32, i32, ptr, i32, i32);
-  llvm::FunctionCallee checkShared = m.getOrInsertFunction("__td_check_shared", i32, i32, ptr, i32, i32, ptr, i64);
+  llvm::FunctionCallee checkShared = m.getOrInsertFunction("__td_check_shared", i32, i32, ptr, i32, i32, ptr, i64, i32);
   llvm::FunctionCallee checkWindow = m.getOrInsertFunction("__td_check_shared_window", i32, i32, ptr, i32, i32);
   llvm::FunctionCallee unchecked = m.getOrInsertFunction("__td_unchecked_access", llvm::Type::getVoidTy(ctx), i32);
 
@@ -194,7 +194,8 @@ llvm::PreservedAnalyses BoundsCheckPass::run(llvm::Module& m, llvm::ModuleAnalys
         llvm::Value* align = llvm::ConstantInt::get(i32, a.align);
         if (root.kind == PointerRoot::SharedVar)
           ok = b.CreateCall(checkShared, {site, generic, a.size, align, llvm::ConstantExpr::getAddrSpaceCast(root.var, ptr),
-                                          llvm::ConstantInt::get(i64, table_.shared[s.object].bytes)});
+                                          llvm::ConstantInt::get(i64, table_.shared[s.object].bytes),
+                                          llvm::ConstantInt::get(i32, table_.shared[s.object].align)});
         else
           ok = b.CreateCall(checkWindow, {site, generic, a.size, align});
         tagSite(*a.inst, id);

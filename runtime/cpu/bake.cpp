@@ -40,6 +40,27 @@ llvm::Constant* fromBytes(llvm::Type* t, const char* p, const llvm::DataLayout& 
 
 }  // namespace
 
+void bakeArguments(llvm::Module& m, const std::string& kernel, const std::vector<const void*>& values) {
+  llvm::Function* f = m.getFunction(kernel);
+  if (!f || f->arg_size() != values.size()) throw std::logic_error("bakeArguments: kernel signature mismatch");
+  const llvm::DataLayout& dl = m.getDataLayout();
+  for (llvm::Argument& a : f->args()) {
+    llvm::Type* t = a.getType();
+    if (!t->isPointerTy() && !t->isIntegerTy() && !t->isFloatingPointTy()) continue;  // aggregates stay
+    const char* bytes = static_cast<const char*>(values[a.getArgNo()]);
+    llvm::Constant* c;
+    if (t->isFloatingPointTy()) {
+      unsigned bits = static_cast<unsigned>(dl.getTypeSizeInBits(t));
+      uint64_t raw = 0;
+      std::memcpy(&raw, bytes, bits / 8);
+      c = llvm::ConstantFP::get(t->getContext(), llvm::APFloat(t->getFltSemantics(), llvm::APInt(bits, raw)));
+    } else {
+      c = fromBytes(t, bytes, dl);
+    }
+    a.replaceAllUsesWith(c);
+  }
+}
+
 void bakeGlobal(llvm::Module& m, const char* name, const void* bytes, size_t size) {
   llvm::GlobalVariable* gv = m.getGlobalVariable(name);
   if (!gv) throw std::logic_error(std::string("bakeGlobal: no global ") + name);

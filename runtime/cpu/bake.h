@@ -3,6 +3,8 @@
 // of memory the kernel's stores might alias.
 #pragma once
 #include <cstddef>
+#include <string>
+#include <vector>
 
 namespace llvm {
 class Module;
@@ -12,5 +14,9 @@ namespace td::cpu {
 
 // Replaces global `name`'s initializer with `bytes` (laid out as its type) and marks it constant.
 void bakeGlobal(llvm::Module& m, const char* name, const void* bytes, size_t size);
+
+// Replaces the kernel's uses of its parameters with this launch's values: `values[i]` points at the
+// bytes of parameter i (for a buffer, its device address). Parameters stay in the signature.
+void bakeArguments(llvm::Module& m, const std::string& kernel, const std::vector<const void*>& values);
 
 }  // namespace td::cpu

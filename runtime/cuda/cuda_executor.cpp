@@ -161,6 +161,7 @@ double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, std::vector
     }
     // The control block is baked into the module as on the CPU: the checks read immediates.
     cpu::bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
+    cpu::bakeArguments(*km.module, km.entrySymbol, std::vector<const void*>(params.begin(), params.end()));
     std::string ptx = generatePtx(*km.module, arch, b.grid.data(), b.block.data());
 
     char log[8192] = {0};

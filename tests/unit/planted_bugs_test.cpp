@@ -112,3 +112,21 @@ TEST(Robustness, NamedBarrierDeadlockReportedNotHung) {
   EXPECT_EQ(f->count, 64u);
   EXPECT_EQ(r.report.exitCode(), 3);
 }
+
+TEST(Bounds, OneElementBeforeTheStart) {
+  CheckResult r = check(bundle("before_start"));
+  const Finding* g = find(r, "global-out-of-bounds", 10);
+  const Finding* s = find(r, "shared-out-of-bounds", 10);
+  ASSERT_TRUE(g && s);
+  EXPECT_EQ(g->buffer, "in");
+  EXPECT_EQ(g->byteOffset, -4);
+  EXPECT_EQ(g->coords, std::vector<int64_t>{-1});
+  EXPECT_EQ(g->count, 1u);
+  EXPECT_EQ(s->buffer, "row");
+  EXPECT_EQ(s->byteOffset, -4);
+  EXPECT_EQ(s->count, 1u);
+  EXPECT_EQ(g->threads.front().thread[0], 0u);
+  auto out = values(r, "out");
+  EXPECT_EQ(out[0], 0.0);       // both reads skipped, yielding 0
+  EXPECT_EQ(out[5], 4.0 + 4.0);
+}
