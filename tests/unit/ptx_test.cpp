@@ -84,3 +84,16 @@ TEST(CudaExecutor, WithoutAGpuAutoFallsBackAndCudaSaysWhy) {
   EXPECT_EQ(autoRun.code, 0) << autoRun.output;
   EXPECT_NE(autoRun.output.find("executor cpu"), std::string::npos) << autoRun.output;
 }
+
+// Runs only where a GPU is usable (the GPU machine; tests/gpu/parity.py covers every bundle there).
+TEST(CudaExecutor, FindingsAndOutputsOnTheGpu) {
+  std::string why;
+  if (!cuda::gpuAvailable(0, why)) GTEST_SKIP() << "no usable GPU (" << why << "); GPU tests skip";
+  CheckRequest req;
+  req.bundlePath = example("gemm_edge_bug");
+  req.executor = "cuda";
+  CheckResult r = runCheck(req);
+  EXPECT_EQ(r.report.executor, "cuda");
+  EXPECT_EQ(r.report.findings.size(), 3u);
+  EXPECT_TRUE(find(r, "global-out-of-bounds", 33));
+}
