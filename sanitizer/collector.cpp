@@ -95,6 +95,21 @@ void describeAccess(Finding& f, const td_record& r, const Site& s, const SiteTab
   }
 }
 
+// For a site counted but with no record kept: what is known without the access's offset and thread.
+void describeUnrecorded(Finding& f, const Site& s, const SiteTable& sites, const Bundle& b) {
+  f.loc = s.loc;
+  f.access = accessName(s.kind);
+  f.width = s.size;
+  if (s.space == Space::Global && s.object >= 0 && static_cast<size_t>(s.object) < b.args.size())
+    f.buffer = b.args[s.object].name;
+  else if (s.space == Space::Shared && s.object >= 0)
+    f.buffer = sites.shared[s.object].name;
+  f.title = fmt::format("{} of {} bytes {} '{}' (no record of it was kept: the channel was full; raise "
+                        "--channel-capacity)", f.access, s.size,
+                        f.kind == "misaligned-access" ? "misaligned, through" : "out of bounds of",
+                        f.buffer.empty() ? "shared memory" : f.buffer);
+}
+
 std::string signalName(int s) {
   switch (s) {
     case SIGSEGV: return "SIGSEGV";
@@ -218,6 +233,9 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
   std::map<std::pair<uint32_t, uint32_t>, std::vector<const td_record*>> groups;
   for (const td_record& r : out.records)
     if (r.site < sites.sites.size() && r.kind < TD_KIND_COUNT) groups[{r.site, r.kind}].push_back(&r);
+  // A site whose records did not fit the channel still has its count: it is reported without them.
+  for (size_t i = 0; i < out.hits.size() && i / TD_KIND_COUNT < sites.sites.size(); ++i)
+    if (out.hits[i]) groups[{static_cast<uint32_t>(i / TD_KIND_COUNT), static_cast<uint32_t>(i % TD_KIND_COUNT)}];
   std::vector<Finding> findings;
   for (auto& [key, recs] : groups) {
     auto [site, kind] = key;
@@ -231,7 +249,8 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
     f.kind = kind == TD_KIND_GLOBAL_OOB ? "global-out-of-bounds"
              : kind == TD_KIND_SHARED_OOB ? "shared-out-of-bounds" : "misaligned-access";
     f.count = out.hits.size() > site * TD_KIND_COUNT + kind ? out.hits[site * TD_KIND_COUNT + kind] : recs.size();
-    describeAccess(f, *recs.front(), sites.sites[site], sites, b);
+    if (recs.empty()) describeUnrecorded(f, sites.sites[site], sites, b);
+    else describeAccess(f, *recs.front(), sites.sites[site], sites, b);
     for (const td_record* r : recs) {
       ThreadRef t;
       std::memcpy(t.block, r->block, 12);

@@ -26,6 +26,7 @@ std::string renderText(const Report& r, bool colour) {
         out += "\n";
       }
     }
+    if (f.threads.empty() && f.count > 1) out += fmt::format("    {} times\n", f.count);
     for (const std::string& n : f.notes) out += "    note: " + n + "\n";
     out += "\n";
   }
