@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "frontend/input_error.h"
+#include "frontend/paths.h"
 
 extern const char td_prelude_h[];
 extern const char td_fp16_h[];
@@ -57,13 +58,8 @@ int firstErrorLine(const std::string& diags, const std::string& path) {
 // clang-resource/ next to the executable (how the static build travels), then the build machine's.
 std::string resourceDir() {
   if (const char* env = std::getenv("TILE_DOCTOR_CLANG_RESOURCE_DIR")) return env;
-  char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = 0;
-    std::filesystem::path beside = std::filesystem::path(exe).parent_path() / "clang-resource";
-    if (std::filesystem::exists(beside / "include" / "__clang_cuda_builtin_vars.h")) return beside.string();
-  }
+  std::filesystem::path beside = std::filesystem::path(executableDir()) / "clang-resource";
+  if (std::filesystem::exists(beside / "include" / "__clang_cuda_builtin_vars.h")) return beside.string();
   return TD_CLANG_RESOURCE_DIR;
 }
 

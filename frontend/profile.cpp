@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "frontend/input_error.h"
+#include "frontend/paths.h"
 
 namespace fs = std::filesystem;
 
@@ -15,11 +16,9 @@ namespace td {
 
 std::string profilesDir() {
   if (const char* env = std::getenv("TILE_DOCTOR_PROFILES")) return env;
-  char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = 0;
-    fs::path dir = fs::path(exe).parent_path();
+  std::string exeDir = executableDir();
+  if (!exeDir.empty()) {
+    fs::path dir = exeDir;
     for (fs::path cand : {dir / "profiles", dir / ".." / "profiles", dir / ".." / "share" / "tile-doctor" / "profiles"})
       if (fs::is_directory(cand)) return cand.string();
   }

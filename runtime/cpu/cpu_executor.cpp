@@ -11,6 +11,8 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <thread>
+
+#include "runtime/shared_mapping.h"
 #include <unistd.h>
 
 #include "instrument/shared_layout.h"
@@ -42,12 +44,6 @@ struct SharedStatus {
   WaitInfo waiters[kMaxWaiters];
 };
 
-template <class T>
-T* sharedMap(size_t bytes) {
-  void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (m == MAP_FAILED) throw std::runtime_error("cannot map memory shared with the kernel process");
-  return static_cast<T*>(m);
-}
 
 SharedStatus* gStatus = nullptr;
 std::mutex gWorkersMutex;
@@ -139,11 +135,11 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   // The record channel and the per-site counters, shared with the child.
   uint32_t nsites = static_cast<uint32_t>(km.sites.sites.size());
   size_t channelBytes = sizeof(td_channel) + sizeof(td_record) * opts.channelCapacity;
-  auto* channel = sharedMap<td_channel>(channelBytes);
+  auto* channel = mapShared<td_channel>(channelBytes);
   channel->capacity = opts.channelCapacity;
   size_t hitsBytes = sizeof(uint32_t) * (nsites * TD_KIND_COUNT + 1);
-  auto* hits = sharedMap<uint32_t>(hitsBytes);
-  gStatus = sharedMap<SharedStatus>(sizeof(SharedStatus));
+  auto* hits = mapShared<uint32_t>(hitsBytes);
+  gStatus = mapShared<SharedStatus>(sizeof(SharedStatus));
 
   td_ctl ctlValue;
   td_ctl* ctl = &ctlValue;
@@ -214,10 +210,7 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
     std::this_thread::sleep_for(std::chrono::microseconds(500));
   }
 
-  uint32_t written = std::min(channel->cursor, channel->capacity);
-  out.records.assign(channel->records, channel->records + written);
-  out.recordsDropped = channel->cursor > channel->capacity ? channel->cursor - channel->capacity : 0;
-  out.hits.assign(hits, hits + nsites * TD_KIND_COUNT);
+  readRecords(out, channel, hits, nsites);
   out.blocksRun = gStatus->blocksRun.load();
   out.seconds = gStatus->seconds;
   auto waiters = [&](LaunchOutcome& o) {

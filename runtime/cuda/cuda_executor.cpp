@@ -9,6 +9,8 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <thread>
+
+#include "runtime/shared_mapping.h"
 #include <unistd.h>
 
 #include "runtime/cpu/bake.h"
@@ -32,12 +34,6 @@ struct SharedStatus {
   char message[1024];  // what failed
 };
 
-template <class T>
-T* sharedMap(size_t bytes) {
-  void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (m == MAP_FAILED) throw std::runtime_error("cannot map memory shared with the GPU process");
-  return static_cast<T*>(m);
-}
 
 struct KernelError : std::runtime_error {
   KernelError(std::string name, const std::string& what) : std::runtime_error(what), name(std::move(name)) {}
@@ -211,7 +207,7 @@ double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, std::vector
 }  // namespace
 
 bool gpuAvailable(int device, std::string& why) {
-  auto* msg = sharedMap<char>(512);
+  auto* msg = mapShared<char>(512);
   std::fflush(nullptr);
   pid_t pid = fork();
   if (pid == 0) {
@@ -245,10 +241,10 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   auto roundUp = [&](size_t n) { return (n + page - 1) / page * page; };  // host registration works on pages
   size_t channelBytes = roundUp(sizeof(td_channel) + sizeof(td_record) * opts.channelCapacity);
   size_t hitsBytes = roundUp(sizeof(uint32_t) * (nsites * TD_KIND_COUNT + 1));
-  auto* channel = sharedMap<td_channel>(channelBytes);
+  auto* channel = mapShared<td_channel>(channelBytes);
   channel->capacity = opts.channelCapacity;
-  auto* hits = sharedMap<uint32_t>(hitsBytes);
-  auto* st = sharedMap<SharedStatus>(sizeof(SharedStatus));
+  auto* hits = mapShared<uint32_t>(hitsBytes);
+  auto* st = mapShared<SharedStatus>(sizeof(SharedStatus));
 
   std::fflush(nullptr);
   pid_t pid = fork();
@@ -275,10 +271,7 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
 
-  uint32_t written = std::min(channel->cursor, channel->capacity);
-  out.records.assign(channel->records, channel->records + written);
-  out.recordsDropped = channel->cursor > channel->capacity ? channel->cursor - channel->capacity : 0;
-  out.hits.assign(hits, hits + nsites * TD_KIND_COUNT);
+  readRecords(out, channel, hits, nsites);
   out.device = st->device[0] ? st->device : "CUDA device " + std::to_string(opts.device);
   if (st->records[0]) out.device += std::string("; ") + st->records;
   out.seconds = st->seconds;
