@@ -118,4 +118,10 @@ static __device__ __forceinline__ int atomicXor(int* p, int v) { return __iAtomi
 static __device__ __forceinline__ unsigned int atomicXor(unsigned int* p, unsigned int v) { return __uAtomicXor(p, v); }
 
 
+// Address-space conversions (the SDK's cuda_runtime wrappers of clang's __nv_cvta_*_impl).
+static __device__ __forceinline__ size_t __cvta_generic_to_shared(const void* p) { return __nv_cvta_generic_to_shared_impl(p); }
+static __device__ __forceinline__ size_t __cvta_generic_to_global(const void* p) { return __nv_cvta_generic_to_global_impl(p); }
+static __device__ __forceinline__ void* __cvta_shared_to_generic(size_t a) { return __nv_cvta_shared_to_generic_impl(a); }
+static __device__ __forceinline__ void* __cvta_global_to_generic(size_t a) { return __nv_cvta_global_to_generic_impl(a); }
+
 #include "td_fp16.h"

@@ -21,6 +21,10 @@ uint32_t td_cpu_warp(uint32_t site, int op, int mode, uint32_t mask, uint32_t a,
   return Worker::current()->warpCollective(site, op, mode, mask, a, b, c);
 }
 
+void td_cpu_asm(uint32_t site, uint32_t op, uint32_t param, const uint64_t* in, uint64_t* out) {
+  Worker::current()->inlinePtx(site, op, param, in, out);
+}
+
 uint64_t td_cpu_clock() {
   return static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
 }
@@ -59,6 +63,7 @@ std::vector<std::pair<const char*, void*>> hostSymbols() {
       {"__td_cpu_barrier_reduce", reinterpret_cast<void*>(&td_cpu_barrier_reduce)},
       {"__td_cpu_warp", reinterpret_cast<void*>(&td_cpu_warp)},
       {"__td_cpu_clock", reinterpret_cast<void*>(&td_cpu_clock)},
+      {"__td_cpu_asm", reinterpret_cast<void*>(&td_cpu_asm)},
       {"__td_shared_window_offset", reinterpret_cast<void*>(&td_shared_window_offset)},
       {"__td_shared_window_bytes", reinterpret_cast<void*>(&td_shared_window_bytes)},
       {"__td_mark_site", reinterpret_cast<void*>(&td_mark_site)},

@@ -14,6 +14,7 @@
 #include "frontend/compiler.h"
 #include "frontend/input_error.h"
 #include "instrument/bounds_pass.h"
+#include "instrument/ptx_catalogue.h"
 #include "instrument/shared_layout.h"
 #include "instrument/site_table.h"
 #include "runtime/cpu/thread_ctx.h"
@@ -243,6 +244,68 @@ class Lowering {
            n == "__td_mark_site";
   }
 
+  // A catalogue statement becomes __td_cpu_asm(site, op, param, in, out): operands as 64-bit slots in
+  // asm operand order (inputs only), results read back from `out`.
+  void lowerPtx(llvm::CallInst* call, const PtxStatement& st) {
+    llvm::IRBuilder<> entry(&*call->getFunction()->getEntryBlock().getFirstInsertionPt());
+    llvm::Type* slots = llvm::ArrayType::get(i64_, 16);
+    llvm::Value* in = entry.CreateAlloca(slots);
+    llvm::Value* out = entry.CreateAlloca(slots);
+    llvm::IRBuilder<> b(call);
+    for (unsigned k = 0; k < call->arg_size() && k < 16; ++k) {
+      llvm::Value* v = call->getArgOperand(k);
+      llvm::Type* t = v->getType();
+      if (t->isPointerTy()) v = b.CreatePtrToInt(v, i64_);
+      else if (t->isFloatingPointTy()) v = b.CreateZExt(b.CreateBitCast(v, b.getIntNTy(t->getPrimitiveSizeInBits())), i64_);
+      else v = b.CreateZExtOrTrunc(v, i64_);
+      b.CreateStore(v, b.CreateConstGEP1_32(i64_, in, k));
+    }
+    uint32_t param = static_cast<uint32_t>(st.count & 0xff) | (st.trans ? 1u << 8 : 0) | (st.srcSize ? 1u << 9 : 0) |
+                     (st.waitAll ? 1u << 10 : 0);
+    b.CreateCall(hook("__td_cpu_asm", void_, {i32_, i32_, i32_, ptr_, ptr_}),
+                 {siteArg(*call), b.getInt32(static_cast<uint32_t>(st.op)), b.getInt32(param), in, out});
+    llvm::Type* rt = call->getType();
+    auto slot = [&](unsigned k, llvm::Type* t) -> llvm::Value* {
+      llvm::Value* v = b.CreateLoad(i64_, b.CreateConstGEP1_32(i64_, out, k));
+      if (t->isFloatingPointTy()) return b.CreateBitCast(b.CreateTrunc(v, b.getIntNTy(t->getPrimitiveSizeInBits())), t);
+      return b.CreateTrunc(v, t);
+    };
+    if (auto* s = llvm::dyn_cast<llvm::StructType>(rt)) {
+      llvm::Value* agg = llvm::UndefValue::get(s);
+      for (unsigned k = 0; k < s->getNumElements(); ++k) agg = b.CreateInsertValue(agg, slot(k, s->getElementType(k)), k);
+      call->replaceAllUsesWith(agg);
+    } else if (!rt->isVoidTy()) {
+      call->replaceAllUsesWith(slot(0, rt));
+    }
+    call->eraseFromParent();
+  }
+
+  // ptrtoint of a shared pointer is its offset in the shared window (cvta.to.shared); inttoptr back
+  // to a shared pointer adds the window's base.
+  void lowerSharedAddressArithmetic() {
+    std::vector<llvm::Instruction*> todo;
+    for (llvm::Function& f : m_)
+      for (llvm::BasicBlock& bb : f)
+        for (llvm::Instruction& i : bb) {
+          if (auto* p2i = llvm::dyn_cast<llvm::PtrToIntInst>(&i); p2i && p2i->getPointerAddressSpace() == 3) todo.push_back(&i);
+          if (auto* i2p = llvm::dyn_cast<llvm::IntToPtrInst>(&i); i2p && i2p->getAddressSpace() == 3) todo.push_back(&i);
+        }
+    for (llvm::Instruction* i : todo) {
+      llvm::IRBuilder<> b(i);
+      llvm::Value* base = sharedBase(i->getFunction());
+      llvm::Value* r;
+      if (auto* p2i = llvm::dyn_cast<llvm::PtrToIntInst>(i)) {
+        llvm::Value* off = b.CreateSub(b.CreatePtrToInt(p2i->getPointerOperand(), i64_), b.CreatePtrToInt(base, i64_));
+        r = b.CreateZExtOrTrunc(off, i->getType());
+      } else {
+        llvm::Value* addr = b.CreateGEP(b.getInt8Ty(), base, b.CreateZExtOrTrunc(i->getOperand(0), i64_));
+        r = b.CreateAddrSpaceCast(addr, i->getType());
+      }
+      i->replaceAllUsesWith(r);
+      i->eraseFromParent();
+    }
+  }
+
   void lowerIntrinsicsAndAsm() {
     std::vector<llvm::CallInst*> calls;
     for (llvm::Function& f : m_)
@@ -250,17 +313,22 @@ class Lowering {
         for (llvm::Instruction& i : bb)
           if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
             if (auto* ia = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand())) {
-              if (ia->getAsmString().empty()) { calls.push_back(call); continue; }  // compiler barrier
-              unsupported(i, "the inline PTX statement \"" + ia->getAsmString() + "\" (the inline-PTX catalogue is not "
-                             "built yet)");
+              if (ia->getAsmString().empty() || parsePtx(ia->getAsmString())) { calls.push_back(call); continue; }
+              std::string why = ptxLimitation(ia->getAsmString());
+              unsupported(i, "the inline PTX statement \"" + ia->getAsmString() + "\"" +
+                                 (why.empty() ? " (not in the inline-PTX catalogue, docs/guide-check.md)" : ": " + why));
             }
             if (llvm::Function* callee = call->getCalledFunction();
                 callee && (callee->getName().starts_with("llvm.nvvm.") || isExecutorPrimitive(callee->getName())))
               calls.push_back(call);
           }
     for (llvm::CallInst* c : calls) {
-      if (llvm::isa<llvm::InlineAsm>(c->getCalledOperand())) c->eraseFromParent();
-      else lowerCall(c);
+      if (auto* ia = llvm::dyn_cast<llvm::InlineAsm>(c->getCalledOperand())) {
+        if (auto st = parsePtx(ia->getAsmString())) lowerPtx(c, *st);
+        else c->eraseFromParent();  // an empty asm: a compiler barrier only
+      } else {
+        lowerCall(c);
+      }
     }
   }
 
@@ -326,6 +394,7 @@ RetargetResult retargetToHost(llvm::Module& m, const std::string& entrySymbol, c
   Lowering low(m, sites, launch);
   low.lowerIntrinsicsAndAsm();
   r.staticSharedBytes = low.placeShared();
+  low.lowerSharedAddressArithmetic();
   low.moveGlobalsToAs0();
   low.stripGpuAttributes();
   low.buildTrampoline(entrySymbol);

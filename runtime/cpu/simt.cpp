@@ -19,7 +19,7 @@ struct BorrowedStack {
   void deallocate(boost::context::stack_context&) noexcept {}
 };
 
-enum WarpOp { kShfl = 0, kVote = 1, kSyncWarp = 2, kActiveMask = 3 };
+enum WarpOp { kShfl = 0, kVote = 1, kSyncWarp = 2, kActiveMask = 3, kInlinePtx = 4 };
 enum ShflMode { kIdx = 0, kUp = 1, kDown = 2, kBfly = 3 };
 enum VoteMode { kAll = 0, kAny = 1, kUni = 2, kBallot = 3 };
 enum BarrierReduce { kRedNone = 0, kRedPopc = 1, kRedAnd = 2, kRedOr = 3 };
@@ -27,6 +27,15 @@ enum BarrierReduce { kRedNone = 0, kRedPopc = 1, kRedAnd = 2, kRedOr = 3 };
 }  // namespace
 
 Worker* Worker::current() { return tlWorker; }
+
+uint32_t Worker::inlinePtxCollective(uint32_t site, uint32_t op, uint32_t param, const uint64_t* in, uint64_t* out) {
+  SimThread& me = self();
+  me.asmIn = in;
+  me.asmOut = out;
+  me.asmOp = op;
+  me.asmParam = param;
+  return warpCollective(site, kInlinePtx, 0, 0xffffffffu, 0, 0, 0);
+}
 
 Worker::Worker(const LaunchShape& shape, KernelTrampoline fn, void** args)
     : shape_(shape), fn_(fn), args_(args) {
@@ -233,6 +242,13 @@ void Worker::completeWarp(uint32_t w, uint64_t lanes) {
     all = all && p;
     any = any || p;
   }
+  uint32_t first = 0;
+  while (first < count && !in(first)) ++first;
+  if (first < count && base[first].op == kInlinePtx) {
+    std::vector<SimThread*> warpLanes;
+    for (uint32_t l = 0; l < count; ++l) warpLanes.push_back(in(l) ? &base[l] : nullptr);
+    runWarpPtx(warpLanes);
+  }
   for (uint32_t l = 0; l < count; ++l) {
     if (!in(l)) continue;
     SimThread& th = base[l];
@@ -263,6 +279,8 @@ void Worker::completeWarp(uint32_t w, uint64_t lanes) {
       case kActiveMask:
         th.result = static_cast<uint32_t>(lanes);
         break;
+      case kInlinePtx:
+        break;  // results written by runWarpPtx
       default:
         th.result = 0;
     }

@@ -24,6 +24,13 @@ struct LaunchShape {
 
 enum class ThreadState : uint8_t { Ready, AtBarrier, AtWarpOp, Done };
 
+struct PendingCopy {  // a cp.async in flight: lands at the thread's wait_group / wait_all
+  uint32_t group;
+  uint32_t size;
+  char* dst;
+  unsigned char data[16];
+};
+
 struct SimThread {
   ThreadCtx ctx;
   ThreadState state = ThreadState::Ready;
@@ -33,6 +40,13 @@ struct SimThread {
   // warp collective operands and result
   int op = 0, mode = 0;
   uint32_t mask = 0, a = 0, b = 0, c = 0, result = 0;
+  // warp-collective inline PTX (ldmatrix, mma.sync): operand and result slots on the lane's stack
+  const uint64_t* asmIn = nullptr;
+  uint64_t* asmOut = nullptr;
+  uint32_t asmOp = 0, asmParam = 0;
+  // cp.async state
+  std::vector<PendingCopy> pending;
+  uint32_t openGroup = 0;
 };
 
 constexpr uint8_t kWaitRunning = 4;  // WaitInfo::state of the thread on the CPU when the snapshot was taken
@@ -45,6 +59,9 @@ struct WaitInfo {
 };
 
 class Worker;
+struct SimThread;
+// Computes a warp-collective inline-PTX statement for every lane (nullptr: lane not taking part).
+void runWarpPtx(const std::vector<SimThread*>& lanes);
 
 // Runs the blocks handed to it; one per OS thread.
 class Worker {
@@ -62,6 +79,9 @@ class Worker {
   void barrier(uint32_t site, uint32_t id, uint32_t count);
   uint32_t barrierReduce(uint32_t site, int op, uint32_t value);
   uint32_t warpCollective(uint32_t site, int op, int mode, uint32_t mask, uint32_t a, uint32_t b, uint32_t c);
+  // An inline-PTX statement of the catalogue (ptx_semantics.cpp); warp-collective ones rendezvous.
+  void inlinePtx(uint32_t site, uint32_t op, uint32_t param, const uint64_t* in, uint64_t* out);
+  uint32_t inlinePtxCollective(uint32_t site, uint32_t op, uint32_t param, const uint64_t* in, uint64_t* out);
 
   std::vector<WaitInfo> deadlock;
   std::atomic<int> currentThread{-1};

@@ -1,0 +1,79 @@
+// The inline-PTX catalogue: statements recognised as TileLang's templates write them, and the CPU
+// executor's per-lane semantics of cp.async, ldmatrix and mma.sync against hand-computed layouts.
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+
+#include "instrument/ptx_catalogue.h"
+#include "test_support.h"
+
+using namespace td;
+using namespace td::test;
+
+TEST(PtxCatalogue, RecognisesTheStatementsAndNamesHopperOnlyOnes) {
+  auto cp = parsePtx("cp.async.cg.shared.global [$0], [$1], 16;\n");
+  ASSERT_TRUE(cp);
+  EXPECT_EQ(cp->op, PtxOp::CpAsync);
+  EXPECT_EQ(cp->count, 16);
+  auto zfill = parsePtx("cp.async.ca.shared.global [$0], [$1], 4, $2;");
+  ASSERT_TRUE(zfill);
+  EXPECT_TRUE(zfill->srcSize);
+  EXPECT_FALSE(parsePtx("cp.async.ca.shared.global [$0], [$1], 12;"));  // not a legal size
+  auto wait = parsePtx("cp.async.wait_group 1;");
+  ASSERT_TRUE(wait);
+  EXPECT_EQ(wait->count, 1);
+  EXPECT_TRUE(parsePtx("cp.async.wait_all;")->waitAll);
+  auto ld = parsePtx("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {$0, $1}, [$2];");
+  ASSERT_TRUE(ld);
+  EXPECT_EQ(ld->count, 2);
+  EXPECT_TRUE(ld->trans);
+  EXPECT_TRUE(parsePtx("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, "
+                       "{$10,$11,$12,$13};"));
+  EXPECT_FALSE(parsePtx("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 ..."));
+  EXPECT_EQ(ptxLimitation("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 ..."), "Hopper-only (wgmma)");
+  EXPECT_EQ(ptxLimitation("cp.async.bulk.tensor.2d.shared::cluster.global [$0], [$1];"), "Hopper-only (TMA bulk copy)");
+}
+
+TEST(PtxSemantics, CpAsyncLdmatrixMmaTile) {
+  CheckResult r = check(bundle("ptx_mma"));
+  ASSERT_TRUE(r.report.findings.empty()) << r.report.findings[0].title;
+  auto A = values(r, "A"), B = values(r, "B"), C = values(r, "C"), frag = values(r, "frag");
+  // mma.sync: C = A (16x16) x B (16x8), fp32 accumulation of fp16 products.
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 8; ++j) {
+      double ref = 0;
+      for (int k = 0; k < 16; ++k) ref += A[i * 16 + k] * B[k * 8 + j];
+      ASSERT_NEAR(C[i * 8 + j], ref, 1e-4) << i << "," << j;
+    }
+  // ldmatrix.x4 of the A tile: lane l's register m holds A[(g + 8(m%2))][2t + 8(m/2)] and the next column,
+  // low half first (g = l/4, t = l%4) — the A-fragment layout of mma.m16n8k16.
+  auto bits = [](double v) {
+    _Float16 h = static_cast<_Float16>(v);
+    uint16_t u;
+    std::memcpy(&u, &h, 2);
+    return uint32_t(u);
+  };
+  for (int l = 0; l < 32; ++l)
+    for (int m = 0; m < 4; ++m) {
+      int row = l / 4 + 8 * (m % 2), col = 2 * (l % 4) + 8 * (m / 2);
+      uint32_t want = bits(A[row * 16 + col]) | (bits(A[row * 16 + col + 1]) << 16);
+      ASSERT_EQ(static_cast<uint32_t>(frag[l * 4 + m]), want) << "lane " << l << " register " << m;
+    }
+}
+
+TEST(PtxSemantics, UnknownStatementStopsTheCpuRunWithItsLine) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("td_asm_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "k.cu") << "__global__ void k(float* o) {\n  asm volatile(\"nanosleep.u32 100;\");\n  o[0] = 1.0f;\n}\n";
+  std::ofstream(dir / "bundle.toml") << "[kernel]\nsource = \"k.cu\"\nentry = \"k\"\n[launch]\ngrid = [1]\nblock = [1]\n"
+                                        "[[args]]\nname = \"o\"\ntype = \"float*\"\nshape = [1]\n";
+  Cli c = runCli("check " + (dir / "bundle.toml").string());
+  EXPECT_EQ(c.code, 2) << c.output;
+  EXPECT_NE(c.output.find("k.cu:2"), std::string::npos) << c.output;
+  EXPECT_NE(c.output.find("nanosleep.u32 100;"), std::string::npos) << c.output;
+  EXPECT_NE(c.output.find("--executor cuda"), std::string::npos) << c.output;
+  fs::remove_all(dir);
+}
