@@ -3,12 +3,15 @@
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Operator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include "instrument/pointer_roots.h"
+#include "instrument/ptx_catalogue.h"
 
 namespace td {
 
@@ -37,6 +40,57 @@ unsigned requiredAlign(uint64_t, llvm::Align declared) {
   return static_cast<unsigned>(std::min<uint64_t>(declared.value(), 16));
 }
 
+// The pointer an integer address operand of inline PTX stands for (cvta.to.shared values, plus byte
+// offsets): rebuilt as a generic pointer just before `at`, or nullptr when the integer has no such origin.
+bool leadsToPointer(llvm::Value* v) {
+  for (int depth = 0; depth < 16; ++depth) {
+    if (llvm::isa<llvm::PtrToIntOperator>(v)) return true;
+    auto* op = llvm::dyn_cast<llvm::Operator>(v);
+    if (!op) return false;
+    unsigned code = op->getOpcode();
+    if (code == llvm::Instruction::Trunc || code == llvm::Instruction::ZExt || code == llvm::Instruction::SExt) v = op->getOperand(0);
+    else if (code == llvm::Instruction::Add || code == llvm::Instruction::Or)
+      return leadsToPointer(op->getOperand(0)) || leadsToPointer(op->getOperand(1));
+    else return false;
+  }
+  return false;
+}
+
+llvm::Value* pointerBehind(llvm::Value* v, llvm::Instruction* at) {
+  llvm::SmallVector<llvm::Value*, 4> offsets;
+  for (int depth = 0; depth < 16; ++depth) {
+    auto* op = llvm::dyn_cast<llvm::Operator>(v);
+    unsigned code = op ? op->getOpcode() : 0;
+    if (op && !llvm::isa<llvm::PtrToIntOperator>(v) &&
+        (code == llvm::Instruction::Trunc || code == llvm::Instruction::ZExt || code == llvm::Instruction::SExt)) {
+      v = op->getOperand(0);
+    } else if (auto* bin = op; bin && (code == llvm::Instruction::Add || code == llvm::Instruction::Or)) {
+      // The side that leads to a pointer is the base; the other an offset.
+      bool leftIsBase = leadsToPointer(bin->getOperand(0));
+      llvm::Value* base = leftIsBase ? bin->getOperand(0) : bin->getOperand(1);
+      offsets.push_back(leftIsBase ? bin->getOperand(1) : bin->getOperand(0));
+      v = base;
+    } else if (auto* p2i = llvm::dyn_cast<llvm::PtrToIntOperator>(v)) {
+      llvm::IRBuilder<> b(at);
+      llvm::Value* p = p2i->getPointerOperand();
+      llvm::Type* generic = llvm::PointerType::get(at->getContext(), 0);
+      if (p->getType() != generic) p = b.CreateAddrSpaceCast(p, generic);
+      for (llvm::Value* off : offsets) p = b.CreateGEP(b.getInt8Ty(), p, b.CreateSExtOrTrunc(off, b.getInt64Ty()));
+      return p;
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+bool isWarpCollectiveAsm(llvm::Instruction* i) {
+  auto* call = llvm::dyn_cast<llvm::CallInst>(i);
+  if (!call || !llvm::isa<llvm::InlineAsm>(call->getCalledOperand())) return false;
+  auto st = parsePtx(llvm::cast<llvm::InlineAsm>(call->getCalledOperand())->getAsmString());
+  return st && (st->op == PtxOp::LdMatrix || st->op == PtxOp::MmaF16F32);
+}
+
 void collectAccesses(llvm::Function& f, std::vector<Access>& out) {
   const llvm::DataLayout& dl = f.getParent()->getDataLayout();
   llvm::Type* i32 = llvm::Type::getInt32Ty(f.getContext());
@@ -53,7 +107,23 @@ void collectAccesses(llvm::Function& f, std::vector<Access>& out) {
         fixed(rmw, rmw->getPointerOperand(), rmw->getValOperand()->getType(), rmw->getAlign(), SiteKind::Atomic);
       else if (auto* cx = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i))
         fixed(cx, cx->getPointerOperand(), cx->getNewValOperand()->getType(), cx->getAlign(), SiteKind::Atomic);
-      else if (auto* mi = llvm::dyn_cast<llvm::MemIntrinsic>(&i)) {
+      else if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i); call && llvm::isa<llvm::InlineAsm>(call->getCalledOperand())) {
+        // Memory effects of catalogue statements: cp.async reads global [src] and writes shared [dst];
+        // ldmatrix reads one 16-byte row per lane.
+        auto st = parsePtx(llvm::cast<llvm::InlineAsm>(call->getCalledOperand())->getAsmString());
+        if (!st) continue;
+        auto add = [&](llvm::Value* p, unsigned w, SiteKind k) {
+          if (p) out.push_back({call, p, llvm::ConstantInt::get(i32, w), w, k, w});
+        };
+        if (st->op == PtxOp::CpAsync && call->arg_size() >= 2) {
+          llvm::Value* src = call->getArgOperand(1);
+          add(src->getType()->isPointerTy() ? src : pointerBehind(src, call), static_cast<unsigned>(st->count), SiteKind::Load);
+          llvm::Value* dst = call->getArgOperand(0);
+          add(dst->getType()->isPointerTy() ? dst : pointerBehind(dst, call), static_cast<unsigned>(st->count), SiteKind::Store);
+        } else if (st->op == PtxOp::LdMatrix && call->arg_size() >= 1) {
+          add(pointerBehind(call->getArgOperand(0), call), 16, SiteKind::Load);
+        }
+      } else if (auto* mi = llvm::dyn_cast<llvm::MemIntrinsic>(&i)) {
         llvm::IRBuilder<> b(mi);
         llvm::Value* len = b.CreateZExtOrTrunc(mi->getLength(), i32);
         auto* c = llvm::dyn_cast<llvm::ConstantInt>(mi->getLength());
@@ -205,6 +275,8 @@ llvm::PreservedAnalyses BoundsCheckPass::run(llvm::Module& m, llvm::ModuleAnalys
         tagSite(*a.inst, id);
         continue;
       }
+      // A warp-collective statement cannot be skipped by one lane alone: it is reported, not skipped.
+      if (isWarpCollectiveAsm(a.inst)) continue;
       if (!guardBySelect(a.inst, ok, sink)) guard(a.inst, ok);
     }
   }

@@ -77,3 +77,16 @@ TEST(PtxSemantics, UnknownStatementStopsTheCpuRunWithItsLine) {
   EXPECT_NE(c.output.find("--executor cuda"), std::string::npos) << c.output;
   fs::remove_all(dir);
 }
+
+TEST(PtxBounds, CpAsyncDestinationPastTheSharedArrayIsCaughtInsideTheAsm) {
+  CheckResult r = check(bundle("cp_async_oob"));
+  ASSERT_EQ(r.report.findings.size(), 1u);
+  const Finding& f = r.report.findings[0];
+  EXPECT_EQ(f.kind, "shared-out-of-bounds");
+  EXPECT_EQ(f.loc.line, 12u);
+  EXPECT_EQ(f.buffer, "Bs");
+  EXPECT_EQ(f.access, "write");
+  EXPECT_EQ(f.width, 16u);
+  EXPECT_EQ(f.coords, (std::vector<int64_t>{16, 0}));
+  EXPECT_EQ(f.count, 16u);
+}
