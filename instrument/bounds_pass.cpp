@@ -88,7 +88,7 @@ bool isWarpCollectiveAsm(llvm::Instruction* i) {
   auto* call = llvm::dyn_cast<llvm::CallInst>(i);
   if (!call || !llvm::isa<llvm::InlineAsm>(call->getCalledOperand())) return false;
   auto st = parsePtx(llvm::cast<llvm::InlineAsm>(call->getCalledOperand())->getAsmString());
-  return st && (st->op == PtxOp::LdMatrix || st->op == PtxOp::MmaF16F32);
+  return st && (st->op == PtxOp::LdMatrix || st->op == PtxOp::StMatrix || st->op == PtxOp::Mma);
 }
 
 void collectAccesses(llvm::Function& f, std::vector<Access>& out) {
@@ -120,8 +120,8 @@ void collectAccesses(llvm::Function& f, std::vector<Access>& out) {
           add(src->getType()->isPointerTy() ? src : pointerBehind(src, call), static_cast<unsigned>(st->count), SiteKind::Load);
           llvm::Value* dst = call->getArgOperand(0);
           add(dst->getType()->isPointerTy() ? dst : pointerBehind(dst, call), static_cast<unsigned>(st->count), SiteKind::Store);
-        } else if (st->op == PtxOp::LdMatrix && call->arg_size() >= 1) {
-          add(pointerBehind(call->getArgOperand(0), call), 16, SiteKind::Load);
+        } else if ((st->op == PtxOp::LdMatrix || st->op == PtxOp::StMatrix) && call->arg_size() >= 1) {
+          add(pointerBehind(call->getArgOperand(0), call), 16, st->op == PtxOp::LdMatrix ? SiteKind::Load : SiteKind::Store);
         }
       } else if (auto* mi = llvm::dyn_cast<llvm::MemIntrinsic>(&i)) {
         llvm::IRBuilder<> b(mi);

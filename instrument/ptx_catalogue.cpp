@@ -49,8 +49,51 @@ std::optional<PtxStatement> parsePtx(const std::string& asmText) {
     st.trans = m[3].matched;
     return st;
   }
-  static const std::regex mma(R"(^mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32 \{[^}]*\}, \{[^}]*\}, \{[^}]*\}, \{[^}]*\};$)");
-  if (std::regex_match(s, mma)) return PtxStatement{PtxOp::MmaF16F32};
+  static const std::regex mma(
+      R"(^mma\.sync\.aligned\.m16n8k(8|16)\.row\.col\.(f32|f16)\.(f16|bf16|tf32)\.(f16|bf16|tf32)\.(f32|f16) \{[^}]*\}, \{[^}]*\}, \{[^}]*\}, \{[^}]*\};$)");
+  if (std::regex_match(s, m, mma)) {
+    PtxStatement st{PtxOp::Mma};
+    st.k = std::stoi(m[1]);
+    st.type = m[3] == "f16" ? MmaType::F16 : m[3] == "bf16" ? MmaType::BF16 : MmaType::TF32;
+    st.f16Accum = m[2] == "f16";
+    bool legal = m[3] == m[4] && m[2] == m[5] && (st.type == MmaType::F16 || !st.f16Accum) &&
+                 (st.type != MmaType::TF32 || st.k == 8);
+    if (!legal) return std::nullopt;
+    return st;
+  }
+  static const std::regex stm(
+      R"(^stmatrix\.sync\.aligned\.(m8n8\.)?x(1|2|4)(\.trans)?(\.m8n8)?\.shared(::cta)?\.b16 \[\$\d+\], \{[^}]*\};$)");
+  if (std::regex_match(s, m, stm)) {
+    PtxStatement st{PtxOp::StMatrix};
+    st.count = std::stoi(m[2]);
+    st.trans = m[3].matched;
+    return st;
+  }
+  static const std::regex shfl(R"(^shfl\.sync\.(idx|up|down|bfly)\.b32 \$\d+, \$\d+, \$\d+, \$\d+, \$\d+;$)");
+  if (std::regex_match(s, m, shfl)) {
+    PtxStatement st{PtxOp::Shfl};
+    st.mode = m[1] == "idx" ? 0 : m[1] == "up" ? 1 : m[1] == "down" ? 2 : 3;
+    return st;
+  }
+  static const std::regex redux(R"(^redux\.sync\.(add|min|max|and|or|xor)\.(s32|u32|b32) \$\d+, \$\d+, \$\d+;$)");
+  if (std::regex_match(s, m, redux)) {
+    PtxStatement st{PtxOp::Redux};
+    static const char* ops[] = {"add", "min", "max", "and", "or", "xor"};
+    for (int i = 0; i < 6; ++i)
+      if (m[1] == ops[i]) st.mode = i;
+    st.isSigned = m[2] == "s32";
+    return st;
+  }
+  static const std::regex bar(R"(^(bar\.sync|barrier\.sync|barrier\.sync\.aligned|bar\.arrive|barrier\.arrive) (\$\d+|\d+)(, (\$\d+|\d+))?;$)");
+  if (std::regex_match(s, m, bar)) {
+    PtxStatement st{PtxOp::Barrier};
+    st.arrive = m[1].str().find("arrive") != std::string::npos;
+    st.hasCount = m[3].matched;
+    // Immediate ids and counts are kept here; operands come at run time (-1).
+    st.count = m[2].str()[0] == '$' ? -1 : std::stoi(m[2]);
+    st.mode = !st.hasCount ? 0 : m[4].str()[0] == '$' ? -1 : std::stoi(m[4]);
+    return st;
+  }
   return std::nullopt;
 }
 

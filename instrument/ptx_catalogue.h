@@ -11,8 +11,14 @@ enum class PtxOp {
   CpAsyncCommit,  // cp.async.commit_group
   CpAsyncWait,    // cp.async.wait_group N / cp.async.wait_all
   LdMatrix,       // ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16
-  MmaF16F32,      // mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+  Mma,            // mma.sync.aligned.m16n8k{8,16}.row.col.{f32,f16}.{f16,bf16,tf32}x2.{f32,f16}
+  StMatrix,       // stmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16
+  Shfl,           // shfl.sync.{idx,up,down,bfly}.b32 d, a, b, c, membermask
+  Redux,          // redux.sync.{add,min,max,and,or,xor}.{s32,u32,b32} d, a, membermask
+  Barrier,        // bar.sync / barrier.sync / bar.arrive id[, count]
 };
+
+enum class MmaType : int { F16 = 0, BF16 = 1, TF32 = 2 };
 
 struct PtxStatement {
   PtxOp op;
@@ -20,6 +26,15 @@ struct PtxStatement {
   bool trans = false;   // ldmatrix .trans
   bool srcSize = false; // cp.async with a src-size operand (zero fill)
   bool waitAll = false;
+  // mma: k (8 or 16), input type, f16 accumulators; shfl: mode 0..3 (idx, up, down, bfly);
+  // redux: 0 add, 1 min, 2 max, 3 and, 4 or, 5 xor, signed; barrier: arrive (no wait), with a count
+  int k = 16;
+  MmaType type = MmaType::F16;
+  bool f16Accum = false;
+  int mode = 0;
+  bool isSigned = false;
+  bool arrive = false;
+  bool hasCount = false;
 };
 
 // Recognises an asm string (whitespace-insensitive). nullopt: not in the catalogue.

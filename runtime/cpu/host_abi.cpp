@@ -15,6 +15,8 @@ ThreadCtx* td_cpu_ctx() { return &Worker::current()->self().ctx; }
 
 void td_cpu_barrier(uint32_t site, uint32_t id, uint32_t count) { Worker::current()->barrier(site, id, count); }
 
+void td_cpu_barrier_arrive(uint32_t site, uint32_t id, uint32_t count) { Worker::current()->barrierArrive(site, id, count); }
+
 uint32_t td_cpu_barrier_reduce(uint32_t site, int op, uint32_t v) { return Worker::current()->barrierReduce(site, op, v); }
 
 uint32_t td_cpu_warp(uint32_t site, int op, int mode, uint32_t mask, uint32_t a, uint32_t b, uint32_t c) {
@@ -60,6 +62,7 @@ std::vector<std::pair<const char*, void*>> hostSymbols() {
   return {
       {"__td_cpu_ctx", reinterpret_cast<void*>(&td_cpu_ctx)},
       {"__td_cpu_barrier", reinterpret_cast<void*>(&td_cpu_barrier)},
+      {"__td_cpu_barrier_arrive", reinterpret_cast<void*>(&td_cpu_barrier_arrive)},
       {"__td_cpu_barrier_reduce", reinterpret_cast<void*>(&td_cpu_barrier_reduce)},
       {"__td_cpu_warp", reinterpret_cast<void*>(&td_cpu_warp)},
       {"__td_cpu_clock", reinterpret_cast<void*>(&td_cpu_clock)},

@@ -65,37 +65,103 @@ uint64_t fbits(float f) {
   return u;
 }
 
-void mmaM16N8K16(const std::vector<SimThread*>& lanes) {
-  // Fragment layouts of mma.m16n8k16 with .f16 A/B and .f32 C/D (PTX ISA, "Matrix fragments for
-  // mma.m16n8k16"): g = lane / 4, t = lane % 4.
-  //   A (16x16, row): regs a0..a3 hold halves (g, 2t..2t+1), (g+8, 2t..), (g, 2t+8..), (g+8, 2t+8..)
-  //   B (16x8, col):  regs b0,b1 hold halves (k = 2t..2t+1, n = g), (k = 2t+8.., n = g)
-  //   C/D (16x8):     c0,c1 = (g, 2t), (g, 2t+1); c2,c3 = (g+8, 2t), (g+8, 2t+1)
+float bf16f(uint16_t b) {
+  uint32_t u = uint32_t(b) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+float tf32(uint64_t v) {  // the tensor cores read the upper 19 bits of each fp32 operand
+  return bitsf(v & 0xffffe000u);
+}
+uint16_t f2half(float f) {
+  _Float16 h = static_cast<_Float16>(f);
+  uint16_t u;
+  std::memcpy(&u, &h, 2);
+  return u;
+}
+
+// mma.sync m16n8k{8,16}, fragment layouts of the PTX ISA ("Matrix fragments for mma.m16n8k16 /
+// m16n8k8"), g = lane / 4, t = lane % 4:
+//   A (16xK, row), 16-bit types: register r holds the element pair (g + 8(r%2), 2t + 8(r/2)) and the next
+//     column — 4 registers for K = 16, 2 for K = 8. tf32: one element per register, (g + 8(r%2), t + 4(r/2)).
+//   B (Kx8, col), 16-bit types: register r holds (k = 2t + 8r, n = g) and k + 1 — 2 registers for K = 16, 1 for
+//     K = 8. tf32: (k = t + 4r, n = g), 2 registers.
+//   C/D (16x8): f32 — c_r = (g + 8(r/2), 2t + r%2), 4 registers; f16 — register r packs (g + 8r, 2t) and
+//     (g + 8r, 2t + 1), 2 registers.
+// Products are accumulated in fp32 in k order and rounded once at the end for f16 accumulators.
+void mma(const std::vector<SimThread*>& lanes, int K, MmaType type, bool f16Accum) {
   if (lanes.size() < 32) throw std::runtime_error("mma.sync needs a full warp of 32 lanes");
-  float A[16][16], B[16][8], C[16][8];
+  float A[16][16] = {}, B[16][8] = {}, C[16][8] = {};
+  int aRegs = type == MmaType::TF32 ? 4 : K / 4, bRegs = type == MmaType::TF32 ? 2 : K / 8, cRegs = f16Accum ? 2 : 4;
+  auto h = [&](uint64_t v, int half) {
+    uint16_t bits = static_cast<uint16_t>(v >> (16 * half));
+    return type == MmaType::BF16 ? bf16f(bits) : half2f(bits);
+  };
   for (int l = 0; l < 32; ++l) {
     if (!lanes[l]) throw std::runtime_error("mma.sync: every lane of the warp must take part");
     const uint64_t* in = lanes[l]->asmIn;
     int g = l / 4, t = l % 4;
-    for (int r = 0; r < 4; ++r) {
-      int row = g + (r & 1) * 8, col = 2 * t + (r >> 1) * 8;
-      A[row][col] = half2f(static_cast<uint16_t>(in[r]));
-      A[row][col + 1] = half2f(static_cast<uint16_t>(in[r] >> 16));
+    for (int r = 0; r < aRegs; ++r) {
+      int row = g + 8 * (r % 2);
+      if (type == MmaType::TF32) {
+        A[row][t + 4 * (r / 2)] = tf32(in[r]);
+      } else {
+        int col = 2 * t + 8 * (r / 2);
+        A[row][col] = h(in[r], 0);
+        A[row][col + 1] = h(in[r], 1);
+      }
     }
-    for (int r = 0; r < 2; ++r) {
-      int k = 2 * t + r * 8;
-      B[k][g] = half2f(static_cast<uint16_t>(in[4 + r]));
-      B[k + 1][g] = half2f(static_cast<uint16_t>(in[4 + r] >> 16));
+    for (int r = 0; r < bRegs; ++r) {
+      if (type == MmaType::TF32) {
+        B[t + 4 * r][g] = tf32(in[aRegs + r]);
+      } else {
+        int k = 2 * t + 8 * r;
+        B[k][g] = h(in[aRegs + r], 0);
+        B[k + 1][g] = h(in[aRegs + r], 1);
+      }
     }
-    for (int r = 0; r < 4; ++r) C[g + (r >> 1) * 8][2 * t + (r & 1)] = bitsf(in[6 + r]);
+    const uint64_t* c = in + aRegs + bRegs;
+    for (int r = 0; r < cRegs; ++r) {
+      if (f16Accum) {
+        C[g + 8 * r][2 * t] = half2f(static_cast<uint16_t>(c[r]));
+        C[g + 8 * r][2 * t + 1] = half2f(static_cast<uint16_t>(c[r] >> 16));
+      } else {
+        C[g + 8 * (r / 2)][2 * t + r % 2] = bitsf(c[r]);
+      }
+    }
   }
+  auto d = [&](int row, int col) {
+    float acc = C[row][col];
+    for (int k = 0; k < K; ++k) acc = __builtin_fmaf(A[row][k], B[k][col], acc);
+    return acc;
+  };
   for (int l = 0; l < 32; ++l) {
     int g = l / 4, t = l % 4;
-    for (int r = 0; r < 4; ++r) {
-      int row = g + (r >> 1) * 8, col = 2 * t + (r & 1);
-      float acc = C[row][col];
-      for (int k = 0; k < 16; ++k) acc = __builtin_fmaf(A[row][k], B[k][col], acc);  // fp32 accumulation
-      lanes[l]->asmOut[r] = fbits(acc);
+    for (int r = 0; r < cRegs; ++r) {
+      if (f16Accum)
+        lanes[l]->asmOut[r] = uint64_t(f2half(d(g + 8 * r, 2 * t))) | (uint64_t(f2half(d(g + 8 * r, 2 * t + 1))) << 16);
+      else
+        lanes[l]->asmOut[r] = fbits(d(g + 8 * (r / 2), 2 * t + r % 2));
+    }
+  }
+}
+
+// stmatrix: the inverse of ldmatrix — lane L's register m holds the pair (L/4, 2(L%4)..+1) of matrix m
+// (transposed with .trans), written to the row addresses lanes 8m .. 8m+7 give.
+void stmatrix(const std::vector<SimThread*>& lanes, int count, bool trans) {
+  for (size_t l = 0; l < lanes.size(); ++l) {
+    if (!lanes[l]) continue;
+    int r = static_cast<int>(l) / 4, c = 2 * (static_cast<int>(l) % 4);
+    for (int m = 0; m < count; ++m) {
+      uint64_t v = lanes[l]->asmIn[1 + m];
+      for (int e = 0; e < 2; ++e) {
+        int row = trans ? c + e : r, col = trans ? r : c + e;
+        SimThread* dst = lanes[8 * m + row];
+        if (!dst) throw std::runtime_error("stmatrix: a lane providing a row address is not taking part");
+        uint16_t bits = static_cast<uint16_t>(v >> (16 * e));
+        std::memcpy(sharedAddress(*dst, dst->asmIn[0]) + 2 * col, &bits, 2);
+      }
     }
   }
 }
@@ -108,8 +174,10 @@ void runWarpPtx(const std::vector<SimThread*>& lanes) {
     if (t) { any = t; break; }
   if (!any) return;
   auto op = static_cast<PtxOp>(any->asmOp);
-  if (op == PtxOp::LdMatrix) ldmatrix(lanes, any->asmParam & 0xff, (any->asmParam >> 8) & 1);
-  else if (op == PtxOp::MmaF16F32) mmaM16N8K16(lanes);
+  uint32_t p = any->asmParam;
+  if (op == PtxOp::LdMatrix) ldmatrix(lanes, p & 0xff, (p >> 8) & 1);
+  else if (op == PtxOp::StMatrix) stmatrix(lanes, p & 0xff, (p >> 8) & 1);
+  else if (op == PtxOp::Mma) mma(lanes, (p >> 18) & 1 ? 16 : 8, static_cast<MmaType>((p >> 16) & 3), (p >> 19) & 1);
 }
 
 void Worker::inlinePtx(uint32_t site, uint32_t opCode, uint32_t param, const uint64_t* in, uint64_t* out) {
@@ -137,9 +205,12 @@ void Worker::inlinePtx(uint32_t site, uint32_t opCode, uint32_t param, const uin
       return;
     }
     case PtxOp::LdMatrix:
-    case PtxOp::MmaF16F32:
+    case PtxOp::StMatrix:
+    case PtxOp::Mma:
       inlinePtxCollective(site, opCode, param, in, out);
       return;
+    default:
+      throw std::logic_error("inline PTX lowered to the scheduler reached ptx_semantics");
   }
 }
 

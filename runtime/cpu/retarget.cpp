@@ -247,6 +247,7 @@ class Lowering {
   // A catalogue statement becomes __td_cpu_asm(site, op, param, in, out): operands as 64-bit slots in
   // asm operand order (inputs only), results read back from `out`.
   void lowerPtx(llvm::CallInst* call, const PtxStatement& st) {
+    if (lowerPtxToScheduler(call, st)) return;
     llvm::IRBuilder<> entry(&*call->getFunction()->getEntryBlock().getFirstInsertionPt());
     llvm::Type* slots = llvm::ArrayType::get(i64_, 16);
     llvm::Value* in = entry.CreateAlloca(slots);
@@ -261,7 +262,8 @@ class Lowering {
       b.CreateStore(v, b.CreateConstGEP1_32(i64_, in, k));
     }
     uint32_t param = static_cast<uint32_t>(st.count & 0xff) | (st.trans ? 1u << 8 : 0) | (st.srcSize ? 1u << 9 : 0) |
-                     (st.waitAll ? 1u << 10 : 0);
+                     (st.waitAll ? 1u << 10 : 0) | (static_cast<uint32_t>(st.type) << 16) | (st.k == 16 ? 1u << 18 : 0) |
+                     (st.f16Accum ? 1u << 19 : 0);
     b.CreateCall(hook("__td_cpu_asm", void_, {i32_, i32_, i32_, ptr_, ptr_}),
                  {siteArg(*call), b.getInt32(static_cast<uint32_t>(st.op)), b.getInt32(param), in, out});
     llvm::Type* rt = call->getType();
@@ -278,6 +280,30 @@ class Lowering {
       call->replaceAllUsesWith(slot(0, rt));
     }
     call->eraseFromParent();
+  }
+
+  // Barriers, shuffles and reductions written as asm are the scheduler's own operations.
+  bool lowerPtxToScheduler(llvm::CallInst* call, const PtxStatement& st) {
+    llvm::IRBuilder<> b(call);
+    auto arg = [&](unsigned k) { return b.CreateZExtOrTrunc(call->getArgOperand(k), i32_); };
+    llvm::Value* repl = nullptr;
+    if (st.op == PtxOp::Barrier) {
+      unsigned next = 0;
+      llvm::Value* id = st.count >= 0 ? b.getInt32(st.count) : arg(next++);
+      llvm::Value* count = !st.hasCount ? b.getInt32(0) : st.mode >= 0 ? b.getInt32(st.mode) : arg(next++);
+      b.CreateCall(hook(st.arrive ? "__td_cpu_barrier_arrive" : "__td_cpu_barrier", void_, {i32_, i32_, i32_}),
+                   {siteArg(*call), id, count});
+    } else if (st.op == PtxOp::Shfl) {  // operands: a, b, c, membermask
+      repl = warp(b, *call, 0, st.mode, arg(3), b.CreateBitCast(call->getArgOperand(0), i32_), arg(1), arg(2));
+      if (call->getType() != i32_) repl = b.CreateBitCast(repl, call->getType());
+    } else if (st.op == PtxOp::Redux) {  // operands: a, membermask
+      repl = warp(b, *call, 5, st.mode | (st.isSigned ? 8 : 0), arg(1), arg(0), b.getInt32(0), b.getInt32(0));
+    } else {
+      return false;
+    }
+    if (repl) call->replaceAllUsesWith(repl);
+    call->eraseFromParent();
+    return true;
   }
 
   // ptrtoint of a shared pointer is its offset in the shared window (cvta.to.shared); inttoptr back

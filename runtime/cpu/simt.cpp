@@ -1,5 +1,6 @@
 #include "runtime/cpu/simt.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <sys/mman.h>
@@ -19,7 +20,7 @@ struct BorrowedStack {
   void deallocate(boost::context::stack_context&) noexcept {}
 };
 
-enum WarpOp { kShfl = 0, kVote = 1, kSyncWarp = 2, kActiveMask = 3, kInlinePtx = 4 };
+enum WarpOp { kShfl = 0, kVote = 1, kSyncWarp = 2, kActiveMask = 3, kInlinePtx = 4, kRedux = 5 };
 enum ShflMode { kIdx = 0, kUp = 1, kDown = 2, kBfly = 3 };
 enum VoteMode { kAll = 0, kAny = 1, kUni = 2, kBallot = 3 };
 enum BarrierReduce { kRedNone = 0, kRedPopc = 1, kRedAnd = 2, kRedOr = 3 };
@@ -197,6 +198,13 @@ void Worker::barrier(uint32_t site, uint32_t id, uint32_t count) {
   if (me.state != ThreadState::Ready) yieldToScheduler();
 }
 
+void Worker::barrierArrive(uint32_t site, uint32_t id, uint32_t count) {
+  id %= kBarriers;
+  ++barrierArrived_[id];
+  barrierExpected_[id] = count;
+  tryCompleteBarriers();
+}
+
 uint32_t Worker::barrierReduce(uint32_t site, int op, uint32_t value) {
   SimThread& me = self();
   me.state = ThreadState::AtBarrier;
@@ -281,6 +289,25 @@ void Worker::completeWarp(uint32_t w, uint64_t lanes) {
         break;
       case kInlinePtx:
         break;  // results written by runWarpPtx
+      case kRedux: {  // redux.sync: mode 0 add, 1 min, 2 max, 3 and, 4 or, 5 xor; +8 signed
+        int m = th.mode & 7;
+        bool sgn = th.mode & 8;
+        uint32_t acc = m == 3 ? ~0u : (m == 1 ? (sgn ? 0x7fffffffu : ~0u) : (m == 2 ? (sgn ? 0x80000000u : 0u) : 0u));
+        for (uint32_t j = 0; j < count; ++j) {
+          if (!in(j)) continue;
+          uint32_t v = base[j].a;
+          switch (m) {
+            case 0: acc += v; break;
+            case 1: acc = sgn ? uint32_t(std::min(int32_t(acc), int32_t(v))) : std::min(acc, v); break;
+            case 2: acc = sgn ? uint32_t(std::max(int32_t(acc), int32_t(v))) : std::max(acc, v); break;
+            case 3: acc &= v; break;
+            case 4: acc |= v; break;
+            default: acc ^= v;
+          }
+        }
+        th.result = acc;
+        break;
+      }
       default:
         th.result = 0;
     }

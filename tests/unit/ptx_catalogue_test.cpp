@@ -90,3 +90,43 @@ TEST(PtxBounds, CpAsyncDestinationPastTheSharedArrayIsCaughtInsideTheAsm) {
   EXPECT_EQ(f.coords, (std::vector<int64_t>{16, 0}));
   EXPECT_EQ(f.count, 16u);
 }
+
+TEST(PtxSemantics, MmaVariantsStmatrixShflReduxNamedBarriers) {
+  CheckResult r = check(bundle("ptx_ops"));
+  ASSERT_TRUE(r.report.findings.empty()) << r.report.findings[0].title;
+  auto A = values(r, "A"), B = values(r, "B"), Ab = values(r, "Ab"), Bb = values(r, "Bb");
+  auto At = values(r, "At"), Bt = values(r, "Bt");
+  auto matmul = [](const std::vector<double>& X, const std::vector<double>& Y, int K, int ldx, int i, int j) {
+    double s = 0;
+    for (int k = 0; k < K; ++k) s += X[i * ldx + k] * Y[k * 8 + j];
+    return s;
+  };
+  auto tf32 = [](double v) {  // keep the upper 19 bits of the fp32 value
+    float f = static_cast<float>(v);
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    u &= 0xffffe000u;
+    std::memcpy(&f, &u, 4);
+    return static_cast<double>(f);
+  };
+  auto Dbf = values(r, "Dbf"), Dh = values(r, "Dh"), Dk8 = values(r, "Dk8"), Dtf = values(r, "Dtf");
+  std::vector<double> Att(At.size()), Btt(Bt.size());
+  for (size_t i = 0; i < At.size(); ++i) Att[i] = tf32(At[i]);
+  for (size_t i = 0; i < Bt.size(); ++i) Btt[i] = tf32(Bt[i]);
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 8; ++j) {
+      ASSERT_NEAR(Dbf[i * 8 + j], matmul(Ab, Bb, 16, 16, i, j), 1e-4) << "bf16 " << i << "," << j;
+      double h = matmul(A, B, 16, 16, i, j);
+      ASSERT_NEAR(Dh[i * 8 + j], h, 2e-3 * std::max(1.0, std::abs(h))) << "f16 accumulate " << i << "," << j;
+      ASSERT_NEAR(Dk8[i * 8 + j], matmul(A, B, 8, 16, i, j), 1e-4) << "m16n8k8 " << i << "," << j;
+      ASSERT_NEAR(Dtf[i * 8 + j], matmul(Att, Btt, 8, 8, i, j), 1e-5) << "tf32 " << i << "," << j;
+    }
+  EXPECT_EQ(values(r, "Aback"), A) << "stmatrix writes the fragments ldmatrix would read";
+  auto shfl = values(r, "shfl"), red = values(r, "red"), order = values(r, "order");
+  for (int l = 0; l < 32; ++l) {
+    ASSERT_EQ(shfl[l], (l ^ 3) * 10);
+    ASSERT_EQ(red[l], 336);       // sum of lane - 5 over 32 lanes
+    ASSERT_EQ(red[32 + l], 26);   // max
+    ASSERT_EQ(order[l], 7) << "bar.sync 1, 64 waits for the bar.arrive of the producing warp";
+  }
+}
