@@ -36,6 +36,9 @@ std::function<int()> addCheckCommand(CLI::App& app) {
   sub->add_option("--executor", args->req.executor,
                   "cpu (default), cuda (the GPU, through the CUDA driver), or auto (cuda when a GPU is usable)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  sub->add_option("--blocks", args->req.blocks,
+                  "CPU executor: all (default), sample:N (every boundary block and N more drawn under --seed), or a "
+                  "list of blocks as linear indices or x.y.z");
   sub->add_option("--device", args->req.launch.device, "CUDA device ordinal for --executor cuda (default 0)");
   sub->add_option("--timing-launches", args->req.launch.timingLaunches,
                   "CUDA executor: time N more launches with CUDA events; the median goes to the JSON timing");

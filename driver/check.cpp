@@ -3,6 +3,7 @@
 #include "frontend/profile.h"
 #include "instrument/pipeline.h"
 #include "instrument/shared_layout.h"
+#include "driver/block_selection.h"
 #include "frontend/input_error.h"
 #include "runtime/cpu/cpu_executor.h"
 #include "runtime/cuda/cuda_executor.h"
@@ -48,8 +49,13 @@ CheckResult runCheck(const CheckRequest& req) {
     if (!r.findings.empty()) return res;
   }
   res.args = makeArguments(b, req.seed, profile.memoryBytes);
-  LaunchOutcome out = chooseExecutor(req) == "cuda" ? cuda::runOnCuda(km, b, res.args, req.launch)
-                                                    : cpu::runOnCpu(km, b, res.args, profile.warpSize, req.launch);
+  BlockSelection sel = selectBlocks(req.blocks, b.grid, req.seed);
+  LaunchOptions launch = req.launch;
+  launch.blocks = sel.blocks;
+  bool onGpu = chooseExecutor(req) == "cuda";  // the GPU always runs the whole grid
+  r.blocksNote = onGpu || sel.all ? "" : sel.description;
+  LaunchOutcome out = onGpu ? cuda::runOnCuda(km, b, res.args, launch)
+                            : cpu::runOnCpu(km, b, res.args, profile.warpSize, launch);
   r.launched = true;
   r.executor = out.executor;
   r.device = out.device;

@@ -18,6 +18,7 @@ struct CheckRequest {
   std::string target;            // profile name; empty: the default
   std::string checks = "all";
   std::string executor = "cpu";  // cpu, cuda or auto
+  std::string blocks = "all";    // --blocks (CPU executor)
   uint64_t seed = 0;
   LaunchOptions launch;
 };

@@ -52,7 +52,8 @@ struct LaunchOptions {
   double timeoutSeconds = 60;
   uint32_t channelCapacity = 4096;
   int device = 0;              // CUDA device ordinal
-  int timingLaunches = 0;      // CUDA executor: extra launches after the checked one, timed with events
+  int timingLaunches = 0;
+  std::vector<uint64_t> blocks;  // CPU executor: linear indices of the blocks to run; empty: all      // CUDA executor: extra launches after the checked one, timed with events
 };
 
 }  // namespace td

@@ -34,6 +34,7 @@ struct Report {
   uint64_t recordsDropped = 0;
   bool launched = false;
   uint64_t blocksRun = 0, blocksTotal = 0;
+  std::string blocksNote;     // --blocks: how the blocks that ran were chosen ("" = all)
   double compileSeconds = 0, runSeconds = 0;
   double kernelMsMedian = 0;  // --timing-launches (CUDA executor)
   int exitCode() const;      // 0 clean, 1 findings, 3 crash or hang

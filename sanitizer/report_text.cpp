@@ -35,8 +35,9 @@ std::string renderText(const Report& r, bool colour) {
                        r.recordsDropped);
   std::string where = fmt::format("kernel {} on target {}, executor {} ({})", r.kernel, r.target, r.executor, r.device);
   if (!r.launched) where += ", not launched";
-  else where += fmt::format(", grid ({},{},{}) x block ({},{},{}), {} of {} blocks ran", r.grid[0], r.grid[1], r.grid[2],
-                            r.block[0], r.block[1], r.block[2], r.blocksRun, r.blocksTotal);
+  else where += fmt::format(", grid ({},{},{}) x block ({},{},{}), {} of {} blocks ran{}", r.grid[0], r.grid[1], r.grid[2],
+                            r.block[0], r.block[1], r.block[2], r.blocksRun, r.blocksTotal,
+                            r.blocksNote.empty() ? "" : " (" + r.blocksNote + ")");
   if (r.findings.empty()) out += paint("1;32", "tile-doctor: no findings") + " — " + where + "\n";
   else
     out += paint("1", fmt::format("SUMMARY: tile-doctor: {} finding{}", r.findings.size(),

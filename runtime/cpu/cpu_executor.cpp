@@ -70,8 +70,8 @@ void faultSink(const DecodedFault& f) {
   gStatus->state.store(kFault);
 }
 
-[[noreturn]] void childMain(const LaunchShape& shape, KernelTrampoline fn, void** args, uint64_t blocks, int jobs,
-                            double timeout) {
+[[noreturn]] void childMain(const LaunchShape& shape, KernelTrampoline fn, void** args, uint64_t blocks,
+                            const std::vector<uint64_t>& chosen, int jobs, double timeout) {
   installFaultHandlers(faultSink);
   auto t0 = std::chrono::steady_clock::now();
   std::thread watchdog([timeout] {
@@ -98,7 +98,8 @@ void faultSink(const DecodedFault& f) {
           std::lock_guard<std::mutex> lock(gWorkersMutex);
           gWorkers.push_back(&w);
         }
-        for (uint64_t b; (b = next.fetch_add(1)) < blocks;) {
+        for (uint64_t i; (i = next.fetch_add(1)) < blocks;) {
+          uint64_t b = chosen.empty() ? i : chosen[i];
           if (!w.runBlock(b)) {
             int expected = kRunning;
             if (gStatus->state.compare_exchange_strong(expected, kDeadlock)) {
@@ -185,7 +186,7 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   shape.warpSize = static_cast<uint32_t>(warpSize);
   uint64_t dynOffset = (rt.staticSharedBytes + 15) / 16 * 16;
   shape.sharedBytes = static_cast<uint32_t>(dynOffset + bundle.dynamicShared);
-  uint64_t blocks = uint64_t(shape.grid[0]) * shape.grid[1] * shape.grid[2];
+  uint64_t blocks = opts.blocks.empty() ? uint64_t(shape.grid[0]) * shape.grid[1] * shape.grid[2] : opts.blocks.size();
   int jobs = opts.jobs > 0 ? opts.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   jobs = static_cast<int>(std::min<uint64_t>(jobs, blocks));
   out.device = fmt::format("host CPU, {} worker thread{}", jobs, jobs == 1 ? "" : "s");
@@ -193,7 +194,7 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   std::fflush(nullptr);
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) childMain(shape, fn, slots.data(), blocks, jobs, opts.timeoutSeconds);
+  if (pid == 0) childMain(shape, fn, slots.data(), blocks, opts.blocks, jobs, opts.timeoutSeconds);
 
   int wstatus = 0;
   auto start = std::chrono::steady_clock::now();
