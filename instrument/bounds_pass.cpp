@@ -116,10 +116,19 @@ void collectAccesses(llvm::Function& f, std::vector<Access>& out) {
           if (p) out.push_back({call, p, llvm::ConstantInt::get(i32, w), w, k, w});
         };
         if (st->op == PtxOp::CpAsync && call->arg_size() >= 2) {
+          unsigned bytes = static_cast<unsigned>(st->count);
+          if (st->sizeOperand >= 0 && static_cast<unsigned>(st->sizeOperand) < call->arg_size())
+            if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(st->sizeOperand)))
+              bytes = static_cast<unsigned>(c->getZExtValue());
           llvm::Value* src = call->getArgOperand(1);
-          add(src->getType()->isPointerTy() ? src : pointerBehind(src, call), static_cast<unsigned>(st->count), SiteKind::Load);
+          add(src->getType()->isPointerTy() ? src : pointerBehind(src, call), bytes, SiteKind::Load);
+          if (st->srcSize && static_cast<unsigned>(st->srcSizeOperand) < call->arg_size()) {
+            // With a src-size operand only that many bytes are read (the rest is zero-filled).
+            llvm::IRBuilder<> b(call);
+            out.back().size = b.CreateZExtOrTrunc(call->getArgOperand(st->srcSizeOperand), i32);
+          }
           llvm::Value* dst = call->getArgOperand(0);
-          add(dst->getType()->isPointerTy() ? dst : pointerBehind(dst, call), static_cast<unsigned>(st->count), SiteKind::Store);
+          add(dst->getType()->isPointerTy() ? dst : pointerBehind(dst, call), bytes, SiteKind::Store);
         } else if ((st->op == PtxOp::LdMatrix || st->op == PtxOp::StMatrix) && call->arg_size() >= 1) {
           add(pointerBehind(call->getArgOperand(0), call), 16, st->op == PtxOp::LdMatrix ? SiteKind::Load : SiteKind::Store);
         }

@@ -21,12 +21,18 @@ std::string normalize(const std::string& s) {
 std::optional<PtxStatement> parsePtx(const std::string& asmText) {
   std::string s = normalize(asmText);
   std::smatch m;
-  static const std::regex cp(R"(^cp\.async\.(ca|cg)\.shared\.global(\.L2::\d+B)? \[\$\d+\], \[\$\d+\], (\d+)(, \$\d+)?;$)");
+  // TileLang passes the size as an "n" operand ($2) and the zero-fill size as $3; CUTLASS writes literals.
+  static const std::regex cp(
+      R"(^cp\.async\.(ca|cg)\.shared\.global(\.L2::\d+B)? \[\$0\], \[\$1\], (\d+|\$(\d+))(, \$(\d+))?;$)");
   if (std::regex_match(s, m, cp)) {
     PtxStatement st{PtxOp::CpAsync};
-    st.count = std::stoi(m[3]);
-    st.srcSize = m[4].matched;
-    if (st.count != 4 && st.count != 8 && st.count != 16) return std::nullopt;
+    if (m[4].matched) st.sizeOperand = std::stoi(m[4]);
+    else st.count = std::stoi(m[3]);
+    if (m[6].matched) {
+      st.srcSize = true;
+      st.srcSizeOperand = std::stoi(m[6]);
+    }
+    if (st.sizeOperand < 0 && st.count != 4 && st.count != 8 && st.count != 16) return std::nullopt;
     return st;
   }
   if (s == "cp.async.commit_group;") return PtxStatement{PtxOp::CpAsyncCommit};

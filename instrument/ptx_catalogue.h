@@ -25,6 +25,8 @@ struct PtxStatement {
   int count = 0;        // ldmatrix: matrices (1, 2, 4); cp.async: bytes; wait_group: N (-1: from operand)
   bool trans = false;   // ldmatrix .trans
   bool srcSize = false; // cp.async with a src-size operand (zero fill)
+  int sizeOperand = -1;     // cp.async: the operand holding the copy size when it is not a literal ("n")
+  int srcSizeOperand = -1;  // cp.async: the operand holding the src size
   bool waitAll = false;
   // mma: k (8 or 16), input type, f16 accumulators; shfl: mode 0..3 (idx, up, down, bfly);
   // redux: 0 add, 1 min, 2 max, 3 and, 4 or, 5 xor, signed; barrier: arrive (no wait), with a count

@@ -187,9 +187,11 @@ void Worker::inlinePtx(uint32_t site, uint32_t opCode, uint32_t param, const uin
     case PtxOp::CpAsync: {
       PendingCopy c{};
       c.group = me.openGroup;
-      c.size = param & 0xff;
+      int sizeOp = static_cast<int>((param >> 21) & 7) - 1, srcOp = static_cast<int>((param >> 24) & 7) - 1;
+      c.size = sizeOp >= 0 ? static_cast<uint32_t>(in[sizeOp]) : (param & 0xff);
+      if (c.size > sizeof c.data) throw std::runtime_error(fmt::format("cp.async of {} bytes", c.size));
       c.dst = sharedAddress(me, in[0]);
-      uint32_t srcBytes = (param >> 9) & 1 ? static_cast<uint32_t>(in[2]) : c.size;
+      uint32_t srcBytes = srcOp >= 0 ? static_cast<uint32_t>(in[srcOp]) : c.size;
       std::memcpy(c.data, reinterpret_cast<const char*>(in[1]), std::min(srcBytes, c.size));  // rest stays 0
       me.pending.push_back(c);
       return;

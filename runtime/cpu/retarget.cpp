@@ -263,7 +263,8 @@ class Lowering {
     }
     uint32_t param = static_cast<uint32_t>(st.count & 0xff) | (st.trans ? 1u << 8 : 0) | (st.srcSize ? 1u << 9 : 0) |
                      (st.waitAll ? 1u << 10 : 0) | (static_cast<uint32_t>(st.type) << 16) | (st.k == 16 ? 1u << 18 : 0) |
-                     (st.f16Accum ? 1u << 19 : 0);
+                     (st.f16Accum ? 1u << 19 : 0) | (static_cast<uint32_t>(st.sizeOperand + 1) << 21) |
+                     (static_cast<uint32_t>(st.srcSizeOperand + 1) << 24);
     b.CreateCall(hook("__td_cpu_asm", void_, {i32_, i32_, i32_, ptr_, ptr_}),
                  {siteArg(*call), b.getInt32(static_cast<uint32_t>(st.op)), b.getInt32(param), in, out});
     llvm::Type* rt = call->getType();

@@ -39,6 +39,7 @@ static __device__ __attribute__((noinline, cold)) void td_report(unsigned int ki
 static __device__ __forceinline__ int td_verdict(unsigned int oob_kind, unsigned int site, const char* p, long long off,
                                                  unsigned int size, unsigned int align, unsigned long long limit,
                                                  bool base_aligned = false) {
+  if (size == 0) return 1;  // a zero-fill cp.async with src-size 0 reads nothing
   // One rarely taken branch per access: the common path computes both tests without branching.
   // One unsigned compare covers both ends: a negative offset is a huge unsigned one.
   bool outside = (limit < size) | ((unsigned long long)off > limit - size);

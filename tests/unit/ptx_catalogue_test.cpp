@@ -130,3 +130,19 @@ TEST(PtxSemantics, MmaVariantsStmatrixShflReduxNamedBarriers) {
     ASSERT_EQ(order[l], 7) << "bar.sync 1, 64 waits for the bar.arrive of the producing warp";
   }
 }
+
+TEST(PtxBounds, TileLangConditionalCopyReadsNothingPastTheEnd) {
+  CheckResult ok = check(bundle("cp_async_tl"));
+  EXPECT_TRUE(ok.report.findings.empty()) << "a zero-fill size of 0 reads nothing";
+  auto A = values(ok, "A"), out = values(ok, "out");
+  for (int r = 0; r < 32; ++r)
+    for (int c = 0; c < 8; ++c) ASSERT_EQ(out[r * 8 + c], r < 20 ? A[r * 8 + c] : 0.0) << r << "," << c;
+  CheckResult bug = check(std::string(TD_TESTS_DIR) + "/bundles/cp_async_tl/bundle_bug.toml");
+  ASSERT_EQ(bug.report.findings.size(), 1u);
+  const Finding& f = bug.report.findings[0];
+  EXPECT_EQ(f.kind, "global-out-of-bounds");
+  EXPECT_EQ(f.buffer, "A");
+  EXPECT_EQ(f.coords, (std::vector<int64_t>{20, 0}));
+  EXPECT_EQ(f.count, 12u);  // rows 20..31
+  EXPECT_EQ(f.width, 16u);
+}
