@@ -18,6 +18,7 @@
 #include "frontend/signature.h"
 #include "instrument/bounds_pass.h"
 #include "instrument/pointer_roots.h"
+#include "instrument/loop_sites.h"
 #include "instrument/sync_sites.h"
 
 extern const char td_runtime_cu[];
@@ -125,6 +126,7 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {
   registerSharedObjects(*km.module, km.sites);
   llvm::ModuleAnalysisManager mam;
   SyncSitesPass(km.sites).run(*km.module, mam);
+  LoopSitesPass(km.sites).run(*km.module, mam);
   if (checks.has("bounds")) BoundsCheckPass(km.sites).run(*km.module, mam);
   linkDeviceRuntime(*km.module);
   std::string err;

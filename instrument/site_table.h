@@ -18,7 +18,7 @@ struct SourceLoc {
   std::string str() const;  // "file:line:col"
 };
 
-enum class SiteKind { Load, Store, Atomic, MemIntrinsic, Barrier, WarpOp, AsmStatement };
+enum class SiteKind { Load, Store, Atomic, MemIntrinsic, Barrier, WarpOp, AsmStatement, Loop };
 enum class Space { Global, Shared, Unknown };
 
 struct SharedObject {

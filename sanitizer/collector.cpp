@@ -178,7 +178,17 @@ Finding hangFinding(const LaunchOutcome& out, const SiteTable& sites) {
     std::string who = fmt::format("{} thread{} (first: {})", threads.size(), threads.size() == 1 ? "" : "s",
                                   threadText(threads.front()));
     if (site == ~0u - 1) {
-      f.notes.push_back(who + " still running when stopped: a loop that does not end?");
+      const Waiter* spinning = nullptr;
+      for (const Waiter& w : out.waiters)
+        if (w.state == Waiter::Running) spinning = &w;
+      if (spinning && spinning->site < sites.sites.size()) {
+        const Site& s = sites.sites[spinning->site];
+        f.notes.push_back(fmt::format("{} still running when stopped, last in the {} at {}: a loop that does not end?", who,
+                                      s.kind == SiteKind::Loop ? "loop" : "access", s.loc.str()));
+        if (f.loc.file.empty()) f.loc = s.loc;
+      } else {
+        f.notes.push_back(who + " still running when stopped: a loop that does not end?");
+      }
     } else if (site < sites.sites.size()) {
       const Site& s = sites.sites[site];
       f.notes.push_back(fmt::format("{} waiting at {} at {}", who, s.what.empty() ? "a barrier" : s.what, s.loc.str()));

@@ -102,6 +102,7 @@ TEST(Robustness, EndlessLoopStoppedByTimeout) {
   ASSERT_TRUE(f);
   EXPECT_EQ(r.report.exitCode(), 3);
   EXPECT_EQ(f->count, 64u);
+  EXPECT_EQ(f->loc.line, 4u) << "the loop that does not end";
 }
 
 TEST(Robustness, NamedBarrierDeadlockReportedNotHung) {
