@@ -226,7 +226,7 @@ class ManifestReader {
     std::string ir = str(kernel, "ir", "[kernel]", false);
     if (source.empty() == ir.empty()) fail(kernel.source().begin.line, "[kernel] needs exactly one of 'source' or 'ir'");
     auto resolve = [&](const std::string& rel, const char* key) {
-      fs::path p = fs::path(b.dir) / rel;
+      fs::path p = (fs::path(b.dir) / rel).lexically_normal();
       if (!fs::exists(p)) fail(kernel.get(key), fmt::format("{} file '{}' not found (looked at {})", key, rel, p.string()));
       return p.string();
     };

@@ -8,7 +8,11 @@ __global__ void mma_tile(const half* A, const half* B, float* C, unsigned* frag)
   unsigned as = (unsigned)__cvta_generic_to_shared(&As[0][0]);
   unsigned bs = (unsigned)__cvta_generic_to_shared(&Bs[0][0]);
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(as + lane * 16), "l"(A + lane * 8));
+#ifndef CP_ASYNC_DST_BUG
   if (lane < 16) asm volatile("cp.async.ca.shared.global [%0], [%1], 16;\n" ::"r"(bs + lane * 16), "l"(B + lane * 8));
+#else  // planted bug (tests/bundles/cp_async_oob): the B copy lands 16 rows further on, past the end of Bs
+  if (lane < 16) asm volatile("cp.async.ca.shared.global [%0], [%1], 16;\n" ::"r"(bs + (lane + 16) * 16), "l"(B + lane * 8));
+#endif
   asm volatile("cp.async.commit_group;\n" ::);
   asm volatile("cp.async.wait_group %0;\n" ::"n"(0));
   __syncthreads();
