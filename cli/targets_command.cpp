@@ -7,8 +7,7 @@
 namespace td::cli {
 
 std::function<int()> addTargetsCommand(CLI::App& app) {
-  CLI::App* sub = app.add_subcommand("targets", "list the target profiles (profiles/*.toml)");
-  (void)sub;
+  app.add_subcommand("targets", "list the target profiles (profiles/*.toml)");
   return [] {
     std::cout << fmt::format("{:<13} {:<7} {:>4} {:>13} {:>8} {:>5} {:>8} {:>10} {:>8}\n", "target", "vendor", "warp",
                              "smem/block", "threads", "SMs", "mem GiB", "GB/s", "fp16 TF");

@@ -131,7 +131,6 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
                        const LaunchOptions& opts) {
   LaunchOutcome out;
   out.executor = "cpu";
-  out.device = fmt::format("host CPU, {} worker thread{}", opts.jobs, opts.jobs == 1 ? "" : "s");
 
   // The record channel and the per-site counters, shared with the child.
   uint32_t nsites = static_cast<uint32_t>(km.sites.sites.size());
