@@ -100,6 +100,43 @@ std::optional<PtxStatement> parsePtx(const std::string& asmText) {
     st.mode = !st.hasCount ? 0 : m[4].str()[0] == '$' ? -1 : std::stoi(m[4]);
     return st;
   }
+  // The Ampere mbarrier subset, as TileLang's barrier.h writes it (shared::cta spelt either way).
+  static const std::regex minit(R"(^mbarrier\.init\.shared(::cta)?\.b64 \[\$(\d+)\], \$(\d+);$)");
+  if (std::regex_match(s, m, minit)) {
+    PtxStatement st{PtxOp::MbarInit};
+    st.addrOperand = std::stoi(m[2]);
+    st.valueOperand = std::stoi(m[3]);
+    return st;
+  }
+  static const std::regex marrive(R"(^mbarrier\.arrive\.shared(::cta)?\.b64 _, \[\$(\d+)\];$)");
+  if (std::regex_match(s, m, marrive)) {
+    PtxStatement st{PtxOp::MbarArrive};
+    st.addrOperand = std::stoi(m[2]);
+    return st;
+  }
+  static const std::regex mtry(
+      R"(^\{ \.reg \.pred (\w+); mbarrier\.(try|test)_wait\.parity\.shared(::cta)?\.b64 \1, \[\$(\d+)\], \$(\d+)(, \$\d+)?; selp\.b32 \$0, 1, 0, \1; \}$)");
+  if (std::regex_match(s, m, mtry)) {
+    PtxStatement st{PtxOp::MbarTryWait};
+    st.addrOperand = std::stoi(m[4]);
+    st.valueOperand = std::stoi(m[5]);
+    return st;
+  }
+  static const std::regex mwait(
+      R"(^\{ \.reg \.pred (\w+); (\w+): mbarrier\.(try|test)_wait\.parity\.shared(::cta)?\.b64 \1, \[\$(\d+)\], \$(\d+)(, \$\d+)?; @\1 bra(\.uni)? (\w+); (nanosleep\.u32 \d+; )?bra(\.uni)? \2; \9: \}$)");
+  if (std::regex_match(s, m, mwait)) {
+    PtxStatement st{PtxOp::MbarWait};
+    st.addrOperand = std::stoi(m[5]);
+    st.valueOperand = std::stoi(m[6]);
+    return st;
+  }
+  static const std::regex cparrive(R"(^\{? ?cp\.async\.mbarrier\.arrive(\.noinc)?\.shared(::cta)?\.b64 \[\$(\d+)\]; ?\}?$)");
+  if (std::regex_match(s, m, cparrive)) {
+    PtxStatement st{PtxOp::CpAsyncMbarArrive};
+    st.noinc = m[1].matched;
+    st.addrOperand = std::stoi(m[3]);
+    return st;
+  }
   return std::nullopt;
 }
 
@@ -109,6 +146,8 @@ std::string ptxLimitation(const std::string& asmText) {
   if (s.find("wgmma") != std::string::npos) return "Hopper-only (wgmma)";
   if (s.find("cluster") != std::string::npos) return "Hopper-only (thread-block clusters)";
   if (s.find("setmaxnreg") != std::string::npos) return "Hopper-only (setmaxnreg)";
+  if (s.find("expect_tx") != std::string::npos) return "Hopper-only (mbarrier transaction counts)";
+  if (s.find("fence.proxy.async") != std::string::npos) return "Hopper-only (async proxy fence)";
   return "";
 }
 

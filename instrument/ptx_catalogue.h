@@ -16,6 +16,11 @@ enum class PtxOp {
   Shfl,           // shfl.sync.{idx,up,down,bfly}.b32 d, a, b, c, membermask
   Redux,          // redux.sync.{add,min,max,and,or,xor}.{s32,u32,b32} d, a, membermask
   Barrier,        // bar.sync / barrier.sync / bar.arrive id[, count]
+  MbarInit,       // mbarrier.init.shared.b64 [addr], count
+  MbarArrive,     // mbarrier.arrive.shared.b64 _, [addr]
+  MbarTryWait,    // { mbarrier.try_wait.parity ...; selp.b32 d, 1, 0, P; }  (does not block)
+  MbarWait,       // { LAB_WAIT: mbarrier.{try,test}_wait.parity ...; @P bra DONE; bra LAB_WAIT; DONE: }
+  CpAsyncMbarArrive,  // cp.async.mbarrier.arrive[.noinc].shared.b64 [addr]
 };
 
 enum class MmaType : int { F16 = 0, BF16 = 1, TF32 = 2 };
@@ -37,6 +42,8 @@ struct PtxStatement {
   bool isSigned = false;
   bool arrive = false;
   bool hasCount = false;
+  int addrOperand = -1, valueOperand = -1;  // mbarrier: the address and the count / phase parity operands
+  bool noinc = false;
 };
 
 // Recognises an asm string (whitespace-insensitive). nullopt: not in the catalogue.

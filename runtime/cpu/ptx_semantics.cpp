@@ -166,6 +166,27 @@ void stmatrix(const std::vector<SimThread*>& lanes, int count, bool trans) {
   }
 }
 
+// An mbarrier's state kept in its own 64-bit shared word (the hardware's encoding is opaque):
+// bits 0-19 arrivals still pending in this phase, 20-39 the expected count, bit 40 the phase parity.
+struct Mbarrier {
+  uint64_t* word;
+  uint32_t pending() const { return *word & 0xfffff; }
+  uint32_t expected() const { return (*word >> 20) & 0xfffff; }
+  uint32_t phase() const { return (*word >> 40) & 1; }
+  void init(uint32_t count) { *word = (uint64_t(count) & 0xfffff) | ((uint64_t(count) & 0xfffff) << 20); }
+  void arrive() {
+    uint32_t left = pending() ? pending() - 1 : 0;
+    uint32_t ph = phase();
+    if (left == 0) {  // the phase completes; the next one expects the same count
+      left = expected();
+      ph ^= 1;
+    }
+    *word = uint64_t(left) | (uint64_t(expected()) << 20) | (uint64_t(ph) << 40);
+  }
+  // try_wait.parity p: true once the phase of parity p has completed
+  bool phaseDone(uint32_t parity) const { return phase() != (parity & 1); }
+};
+
 }  // namespace
 
 void runWarpPtx(const std::vector<SimThread*>& lanes) {
@@ -204,6 +225,25 @@ void Worker::inlinePtx(uint32_t site, uint32_t opCode, uint32_t param, const uin
       uint32_t n = all ? 0 : (param & 0xff) == 0xff ? static_cast<uint32_t>(in[0]) : (param & 0xff);
       if (all) ++me.openGroup;  // wait_all also completes copies not yet committed
       completeCopies(me, me.openGroup > n ? me.openGroup - n : 0);
+      return;
+    }
+    case PtxOp::MbarInit:
+    case PtxOp::MbarArrive:
+    case PtxOp::MbarTryWait:
+    case PtxOp::MbarWait:
+    case PtxOp::CpAsyncMbarArrive: {
+      int addrOp = static_cast<int>(param & 0xf) - 1, valueOp = static_cast<int>((param >> 4) & 0xf) - 1;
+      Mbarrier bar{reinterpret_cast<uint64_t*>(sharedAddress(me, in[addrOp]))};
+      uint32_t value = valueOp >= 0 ? static_cast<uint32_t>(in[valueOp]) : 0;
+      if (op == PtxOp::MbarInit) bar.init(value);
+      else if (op == PtxOp::MbarArrive) bar.arrive();
+      else if (op == PtxOp::MbarTryWait) out[0] = bar.phaseDone(value);
+      else if (op == PtxOp::MbarWait)
+        while (!bar.phaseDone(value)) spinYield(site);
+      else {  // the thread's copies land first; .noinc makes it one of the expected arrivals
+        completeCopies(me, ~0u);
+        if ((param >> 8) & 1) bar.arrive();
+      }
       return;
     }
     case PtxOp::LdMatrix:

@@ -265,6 +265,9 @@ class Lowering {
                      (st.waitAll ? 1u << 10 : 0) | (static_cast<uint32_t>(st.type) << 16) | (st.k == 16 ? 1u << 18 : 0) |
                      (st.f16Accum ? 1u << 19 : 0) | (static_cast<uint32_t>(st.sizeOperand + 1) << 21) |
                      (static_cast<uint32_t>(st.srcSizeOperand + 1) << 24);
+    if (st.addrOperand >= 0)  // mbarrier statements: which operands are the address and the value
+      param = static_cast<uint32_t>(st.addrOperand + 1) | (static_cast<uint32_t>(st.valueOperand + 1) << 4) |
+              (st.noinc ? 1u << 8 : 0);
     b.CreateCall(hook("__td_cpu_asm", void_, {i32_, i32_, i32_, ptr_, ptr_}),
                  {siteArg(*call), b.getInt32(static_cast<uint32_t>(st.op)), b.getInt32(param), in, out});
     llvm::Type* rt = call->getType();

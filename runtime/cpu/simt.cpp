@@ -198,6 +198,11 @@ void Worker::barrier(uint32_t site, uint32_t id, uint32_t count) {
   if (me.state != ThreadState::Ready) yieldToScheduler();
 }
 
+void Worker::spinYield(uint32_t site) {
+  self().ctx.lastSite = site;
+  yieldToScheduler();
+}
+
 void Worker::barrierArrive(uint32_t site, uint32_t id, uint32_t count) {
   id %= kBarriers;
   ++barrierArrived_[id];

@@ -77,6 +77,7 @@ class Worker {
 
   // Entry points the retargeted kernel calls (through the extern "C" shims in host_abi.cpp).
   void barrier(uint32_t site, uint32_t id, uint32_t count);
+  void spinYield(uint32_t site);  // let the block's other threads run, as a polling loop does on the GPU
   void barrierArrive(uint32_t site, uint32_t id, uint32_t count);  // bar.arrive: counts, does not wait
   uint32_t barrierReduce(uint32_t site, int op, uint32_t value);
   uint32_t warpCollective(uint32_t site, int op, int mode, uint32_t mask, uint32_t a, uint32_t b, uint32_t c);

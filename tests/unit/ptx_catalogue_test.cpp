@@ -147,3 +147,17 @@ TEST(PtxBounds, TileLangConditionalCopyReadsNothingPastTheEnd) {
   EXPECT_EQ(f.count, 12u);  // rows 20..31
   EXPECT_EQ(f.width, 16u);
 }
+
+TEST(PtxSemantics, MbarrierProducerConsumer) {
+  EXPECT_EQ(parsePtx("mbarrier.init.shared.b64 [$1], $0;")->op, PtxOp::MbarInit);
+  EXPECT_EQ(parsePtx("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [$0];")->noinc, true);
+  EXPECT_EQ(ptxLimitation("mbarrier.arrive.expect_tx.shared.b64 _, [$1], $0;"), "Hopper-only (mbarrier transaction counts)");
+  CheckResult r = check(bundle("mbarrier"), "nvidia-h200", {}, 10);
+  ASSERT_TRUE(r.report.findings.empty()) << r.report.findings[0].title;
+  auto out = values(r, "out"), early = values(r, "early");
+  EXPECT_EQ(early[0], 0.0) << "try_wait before any arrival: phase 0 not complete";
+  for (int l = 0; l < 32; ++l) {
+    ASSERT_EQ(out[l], 16 * l + 6) << "warp 0 read the copies after phase 0 completed";
+    ASSERT_EQ(out[32 + l], (4 * l + 1) * 2) << "warp 1 continued after phase 1";
+  }
+}
