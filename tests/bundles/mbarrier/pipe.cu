@@ -1,7 +1,8 @@
-// A two-warp producer/consumer pipeline on an mbarrier, with the asm forms of TileLang's barrier.h:
-// warp 1 copies with cp.async and arrives through cp.async.mbarrier.arrive.noinc (phase 0), warp 0
-// waits on parity 0 with the polling loop, reads the data, then arrives with mbarrier.arrive (phase 1),
-// on which warp 1 waits before writing its own result.
+// A two-warp producer/consumer pipeline on two mbarriers, with the asm forms of TileLang's barrier.h.
+// full: warp 1 copies with cp.async and arrives through cp.async.mbarrier.arrive.noinc; its phase 0
+// completes when all 32 copies have landed. done: warp 0 waits on full (polling loop, parity 0), reads
+// the data, and arrives with mbarrier.arrive; warp 1 waits on both before it writes its own result.
+// (One barrier for both steps would let a slow thread wait on a parity that has come round again.)
 __device__ unsigned smem_u32(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
 
 __device__ void mbar_wait(unsigned bar, int parity) {
@@ -17,23 +18,27 @@ __device__ unsigned mbar_try(unsigned bar, int parity) {
 }
 
 __global__ void pipe(const int4* in, int* out, int* early) {
-  __shared__ __align__(8) unsigned long long bar;
+  __shared__ __align__(8) unsigned long long bars[2];
   __shared__ __align__(16) int4 buf[32];
   int t = threadIdx.x, lane = t % 32;
-  unsigned b = smem_u32(&bar);
-  if (t == 0) asm volatile("mbarrier.init.shared.b64 [%1], %0;" ::"r"(32), "r"(b));
+  unsigned full = smem_u32(&bars[0]), done = smem_u32(&bars[1]);
+  if (t == 0) {
+    asm volatile("mbarrier.init.shared.b64 [%1], %0;" ::"r"(32), "r"(full));
+    asm volatile("mbarrier.init.shared.b64 [%1], %0;" ::"r"(32), "r"(done));
+  }
   __syncthreads();
-  if (t == 0) early[0] = mbar_try(b, 0);  // nobody has arrived yet: phase 0 is not complete
+  if (t == 0) early[0] = mbar_try(full, 0);  // nobody has arrived yet: phase 0 is not complete
   __syncthreads();
   if (t >= 32) {
     asm volatile("cp.async.ca.shared.global [%0], [%1], 16;" ::"r"(smem_u32(&buf[lane])), "l"(in + lane));
-    asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];" ::"r"(b));
-    mbar_wait(b, 1);
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];" ::"r"(full));
+    mbar_wait(full, 0);
+    mbar_wait(done, 0);
     out[32 + lane] = buf[lane].y * 2;
   } else {
-    mbar_wait(b, 0);
+    mbar_wait(full, 0);
     int4 v = buf[lane];
     out[lane] = v.x + v.y + v.z + v.w;
-    asm volatile("mbarrier.arrive.shared.b64 _, [%0];" ::"r"(b));
+    asm volatile("mbarrier.arrive.shared.b64 _, [%0];" ::"r"(done));
   }
 }
