@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <unistd.h>
@@ -50,21 +51,27 @@ std::function<int()> addCheckCommand(CLI::App& app) {
       if (eq == std::string::npos || eq == 0) throw InputError("--param", 0, fmt::format("'{}' is not NAME=VALUE", p));
       args->req.params.push_back({p.substr(0, eq), p.substr(eq + 1)});
     }
-    CheckResult res = runCheck(args->req);
-    if (!args->saveOutputs.empty()) {
-      for (const ArgValue& a : res.args)
-        if (a.spec->isBuffer && a.spec->output) writeNpy(args->saveOutputs + "/" + a.spec->name + ".npy", *a.spec, a.data);
-    }
+    // Both output folders are checked before the kernel runs, so a bad path costs no run; the report is
+    // written before the outputs, so nothing found is lost if saving fails.
     bool toFile = !args->out.empty();
+    std::ofstream reportFile;
+    if (toFile) {
+      reportFile.open(args->out);
+      if (!reportFile) throw InputError(args->out, 0, "cannot write the report");
+    }
+    if (!args->saveOutputs.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(args->saveOutputs, ec);
+      if (ec) throw InputError(args->saveOutputs, 0, "cannot create the --save-outputs folder: " + ec.message());
+    }
+    CheckResult res = runCheck(args->req);
     std::string text = args->format == "json" ? renderJson(res.report)
                                               : renderText(res.report, !toFile && isatty(STDOUT_FILENO));
-    if (toFile) {
-      std::ofstream f(args->out);
-      if (!f) throw InputError(args->out, 0, "cannot write the report");
-      f << text;
-    } else {
-      std::cout << text;
-    }
+    if (toFile) reportFile << text;
+    else std::cout << text << std::flush;
+    if (!args->saveOutputs.empty())
+      for (const ArgValue& a : res.args)
+        if (a.spec->isBuffer && a.spec->output) writeNpy(args->saveOutputs + "/" + a.spec->name + ".npy", *a.spec, a.data);
     return res.report.exitCode();
   };
 }

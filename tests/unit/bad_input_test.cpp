@@ -118,6 +118,15 @@ TEST_F(BadInput, UnknownTargetAndCheckFamily) {
   expectBadInput(checkWith("", "", "--checks bounds,speling"), "--checks", "unknown check family 'speling'");
 }
 
+TEST_F(BadInput, UnwritableReportOrOutputFolder) {
+  expectBadInput(checkWith("", "", "--save-outputs /proc/no/such"), "/proc/no/such", "cannot create the --save-outputs folder");
+  expectBadInput(checkWith("", "", "--out /proc/no/such.json"), "/proc/no/such.json", "cannot write the report");
+  Cli ok = checkWith("", "", "--out " + (dir_ / "r.json").string() + " --format json --save-outputs " + (dir_ / "o").string());
+  EXPECT_EQ(ok.code, 0) << ok.output;
+  EXPECT_TRUE(fs::exists(dir_ / "r.json"));
+  EXPECT_TRUE(fs::exists(dir_ / "o" / "out.npy"));
+}
+
 TEST(Cli, TargetsListsEveryProfile) {
   Cli r = runCli("targets");
   EXPECT_EQ(r.code, 0);
