@@ -31,6 +31,16 @@ TEST(PtxCatalogue, RecognisesTheStatementsAndNamesHopperOnlyOnes) {
   EXPECT_TRUE(ld->trans);
   EXPECT_TRUE(parsePtx("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, "
                        "{$10,$11,$12,$13};"));
+  // The spellings of TileLang's ldsm.h and copy.h (shape after the count, size as an "n" operand).
+  auto tl = parsePtx("ldmatrix.sync.aligned.x4.trans.m8n8.shared.b16 {$0, $1, $2, $3}, [$4];\n");
+  ASSERT_TRUE(tl);
+  EXPECT_EQ(tl->count, 4);
+  EXPECT_TRUE(tl->trans);
+  EXPECT_TRUE(parsePtx("stmatrix.sync.aligned.x2.trans.m8n8.shared.b16 [$0], {$1, $2};\n"));
+  auto tlcp = parsePtx("cp.async.cg.shared.global.L2::128B [$0], [$1], $2, $3;");
+  ASSERT_TRUE(tlcp);
+  EXPECT_EQ(tlcp->sizeOperand, 2);
+  EXPECT_EQ(tlcp->srcSizeOperand, 3);
   EXPECT_FALSE(parsePtx("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 ..."));
   EXPECT_EQ(ptxLimitation("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 ..."), "Hopper-only (wgmma)");
   EXPECT_EQ(ptxLimitation("cp.async.bulk.tensor.2d.shared::cluster.global [$0], [$1];"), "Hopper-only (TMA bulk copy)");
