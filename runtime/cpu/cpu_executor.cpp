@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <thread>
 
+#include "runtime/control_block.h"
 #include "runtime/shared_mapping.h"
 #include <unistd.h>
 
@@ -141,20 +142,12 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   auto* hits = mapShared<uint32_t>(hitsBytes);
   gStatus = mapShared<SharedStatus>(sizeof(SharedStatus));
 
-  td_ctl ctlValue;
-  td_ctl* ctl = &ctlValue;
-  std::memset(ctl, 0, sizeof *ctl);
-  ctl->abi_version = TD_ABI_VERSION;
-  ctl->nbuffers = static_cast<unsigned>(args.size());
-  ctl->nsites = nsites;
-  ctl->dynamic_shared_bytes = static_cast<unsigned>(bundle.dynamicShared);
-  ctl->channel = channel;
-  ctl->hits = hits;
   std::vector<void*> slots(args.size());
   std::vector<void*> pointers(args.size());
-  for (size_t i = 0; i < args.size() && i < TD_MAX_BUFFERS; ++i) {
+  std::vector<uint64_t> addresses(args.size(), 0);
+  for (size_t i = 0; i < args.size(); ++i) {
     if (args[i].spec->isBuffer) {
-      ctl->buffers[i] = {reinterpret_cast<unsigned long long>(args[i].data), args[i].bytes};
+      addresses[i] = reinterpret_cast<uint64_t>(args[i].data);
       pointers[i] = args[i].data;
       slots[i] = &pointers[i];
     } else {
@@ -162,7 +155,9 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
     }
   }
 
-  bakeGlobal(*km.module, "__td_ctl", ctl, sizeof *ctl);
+  td_ctl ctl = makeControlBlock(args, addresses, nsites, static_cast<uint32_t>(bundle.dynamicShared),
+                                reinterpret_cast<uint64_t>(channel), reinterpret_cast<uint64_t>(hits));
+  bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
 
   CpuJit jit;
   linkCpuLibdevice(*km.module);

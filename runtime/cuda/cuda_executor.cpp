@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <thread>
 
+#include "runtime/control_block.h"
 #include "runtime/shared_mapping.h"
 #include <unistd.h>
 
@@ -60,6 +61,13 @@ struct RecordMemory {
 };
 RecordMemory gRecords;
 
+CUresult launchOnce(const Driver& d, CUfunction fn, const Bundle& b, std::vector<void*>& params) {
+  return d.cuLaunchKernel(fn, static_cast<unsigned>(b.grid[0]), static_cast<unsigned>(b.grid[1]),
+                          static_cast<unsigned>(b.grid[2]), static_cast<unsigned>(b.block[0]),
+                          static_cast<unsigned>(b.block[1]), static_cast<unsigned>(b.block[2]),
+                          static_cast<unsigned>(b.dynamicShared), nullptr, params.data(), nullptr);
+}
+
 // Median kernel time over `n` more launches, CUDA events around each. The checked launch's records and
 // counts are restored afterwards, so the report describes that one launch only.
 double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, std::vector<void*>& params, int n,
@@ -72,11 +80,7 @@ double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, std::vector
   std::vector<double> ms;
   for (int i = 0; i < n; ++i) {
     d.cuEventRecord(start, nullptr);
-    check(d, d.cuLaunchKernel(fn, static_cast<unsigned>(b.grid[0]), static_cast<unsigned>(b.grid[1]),
-                              static_cast<unsigned>(b.grid[2]), static_cast<unsigned>(b.block[0]),
-                              static_cast<unsigned>(b.block[1]), static_cast<unsigned>(b.block[2]),
-                              static_cast<unsigned>(b.dynamicShared), nullptr, params.data(), nullptr),
-          "cuLaunchKernel");
+    check(d, launchOnce(d, fn, b, params), "cuLaunchKernel");
     d.cuEventRecord(stop, nullptr);
     check(d, d.cuEventSynchronize(stop), "cuEventSynchronize");
     float t = 0;
@@ -135,27 +139,21 @@ double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, std::vector
     CUdeviceptr channelDev = devicePointer(gRecords.channel), hitsDev = devicePointer(gRecords.hits);
     copyText(st->records, sizeof st->records, how);
 
-    td_ctl ctl;
-    std::memset(&ctl, 0, sizeof ctl);
-    ctl.abi_version = TD_ABI_VERSION;
-    ctl.nbuffers = static_cast<unsigned>(args.size());
-    ctl.nsites = static_cast<unsigned>(km.sites.sites.size());
-    ctl.dynamic_shared_bytes = static_cast<unsigned>(b.dynamicShared);
-    ctl.channel = reinterpret_cast<td_channel*>(channelDev);
-    ctl.hits = reinterpret_cast<unsigned*>(hitsDev);
     std::vector<CUdeviceptr> devPtrs(args.size(), 0);
     std::vector<void*> params(args.size());
     for (size_t i = 0; i < args.size(); ++i) {
       if (args[i].spec->isBuffer) {
         check(d, d.cuMemAlloc(&devPtrs[i], args[i].bytes), "cuMemAlloc");
         check(d, d.cuMemcpyHtoD(devPtrs[i], args[i].data, args[i].bytes), "cuMemcpyHtoD");
-        if (i < TD_MAX_BUFFERS) ctl.buffers[i] = {devPtrs[i], args[i].bytes};
         params[i] = &devPtrs[i];
       } else {
         params[i] = &args[i].scalar;
       }
     }
     // The control block is baked into the module as on the CPU: the checks read immediates.
+    td_ctl ctl = makeControlBlock(args, std::vector<uint64_t>(devPtrs.begin(), devPtrs.end()),
+                                  static_cast<uint32_t>(km.sites.sites.size()),
+                                  static_cast<uint32_t>(b.dynamicShared), channelDev, hitsDev);
     cpu::bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
     cpu::bakeArguments(*km.module, km.entrySymbol, std::vector<const void*>(params.begin(), params.end()));
     std::string ptx = generatePtx(*km.module, arch, b.grid.data(), b.block.data());
@@ -174,10 +172,7 @@ double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, std::vector
 
     st->state.store(kLaunched);
     auto t0 = std::chrono::steady_clock::now();
-    r = d.cuLaunchKernel(fn, static_cast<unsigned>(b.grid[0]), static_cast<unsigned>(b.grid[1]),
-                         static_cast<unsigned>(b.grid[2]), static_cast<unsigned>(b.block[0]),
-                         static_cast<unsigned>(b.block[1]), static_cast<unsigned>(b.block[2]),
-                         static_cast<unsigned>(b.dynamicShared), nullptr, params.data(), nullptr);
+    r = launchOnce(d, fn, b, params);
     if (r != 0) throw KernelError(d.errorName(r), "cuLaunchKernel: " + d.errorString(r));
     r = d.cuCtxSynchronize();
     st->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

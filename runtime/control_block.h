@@ -1,0 +1,17 @@
+// The launch's control block (__td_ctl): ABI version, sites, dynamic shared size, where the records go,
+// and each buffer argument's address and size as the executor placed it. Both executors fill it here.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "runtime/abi.h"
+#include "runtime/buffers.h"
+
+namespace td {
+
+// `addresses[i]` is buffer argument i's address on the executor (unused for scalars); `channel` and
+// `hits` are the record channel and counters as the kernel sees them.
+td_ctl makeControlBlock(const std::vector<ArgValue>& args, const std::vector<uint64_t>& addresses, uint32_t nsites,
+                        uint32_t dynamicSharedBytes, uint64_t channel, uint64_t hits);
+
+}  // namespace td
