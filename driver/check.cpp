@@ -1,6 +1,8 @@
 #include "driver/check.h"
 
+#include "frontend/line_map.h"
 #include "frontend/profile.h"
+#include <filesystem>
 #include "instrument/pipeline.h"
 #include "instrument/shared_layout.h"
 #include "driver/block_selection.h"
@@ -21,6 +23,14 @@ std::string chooseExecutor(const CheckRequest& req) {
   if (req.executor == "cuda" && !gpu) throw InputError("--executor cuda", 0, "no usable GPU: " + why);
   return gpu ? "cuda" : "cpu";
 }
+// Findings in a generated source also name the script line that generated them.
+void addScriptLines(std::vector<Finding>& findings, const std::string& source, const LineMap& map) {
+  for (Finding& f : findings) {
+    if (f.loc.file.empty() || std::filesystem::path(f.loc.file).lexically_normal() != std::filesystem::path(source))
+      continue;
+    if (auto it = map.find(f.loc.line); it != map.end()) f.loc.python = it->second;
+  }
+}
 }  // namespace
 
 CheckResult runCheck(const CheckRequest& req) {
@@ -29,6 +39,7 @@ CheckResult runCheck(const CheckRequest& req) {
   CheckSet checks = CheckSet::parse(req.checks);
   res.bundle = loadBundle(req.bundlePath, req.params);
   const Bundle& b = res.bundle;
+  const LineMap scriptLines = b.lineMapPath.empty() ? LineMap{} : loadLineMap(b.lineMapPath);
   KernelModule km = buildKernelModule(b, checks);
 
   Report& r = res.report;
@@ -65,6 +76,7 @@ CheckResult runCheck(const CheckRequest& req) {
   r.recordsDropped = out.recordsDropped;
   std::vector<Finding> found = collectFindings(out, km.sites, b);
   r.findings.insert(r.findings.end(), found.begin(), found.end());
+  addScriptLines(r.findings, b.sourcePath, scriptLines);
   return res;
 }
 

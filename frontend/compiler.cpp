@@ -27,6 +27,7 @@ namespace td {
 namespace {
 
 constexpr const char* kPreludeDir = "/__tile_doctor__/include";
+constexpr const char* kSdkShimDir = "/__tile_doctor__/sdk-shim";
 
 void addFile(llvm::vfs::InMemoryFileSystem& fs, const std::string& path, const char* text) {
   fs.addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(text, path));
@@ -40,6 +41,8 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const std::string
   // clang's __clang_cuda_intrinsics.h includes the SDK's crt/sm_70_rt.hpp; the match/reduce intrinsics it
   // would add are not part of the prelude.
   addFile(*mem, std::string(kPreludeDir) + "/crt/sm_70_rt.hpp", "#pragma once\n");
+  // CUDA 13 dropped texture_fetch_functions.h, which clang 19's CUDA wrapper still includes (SDK mode).
+  addFile(*mem, std::string(kSdkShimDir) + "/texture_fetch_functions.h", "#pragma once\n");
   if (!text.empty()) addFile(*mem, path, text.c_str());
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   overlay->pushOverlay(mem);
@@ -63,17 +66,39 @@ std::string resourceDir() {
   return TD_CLANG_RESOURCE_DIR;
 }
 
+// "sm_80" -> "800", the form nvcc gives __CUDA_ARCH_LIST__ (TileLang's headers choose code paths by it).
+std::string archList(const std::string& arch) {
+  std::string digits;
+  for (char c : arch)
+    if (c >= '0' && c <= '9') digits += c;
+  return digits.empty() ? "800" : digits + "0";
+}
+
+std::vector<std::string> headerArgs(const CompileOptions& opts) {
+  if (opts.cudaSdk.empty())
+    return {"--cuda-path=/nonexistent", "-nocudainc", "-isystem", kPreludeDir, "-include", "td_prelude.h"};
+  return {"--cuda-path=" + opts.cudaSdk, "-isystem", kSdkShimDir, "-isystem", opts.cudaSdk + "/include/cccl",
+          "-D__CUDA_ARCH_LIST__=" + archList(opts.arch), "-DTILE_DOCTOR=1", "-Wno-deprecated-declarations"};
+}
+
 }  // namespace
+
+std::string findCudaSdk() {
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* v = std::getenv(var); v && std::filesystem::exists(std::filesystem::path(v) / "include/cuda_runtime.h"))
+      return v;
+  if (std::filesystem::exists("/usr/local/cuda/include/cuda_runtime.h")) return "/usr/local/cuda";
+  return {};
+}
 
 std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::string& path, const CompileOptions& opts,
                                           const std::string& text) {
   auto vfs = makeFileSystem(path, text);
   std::vector<std::string> args = {
-      "clang", "-x", "cuda", "--cuda-device-only",
-      "--cuda-gpu-arch=" + opts.arch, "--cuda-path=/nonexistent", "-nocudainc", "-nocudalib",
+      "clang", "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=" + opts.arch, "-nocudalib",
       "--cuda-feature=+ptx80", "-resource-dir", resourceDir(), opts.optLevel, "-gline-tables-only",
-      "-std=c++17", "-fno-exceptions", "-Wno-unknown-cuda-version", "-isystem", kPreludeDir, "-include",
-      "td_prelude.h"};
+      "-std=c++17", "-fno-exceptions", "-Wno-unknown-cuda-version"};
+  for (auto& a : headerArgs(opts)) args.push_back(a);
   for (auto& d : opts.includeDirs) args.push_back("-I" + d);
   for (auto& f : opts.flags) args.push_back(f);
   args.push_back(path);

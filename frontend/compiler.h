@@ -1,5 +1,5 @@
-// Compiles CUDA-dialect source to NVPTX LLVM IR in-process with clang 19, with tile-doctor's device
-// prelude (no CUDA SDK needed) and debug line tables, or loads an NVPTX .ll/.bc file.
+// Compiles CUDA-dialect source to NVPTX LLVM IR in-process with clang 19 and debug line tables — with
+// tile-doctor's device prelude (no CUDA SDK needed) or against the CUDA SDK — or loads an NVPTX .ll/.bc file.
 #pragma once
 #include <memory>
 #include <string>
@@ -17,7 +17,14 @@ struct CompileOptions {
   std::vector<std::string> includeDirs;
   std::string arch = "sm_80";            // PTX target the IR is generated for
   std::string optLevel = "-O3";          // before instrumentation
+  // Empty: tile-doctor's prelude on clang's CUDA headers (no SDK). Else the CUDA SDK at this path, through
+  // clang's CUDA wrapper headers, as real TileLang/CUTLASS code needs.
+  std::string cudaSdk;
 };
+
+// The CUDA SDK to compile against: $CUDA_HOME, $CUDA_PATH, then /usr/local/cuda; empty when none has
+// include/cuda_runtime.h.
+std::string findCudaSdk();
 
 // `path` names the file for diagnostics; `text` is its content when it does not exist on disk
 // (the embedded device runtime), else empty. Throws InputError carrying clang's diagnostics.

@@ -221,7 +221,7 @@ class ManifestReader {
     }
 
     const toml::table& kernel = table(root, "kernel", true);
-    allowOnly(kernel, {"source", "ir", "entry", "flags", "include"}, "[kernel]");
+    allowOnly(kernel, {"source", "ir", "entry", "flags", "include", "headers", "arch", "line_map"}, "[kernel]");
     std::string source = str(kernel, "source", "[kernel]", false);
     std::string ir = str(kernel, "ir", "[kernel]", false);
     if (source.empty() == ir.empty()) fail(kernel.source().begin.line, "[kernel] needs exactly one of 'source' or 'ir'");
@@ -232,6 +232,18 @@ class ManifestReader {
     };
     if (!source.empty()) b.sourcePath = resolve(source, "source");
     if (!ir.empty()) b.irPath = resolve(ir, "ir");
+    if (std::string lm = str(kernel, "line_map", "[kernel]", false); !lm.empty()) b.lineMapPath = resolve(lm, "line_map");
+    if (const toml::node* h = kernel.get("headers")) {
+      b.headers = str(kernel, "headers", "[kernel]", true);
+      b.headersLine = static_cast<int>(h->source().begin.line);
+      if (b.headers != "prelude" && b.headers != "cuda")
+        fail(h, fmt::format("kernel.headers is '{}'; it must be \"prelude\" or \"cuda\"", b.headers));
+    }
+    if (const toml::node* a = kernel.get("arch")) {
+      b.arch = str(kernel, "arch", "[kernel]", true);
+      static const std::regex smArch(R"(sm_\d+a?)");
+      if (!std::regex_match(b.arch, smArch)) fail(a, fmt::format("kernel.arch is '{}'; it must look like sm_80", b.arch));
+    }
     b.entry = str(kernel, "entry", "[kernel]", true);
     b.entryLine = static_cast<int>(kernel.get("entry")->source().begin.line);
     for (const char* key : {"flags", "include"}) {

@@ -40,6 +40,10 @@ struct Bundle {
   std::string entry;
   std::vector<std::string> flags;  // ${NAME} substituted
   std::vector<std::string> includeDirs;
+  std::string headers = "prelude";  // "prelude" (no SDK) or "cuda" (the CUDA SDK's headers)
+  std::string arch = "sm_80";       // the GPU architecture the source is written for
+  int headersLine = 0;
+  std::string lineMapPath;          // absolute; generated line -> script line (TileLang bundles)
   ParamMap params;
   std::array<int64_t, 3> grid{1, 1, 1};
   std::array<int64_t, 3> block{1, 1, 1};

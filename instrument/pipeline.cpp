@@ -109,6 +109,14 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {
     CompileOptions opts;
     opts.flags = bundle.flags;
     opts.includeDirs = bundle.includeDirs;
+    opts.arch = bundle.arch;
+    if (bundle.headers == "cuda") {
+      opts.cudaSdk = findCudaSdk();
+      if (opts.cudaSdk.empty())
+        throw InputError(bundle.manifestPath, bundle.headersLine,
+                         "headers = \"cuda\" needs the CUDA SDK's headers, and none were found (looked at $CUDA_HOME, "
+                         "$CUDA_PATH and /usr/local/cuda for include/cuda_runtime.h)");
+    }
     km.module = compileCuda(*km.ctx, bundle.sourcePath, opts);
   }
   km.compileSeconds = secondsSince(t0);

@@ -137,6 +137,33 @@ std::optional<PtxStatement> parsePtx(const std::string& asmText) {
     st.addrOperand = std::stoi(m[3]);
     return st;
   }
+  // Votes need a predicate, which a C++ asm operand cannot be: setp makes it from an integer operand.
+  static const std::regex ballot(
+      R"(^\{ \.reg \.pred (\w+); setp\.ne\.(b|u|s)32 \1, \$(\d+), 0; vote\.sync\.ballot\.b32 \$0, \1, \$(\d+); \}$)");
+  if (std::regex_match(s, m, ballot)) {
+    PtxStatement st{PtxOp::Vote};
+    st.mode = 3;
+    st.valueOperand = std::stoi(m[3]);
+    st.sizeOperand = std::stoi(m[4]);  // the member mask
+    return st;
+  }
+  static const std::regex vote(
+      R"(^\{ \.reg \.pred (\w+), (\w+); setp\.ne\.(b|u|s)32 \1, \$(\d+), 0; vote\.sync\.(all|any|uni)\.pred \2, \1, \$(\d+); selp\.(b|u|s)32 \$0, 1, 0, \2; \}$)");
+  if (std::regex_match(s, m, vote)) {
+    PtxStatement st{PtxOp::Vote};
+    st.mode = m[5] == "all" ? 0 : m[5] == "any" ? 1 : 2;
+    st.valueOperand = std::stoi(m[4]);
+    st.sizeOperand = std::stoi(m[6]);
+    return st;
+  }
+  static const std::regex cvtPack(R"(^\{? ?cvt\.rn\.(f16|bf16)x2\.f32 \$0, \$(\d+), \$(\d+); ?\}?$)");
+  if (std::regex_match(s, m, cvtPack)) {
+    PtxStatement st{PtxOp::CvtPack};
+    st.k = m[1] == "bf16" ? 1 : 0;
+    st.valueOperand = std::stoi(m[2]);
+    st.mode = std::stoi(m[3]);
+    return st;
+  }
   return std::nullopt;
 }
 

@@ -21,6 +21,9 @@ enum class PtxOp {
   MbarTryWait,    // { mbarrier.try_wait.parity ...; selp.b32 d, 1, 0, P; }  (does not block)
   MbarWait,       // { LAB_WAIT: mbarrier.{try,test}_wait.parity ...; @P bra DONE; bra LAB_WAIT; DONE: }
   CpAsyncMbarArrive,  // cp.async.mbarrier.arrive[.noinc].shared.b64 [addr]
+  Vote,           // vote.sync.ballot.b32 d, p, mask / vote.sync.{all,any,uni}.pred q, p, mask, with the
+                  // setp (and selp) that carry the predicate in and out of a C++ asm statement
+  CvtPack,        // cvt.rn.{f16,bf16}x2.f32 d, hi, lo  (two floats rounded and packed in one b32)
 };
 
 enum class MmaType : int { F16 = 0, BF16 = 1, TF32 = 2 };
@@ -44,6 +47,8 @@ struct PtxStatement {
   bool hasCount = false;
   int addrOperand = -1, valueOperand = -1;  // mbarrier: the address and the count / phase parity operands
   bool noinc = false;
+  // vote: mode 0 all, 1 any, 2 uni, 3 ballot; valueOperand = the predicate's source, addrOperand unused.
+  // cvt pack: k = 1 for bf16; valueOperand = the high half's source, mode = the low half's operand.
 };
 
 // Recognises an asm string (whitespace-insensitive). nullopt: not in the catalogue.

@@ -43,22 +43,55 @@ std::string shortName(llvm::StringRef linkage) {
 bool inPrelude(const llvm::DILocation* l) { return l->getFilename().starts_with("/__tile_doctor__/"); }
 }  // namespace
 
-SourceLoc userLocation(const llvm::Instruction& inst) {
+namespace {
+std::string fullPath(const llvm::DILocation* l) {
+  std::string file = l->getFilename().str();
+  if (!l->getDirectory().empty() && !file.empty() && file[0] != '/') file = l->getDirectory().str() + "/" + file;
+  return file;
+}
+
+SourceLoc toSourceLoc(const llvm::DILocation* l) {
   SourceLoc loc;
+  loc.file = fullPath(l);
+  loc.line = l->getLine();
+  loc.col = l->getColumn();
+  llvm::DISubprogram* sp = l->getScope()->getSubprogram();
+  loc.function = shortName(sp->getLinkageName().empty() ? sp->getName() : sp->getLinkageName());
+  return loc;
+}
+
+// The kernel's own source file: the compile unit's main file.
+std::string mainFile(const llvm::Instruction& inst) {
+  const llvm::DISubprogram* sp = inst.getFunction()->getSubprogram();
+  if (!sp || !sp->getUnit()) return {};
+  const llvm::DIFile* f = sp->getUnit()->getFile();
+  std::string file = f->getFilename().str();
+  if (!f->getDirectory().empty() && !file.empty() && file[0] != '/') file = f->getDirectory().str() + "/" + file;
+  return file;
+}
+}  // namespace
+
+SourceLoc userLocation(const llvm::Instruction& inst) {
   const llvm::DILocation* l = inst.getDebugLoc().get();
   while (l && inPrelude(l) && l->getInlinedAt()) l = l->getInlinedAt();
-  if (l) {
-    loc.file = l->getFilename().str();
-    if (!l->getDirectory().empty() && !loc.file.empty() && loc.file[0] != '/')
-      loc.file = l->getDirectory().str() + "/" + loc.file;
-    loc.line = l->getLine();
-    loc.col = l->getColumn();
-    loc.function = shortName(l->getScope()->getSubprogram()->getLinkageName().empty()
-                                 ? l->getScope()->getSubprogram()->getName()
-                                 : l->getScope()->getSubprogram()->getLinkageName());
-  } else {
+  if (!l) {
+    SourceLoc loc;
     loc.function = shortName(inst.getFunction()->getName());
+    return loc;
   }
+  // An access inside a library template (TileLang's tl::cp_async_gs, a CUTLASS helper) is reported at
+  // the innermost call in the kernel's own file, with the helper's line kept beside it.
+  std::string main = mainFile(inst);
+  const llvm::DILocation* inMain = nullptr;
+  for (const llvm::DILocation* c = l; c && !main.empty(); c = c->getInlinedAt())
+    if (fullPath(c) == main) {
+      inMain = c;
+      break;
+    }
+  if (!inMain || inMain == l) return toSourceLoc(l);
+  SourceLoc loc = toSourceLoc(inMain);
+  SourceLoc helper = toSourceLoc(l);
+  loc.helper = helper.function + " at " + helper.str();
   return loc;
 }
 

@@ -15,6 +15,8 @@ struct SourceLoc {
   std::string file;  // as clang saw it (absolute for bundle sources)
   unsigned line = 0, col = 0;
   std::string function;  // demangled, without parameters
+  std::string helper;    // "tl::cp_async_gs at copy.h:42:5" when the access is inside a header's function
+  std::string python;    // "gemm.py:14" where the bundle maps generated lines to the script (TileLang)
   std::string str() const;  // "file:line:col"
 };
 
@@ -52,7 +54,8 @@ int siteOf(const llvm::Instruction& inst);
 void tagSite(llvm::Instruction& inst, unsigned id);
 
 // Where an instruction is in the user's source: the innermost inlined location outside tile-doctor's
-// prelude, so a bad access inside atomicAdd() is reported at the user's call.
+// prelude, so a bad access inside atomicAdd() is reported at the user's call; inside another header's
+// function, the innermost call in the kernel's own file (the header location goes to `helper`).
 SourceLoc userLocation(const llvm::Instruction& inst);
 
 }  // namespace td

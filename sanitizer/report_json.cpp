@@ -34,7 +34,11 @@ std::string renderJson(const Report& r) {
     x["fatal"] = f.fatal;
     x["count"] = f.count;
     if (!f.loc.file.empty())
+    {
       x["location"] = {{"file", f.loc.file}, {"line", f.loc.line}, {"column", f.loc.col}, {"function", f.loc.function}};
+      if (!f.loc.python.empty()) x["location"]["python"] = f.loc.python;
+      if (!f.loc.helper.empty()) x["location"]["inside"] = f.loc.helper;
+    }
     if (!f.buffer.empty()) {
       x["buffer"] = f.buffer;
       x["coordinates"] = f.coords;

@@ -15,6 +15,8 @@ std::string renderText(const Report& r, bool colour) {
       out += "    at " + paint("36", f.loc.str());
       if (!f.loc.function.empty()) out += " in " + f.loc.function;
       out += "\n";
+      if (!f.loc.python.empty()) out += "    from " + paint("36", f.loc.python) + "\n";
+      if (!f.loc.helper.empty()) out += "    inside " + f.loc.helper + "\n";
     }
     if (!f.threads.empty()) {
       out += "    by " + threadText(f.threads.front());

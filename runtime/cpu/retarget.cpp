@@ -302,6 +302,17 @@ class Lowering {
       if (call->getType() != i32_) repl = b.CreateBitCast(repl, call->getType());
     } else if (st.op == PtxOp::Redux) {  // operands: a, membermask
       repl = warp(b, *call, 5, st.mode | (st.isSigned ? 8 : 0), arg(1), arg(0), b.getInt32(0), b.getInt32(0));
+    } else if (st.op == PtxOp::Vote) {  // $0 is the result; operands from $1 on are the call's arguments
+      llvm::Value* pred = b.CreateZExt(b.CreateICmpNE(arg(st.valueOperand - 1), b.getInt32(0)), i32_);
+      repl = warp(b, *call, 1, st.mode, arg(st.sizeOperand - 1), pred, b.getInt32(0), b.getInt32(0));
+    } else if (st.op == PtxOp::CvtPack) {  // round each float to f16/bf16, high half from the first source
+      auto half = [&](unsigned operand) {
+        llvm::Value* f = call->getArgOperand(operand - 1);
+        llvm::Type* t = st.k == 1 ? b.getBFloatTy() : b.getHalfTy();
+        return b.CreateZExt(b.CreateBitCast(b.CreateFPTrunc(f, t), b.getInt16Ty()), i32_);
+      };
+      repl = b.CreateOr(b.CreateShl(half(st.valueOperand), 16), half(st.mode));
+      if (call->getType() != i32_) repl = b.CreateBitCast(repl, call->getType());
     } else {
       return false;
     }

@@ -140,6 +140,16 @@ TEST(PtxSemantics, MmaVariantsStmatrixShflReduxNamedBarriers) {
     ASSERT_EQ(red[32 + l], 26);   // max
     ASSERT_EQ(order[l], 7) << "bar.sync 1, 64 waits for the bar.arrive of the producing warp";
   }
+  auto vote = values(r, "vote"), packh = values(r, "packh"), packb = values(r, "packb");
+  for (int l = 0; l < 32; ++l) {
+    ASSERT_EQ(static_cast<uint32_t>(vote[l]), 0x49249249u) << "ballot of lane % 3 == 0";
+    ASSERT_EQ(vote[32 + l], 1) << "all lanes < 40";
+    ASSERT_EQ(vote[64 + l], 1) << "any: lane 31 votes yes";
+    ASSERT_EQ(packh[2 * l + 1], l * 0.5) << "high half";
+    ASSERT_EQ(packh[2 * l], 1.0 + std::nearbyint(l / 4.0) / 1024) << "fp16 rounding to nearest even, lane " << l;
+    ASSERT_EQ(packb[2 * l + 1], l * 0.5);
+    ASSERT_EQ(packb[2 * l], 1.0 + std::nearbyint(l / 2.0) / 128) << "bf16 rounding to nearest even, lane " << l;
+  }
 }
 
 TEST(PtxBounds, TileLangConditionalCopyReadsNothingPastTheEnd) {

@@ -26,7 +26,7 @@ __device__ void storeC(float* D, int lane, const float* d) {
 
 __global__ void ptx_ops(const half* A, const half* B, const __nv_bfloat16* Ab, const __nv_bfloat16* Bb, const float* At,
                         const float* Bt, float* Dbf, half* Dh, float* Dk8, float* Dtf, half* Aback, int* shfl, int* red,
-                        int* order) {
+                        int* order, int* vote, half* packh, __nv_bfloat16* packb) {
   __shared__ __align__(16) half As[16][16];
   __shared__ int turn;
   int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
@@ -83,6 +83,23 @@ __global__ void ptx_ops(const half* A, const half* B, const __nv_bfloat16* Ab, c
     red[lane] = v;
     asm volatile("redux.sync.max.s32 %0, %1, %2;" : "=r"(v) : "r"(lane - 5), "r"(0xffffffff));
     red[32 + lane] = v;
+
+    // Votes as compound asm (a predicate cannot be a C++ operand: setp makes it, selp reads it out).
+    asm volatile("{ .reg .pred p; setp.ne.b32 p, %1, 0; vote.sync.ballot.b32 %0, p, %2; }"
+                 : "=r"(v) : "r"(lane % 3 == 0), "r"(0xffffffff));
+    vote[lane] = v;
+    asm volatile("{ .reg .pred p, q; setp.ne.b32 p, %1, 0; vote.sync.all.pred q, p, %2; selp.b32 %0, 1, 0, q; }"
+                 : "=r"(v) : "r"(lane < 40), "r"(0xffffffff));
+    vote[32 + lane] = v;
+    asm volatile("{ .reg .pred p, q; setp.ne.b32 p, %1, 0; vote.sync.any.pred q, p, %2; selp.b32 %0, 1, 0, q; }"
+                 : "=r"(v) : "r"(lane == 31), "r"(0xffffffff));
+    vote[64 + lane] = v;
+    // cvt.rn.{f16,bf16}x2.f32 d, hi, lo: the low half rounds 1 + lane/4096 to the nearest fp16 / bf16.
+    unsigned p;
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(p) : "f"(lane * 0.5f), "f"(1.0f + lane / 4096.0f));
+    reinterpret_cast<unsigned*>(packh)[lane] = p;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(p) : "f"(lane * 0.5f), "f"(1.0f + lane / 256.0f));
+    reinterpret_cast<unsigned*>(packb)[lane] = p;
   }
   // Named barrier 1 with 64 threads: warp 1 produces `turn`, arrives; warp 0 waits for it.
   if (threadIdx.x >= 32) {
