@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/script_check.h"
 #include "driver/check.h"
 #include "frontend/input_error.h"
 #include "frontend/profile.h"
@@ -13,17 +14,57 @@
 namespace td::cli {
 
 namespace {
-struct CheckArgs {
-  CheckRequest req;
-  std::vector<std::string> params;
-  std::string format = "text", out, saveOutputs;
-};
+
+void parseParams(CheckArgs& args) {
+  for (const std::string& p : args.params) {
+    size_t eq = p.find('=');
+    if (eq == std::string::npos || eq == 0) throw InputError("--param", 0, fmt::format("'{}' is not NAME=VALUE", p));
+    args.req.params.push_back({p.substr(0, eq), p.substr(eq + 1)});
+  }
+}
+
+int checkBundle(CheckArgs& args) {
+  // Output folders are checked before the kernel runs, so a bad path costs no run; the report is
+  // written before the outputs, so nothing found is lost if saving fails.
+  bool toFile = !args.out.empty();
+  std::ofstream reportFile;
+  if (toFile) {
+    reportFile.open(args.out);
+    if (!reportFile) throw InputError(args.out, 0, "cannot write the report");
+  }
+  makeOutputFolder(args.saveOutputs, "--save-outputs");
+  makeOutputFolder(args.req.saveInputs, "--save-inputs");
+  CheckResult res = runCheck(args.req);
+  std::string text = args.format == "json" ? renderJson(res.report)
+                                           : renderText(res.report, !toFile && isatty(STDOUT_FILENO));
+  if (toFile) reportFile << text;
+  else std::cout << text << std::flush;
+  saveOutputs(res, args.saveOutputs);
+  return res.report.exitCode();
+}
+
 }  // namespace
+
+void makeOutputFolder(const std::string& dir, const char* option) {
+  if (dir.empty()) return;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InputError(dir, 0, fmt::format("cannot create the {} folder: {}", option, ec.message()));
+}
+
+void saveOutputs(const CheckResult& res, const std::string& dir) {
+  if (dir.empty()) return;
+  for (const ArgValue& a : res.args)
+    if (a.spec->isBuffer && a.spec->output) writeNpy(dir + "/" + a.spec->name + ".npy", *a.spec, a.data);
+}
 
 std::function<int()> addCheckCommand(CLI::App& app) {
   auto args = std::make_shared<CheckArgs>();
-  CLI::App* sub = app.add_subcommand("check", "run a kernel bundle under the checks and report what they find");
-  sub->add_option("bundle", args->req.bundlePath, "the bundle manifest (bundle.toml)")->required();
+  CLI::App* sub = app.add_subcommand("check", "run a kernel bundle, or the kernels a TileLang script compiles, under "
+                                              "the checks and report what they find");
+  sub->add_option("bundle", args->req.bundlePath, "the bundle manifest (bundle.toml) or a TileLang script (kernel.py)")
+      ->required();
+  sub->add_option("script-args", args->scriptArgs, "after --: arguments for the TileLang script");
   sub->add_option("--param", args->params, "override a parameter: NAME=VALUE (repeatable)");
   sub->add_option("--target", args->req.target, fmt::format("target profile (default {}; see `tile-doctor targets`)",
                                                             kDefaultTarget));
@@ -34,6 +75,7 @@ std::function<int()> addCheckCommand(CLI::App& app) {
   sub->add_option("--jobs", args->req.launch.jobs, "worker threads for the CPU executor (default: all cores)");
   sub->add_option("--timeout", args->req.launch.timeoutSeconds, "seconds before a running kernel counts as hung (default 60)");
   sub->add_option("--save-outputs", args->saveOutputs, "write every output buffer to DIR/NAME.npy");
+  sub->add_option("--save-inputs", args->req.saveInputs, "write every buffer as initialised, before the run, to DIR/NAME.npy");
   sub->add_option("--executor", args->req.executor,
                   "cpu (default), cuda (the GPU, through the CUDA driver), or auto (cuda when a GPU is usable)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
@@ -45,34 +87,15 @@ std::function<int()> addCheckCommand(CLI::App& app) {
                   "CUDA executor: time N more launches with CUDA events; the median goes to the JSON timing");
   sub->add_option("--channel-capacity", args->req.launch.channelCapacity,
                   "records the hook channel holds (default 4096); more are counted, not kept");
+  sub->add_option("--keep", args->keep, "TileLang scripts: keep the captured bundles in DIR (one folder per kernel)");
+  sub->add_option("--tilelang-arch", args->tilelangArch,
+                  "TileLang scripts: the CUDA architecture TileLang lowers for (default sm_80, its non-Hopper forms)");
   return [args] {
-    for (const std::string& p : args->params) {
-      size_t eq = p.find('=');
-      if (eq == std::string::npos || eq == 0) throw InputError("--param", 0, fmt::format("'{}' is not NAME=VALUE", p));
-      args->req.params.push_back({p.substr(0, eq), p.substr(eq + 1)});
-    }
-    // Both output folders are checked before the kernel runs, so a bad path costs no run; the report is
-    // written before the outputs, so nothing found is lost if saving fails.
-    bool toFile = !args->out.empty();
-    std::ofstream reportFile;
-    if (toFile) {
-      reportFile.open(args->out);
-      if (!reportFile) throw InputError(args->out, 0, "cannot write the report");
-    }
-    if (!args->saveOutputs.empty()) {
-      std::error_code ec;
-      std::filesystem::create_directories(args->saveOutputs, ec);
-      if (ec) throw InputError(args->saveOutputs, 0, "cannot create the --save-outputs folder: " + ec.message());
-    }
-    CheckResult res = runCheck(args->req);
-    std::string text = args->format == "json" ? renderJson(res.report)
-                                              : renderText(res.report, !toFile && isatty(STDOUT_FILENO));
-    if (toFile) reportFile << text;
-    else std::cout << text << std::flush;
-    if (!args->saveOutputs.empty())
-      for (const ArgValue& a : res.args)
-        if (a.spec->isBuffer && a.spec->output) writeNpy(args->saveOutputs + "/" + a.spec->name + ".npy", *a.spec, a.data);
-    return res.report.exitCode();
+    parseParams(*args);
+    if (isScript(args->req.bundlePath)) return checkScript(*args);
+    if (!args->scriptArgs.empty())
+      throw InputError(args->req.bundlePath, 0, "arguments after the bundle are for TileLang scripts (kernel.py) only");
+    return checkBundle(*args);
   };
 }
 

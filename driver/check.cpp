@@ -60,6 +60,9 @@ CheckResult runCheck(const CheckRequest& req) {
     if (!r.findings.empty()) return res;
   }
   res.args = makeArguments(b, req.seed, profile.memoryBytes);
+  if (!req.saveInputs.empty())
+    for (const ArgValue& a : res.args)
+      if (a.spec->isBuffer) writeNpy(req.saveInputs + "/" + a.spec->name + ".npy", *a.spec, a.data);
   BlockSelection sel = selectBlocks(req.blocks, b.grid, req.seed);
   LaunchOptions launch = req.launch;
   launch.blocks = sel.blocks;

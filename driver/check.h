@@ -20,6 +20,7 @@ struct CheckRequest {
   std::string executor = "cpu";  // cpu, cuda or auto
   std::string blocks = "all";    // --blocks (CPU executor)
   uint64_t seed = 0;
+  std::string saveInputs;        // write every buffer as initialised, before the launch, to DIR/NAME.npy
   LaunchOptions launch;
 };
 

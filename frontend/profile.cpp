@@ -14,16 +14,7 @@ namespace fs = std::filesystem;
 
 namespace td {
 
-std::string profilesDir() {
-  if (const char* env = std::getenv("TILE_DOCTOR_PROFILES")) return env;
-  std::string exeDir = executableDir();
-  if (!exeDir.empty()) {
-    fs::path dir = exeDir;
-    for (fs::path cand : {dir / "profiles", dir / ".." / "profiles", dir / ".." / "share" / "tile-doctor" / "profiles"})
-      if (fs::is_directory(cand)) return cand.string();
-  }
-  return std::string(TD_SOURCE_DIR) + "/profiles";
-}
+std::string profilesDir() { return dataDir("profiles", "TILE_DOCTOR_PROFILES"); }
 
 namespace {
 Profile readProfile(const fs::path& file) {

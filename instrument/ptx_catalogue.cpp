@@ -56,7 +56,7 @@ std::optional<PtxStatement> parsePtx(const std::string& asmText) {
     return st;
   }
   static const std::regex mma(
-      R"(^mma\.sync\.aligned\.m16n8k(8|16)\.row\.col\.(f32|f16)\.(f16|bf16|tf32)\.(f16|bf16|tf32)\.(f32|f16) \{[^}]*\}, \{[^}]*\}, \{[^}]*\}, \{[^}]*\};$)");
+      R"(^mma\.sync\.aligned\.m16n8k(8|16)\.row\.col\.(f32|f16)\.(f16|bf16|tf32)\.(f16|bf16|tf32)\.(f32|f16) \{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\};$)");
   if (std::regex_match(s, m, mma)) {
     PtxStatement st{PtxOp::Mma};
     st.k = std::stoi(m[1]);

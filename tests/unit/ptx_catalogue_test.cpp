@@ -31,6 +31,9 @@ TEST(PtxCatalogue, RecognisesTheStatementsAndNamesHopperOnlyOnes) {
   EXPECT_TRUE(ld->trans);
   EXPECT_TRUE(parsePtx("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, "
                        "{$10,$11,$12,$13};"));
+  // TileLang's instruction/mma.h writes the operand groups without spaces between them.
+  EXPECT_TRUE(parsePtx("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0,  $1,  $2,  $3},{$4,  $5,  $6,  $7},"
+                       "{$8,  $9},{$10, $11, $12, $13};\n"));
   // The spellings of TileLang's ldsm.h and copy.h (shape after the count, size as an "n" operand).
   auto tl = parsePtx("ldmatrix.sync.aligned.x4.trans.m8n8.shared.b16 {$0, $1, $2, $3}, [$4];\n");
   ASSERT_TRUE(tl);

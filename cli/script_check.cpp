@@ -1,0 +1,107 @@
+#include "cli/script_check.h"
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "driver/script_capture.h"
+#include "frontend/input_error.h"
+#include "sanitizer/reporters.h"
+
+namespace fs = std::filesystem;
+
+namespace td::cli {
+
+bool isScript(const std::string& path) { return fs::path(path).extension() == ".py"; }
+
+namespace {
+
+// Removes a temporary capture folder however the check ends.
+struct TempDirGuard {
+  std::string dir;
+  ~TempDirGuard() {
+    std::error_code ec;
+    if (!dir.empty()) fs::remove_all(dir, ec);
+  }
+};
+
+std::string subFolder(const std::string& dir, const CapturedKernel& k) {
+  if (dir.empty()) return dir;
+  std::string sub = (fs::path(dir) / fs::path(k.bundle).parent_path().filename()).string();
+  makeOutputFolder(sub, "output");
+  return sub;
+}
+
+// Exit code over all kernels: a crash or hang (3) outranks bad input (2), which outranks findings (1).
+int combine(int worst, int rc) {
+  auto rank = [](int c) { return c == 3 ? 3 : c == 2 ? 2 : c == 1 ? 1 : 0; };
+  return rank(rc) > rank(worst) ? rc : worst;
+}
+
+}  // namespace
+
+int checkScript(CheckArgs& args) {
+  bool toFile = !args.out.empty();
+  std::ofstream reportFile;
+  if (toFile) {
+    reportFile.open(args.out);
+    if (!reportFile) throw InputError(args.out, 0, "cannot write the report");
+  }
+  makeOutputFolder(args.saveOutputs, "--save-outputs");
+  makeOutputFolder(args.req.saveInputs, "--save-inputs");
+
+  CaptureRequest creq;
+  creq.script = args.req.bundlePath;
+  creq.scriptArgs = args.scriptArgs;
+  creq.arch = args.tilelangArch;
+  creq.params = args.req.params;
+  creq.keepDir = args.keep;
+  TempDirGuard guard;
+  CaptureResult cap = captureScript(creq);
+  if (cap.temporary) guard.dir = cap.dir;
+
+  bool colour = !toFile && isatty(STDOUT_FILENO);
+  std::string text = fmt::format("tile-doctor: captured {} kernel{} from {} (TileLang {}, lowered for {})\n",
+                                 cap.kernels.size(), cap.kernels.size() == 1 ? "" : "s", creq.script,
+                                 cap.tilelangVersion, creq.arch);
+  nlohmann::json j = {{"script", fs::absolute(creq.script).string()}, {"tilelang_version", cap.tilelangVersion},
+                      {"arch", creq.arch}, {"kernels", nlohmann::json::array()}};
+  int worst = 0;
+  for (size_t i = 0; i < cap.kernels.size(); ++i) {
+    const CapturedKernel& k = cap.kernels[i];
+    text += fmt::format("\n== kernel {} of {}: {}, compiled at {}\n", i + 1, cap.kernels.size(), k.entry, k.from);
+    nlohmann::json jk = {{"entry", k.entry}, {"compiled_at", k.from}};
+    if (!cap.temporary) jk["bundle"] = k.bundle;
+    CheckRequest req = args.req;
+    req.bundlePath = k.bundle;
+    req.saveInputs = subFolder(args.req.saveInputs, k);
+    try {
+      CheckResult res = runCheck(req);
+      text += renderText(res.report, colour);
+      jk["report"] = nlohmann::json::parse(renderJson(res.report));
+      saveOutputs(res, subFolder(args.saveOutputs, k));
+      worst = combine(worst, res.report.exitCode());
+    } catch (const InputError& e) {  // one kernel's bad input does not hide the others' findings
+      text += fmt::format("tile-doctor: error: {}: {}\n", e.where(), e.what());
+      jk["error"] = {{"where", e.where()}, {"message", e.what()}};
+      worst = combine(worst, 2);
+    }
+    j["kernels"].push_back(jk);
+  }
+  if (!cap.stoppedWhy.empty()) {
+    text += fmt::format("\nnote: the script stopped at {} ({}); kernels it compiles after that point were not captured\n",
+                        cap.stoppedWhere.empty() ? creq.script : cap.stoppedWhere, cap.stoppedWhy);
+    j["stopped"] = {{"where", cap.stoppedWhere}, {"why", cap.stoppedWhy}};
+  }
+  if (!cap.temporary) text += fmt::format("note: the bundles are kept in {}\n", cap.dir);
+  j["exit_code"] = worst;
+  std::string out = args.format == "json" ? j.dump(1) + "\n" : text;
+  if (toFile) reportFile << out;
+  else std::cout << out << std::flush;
+  return worst;
+}
+
+}  // namespace td::cli

@@ -1,0 +1,169 @@
+"""Turns one lowered TileLang kernel into a tile-doctor bundle (docs/bundle-format.md) on disk."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+# TVM dtype -> bundle element type
+_ELEM_TYPES = {
+    "float16": "half", "bfloat16": "bfloat16", "float32": "float", "float64": "double",
+    "int8": "int8", "uint8": "uint8", "int16": "int16", "int32": "int32", "uint32": "uint32",
+    "int64": "int64", "uint64": "uint64", "bool": "uint8",
+}
+
+_LINE_DIRECTIVE = re.compile(r'^\s*#line (\d+) "([^"]*)"\s*$')
+
+
+class CaptureError(Exception):
+    """A kernel that cannot become a bundle; the message says why."""
+
+
+def split_line_directives(source: str, tilelang_dir: str) -> tuple[str, dict[int, str]]:
+    """Drops TileLang's #line directives and maps each remaining generated line to the script line that
+    produced it. Directives into TileLang's own files (its GEMM macro generators) do not replace the last
+    script line, so a line inside an expanded T.gemm still maps to the T.gemm call."""
+    out, mapping = [], {}
+    current = None
+    for text in source.splitlines():
+        m = _LINE_DIRECTIVE.match(text)
+        if m:
+            line, path = int(m.group(1)), m.group(2)
+            if not os.path.abspath(path).startswith(tilelang_dir):
+                current = (path, line)
+            continue
+        out.append(text)
+        if current is not None:
+            mapping[len(out)] = f"{current[0]}:{current[1]}"
+    return "\n".join(out) + "\n", mapping
+
+
+def _expr(value) -> str | int:
+    """A TVM PrimExpr as a bundle expression (integers stay integers)."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        text = str(value).replace("//", "/")
+        if not re.fullmatch(r"[\w\s+\-*/%()]+", text):
+            raise CaptureError(f"cannot express '{value}' in a bundle")
+        return text
+
+
+def _toml_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise TypeError(type(v))
+
+
+def _device_functions(artifact):
+    for gv, func in artifact.device_mod.functions.items():
+        if "thread_extent" in func.attrs:
+            yield str(gv.name_hint), func
+
+
+def write_bundles(artifact, prim_func, out_idx, directory: str, index: int, info: dict) -> list[dict]:
+    """Writes one bundle per device kernel of `artifact` under `directory`; returns their descriptions."""
+    buffers = {}  # name -> (dtype, shape, parameter position)
+    for pos, var in enumerate(prim_func.params):
+        if var in prim_func.buffer_map:
+            buf = prim_func.buffer_map[var]
+            buffers[buf.name] = (str(buf.dtype), list(buf.shape), pos)
+    n_params = len(prim_func.params)
+    outputs = {(i + n_params) % n_params for i in (out_idx or [])}
+    source, line_map = split_line_directives(artifact.kernel_source, info["tilelang_dir"])
+
+    written = []
+    for kernel_no, (entry, func) in enumerate(_device_functions(artifact)):
+        name = f"k{index}_{entry}" if kernel_no == 0 else f"k{index}_{kernel_no}_{entry}"
+        bundle_dir = os.path.join(directory, name)
+        os.makedirs(bundle_dir, exist_ok=True)
+        with open(os.path.join(bundle_dir, "kernel.cu"), "w") as f:
+            f.write(source)
+        with open(os.path.join(bundle_dir, "kernel.lines"), "w") as f:
+            for gen, py in sorted(line_map.items()):
+                f.write(f"{gen}\t{py}\n")
+
+        symbols: dict[str, int | None] = {}
+        args_toml = []
+        for var in func.params:
+            pname, dtype = var.name, str(var.dtype)
+            if dtype == "handle":
+                if pname not in buffers:
+                    raise CaptureError(f"kernel {entry}: parameter {pname} is no buffer of the TileLang function")
+                bdtype, shape, pos = buffers[pname]
+                if bdtype not in _ELEM_TYPES:
+                    raise CaptureError(f"kernel {entry}: buffer {pname} has dtype {bdtype}, which bundles do not hold")
+                dims = []
+                for d in shape:
+                    e = _expr(d)
+                    if isinstance(e, str):
+                        for sym in re.findall(r"[A-Za-z_]\w*", e):
+                            symbols.setdefault(sym, None)
+                    dims.append(e)
+                is_out = pos in outputs or not outputs
+                init = "uninit" if pos in outputs else (
+                    "uniform(-1, 1)" if bdtype.startswith(("float", "bfloat")) else "zeros")
+                args_toml.append({"name": pname, "type": _ELEM_TYPES[bdtype] + "*", "shape": dims, "init": init,
+                                  "output": is_out})
+            else:
+                if dtype not in _ELEM_TYPES:
+                    raise CaptureError(f"kernel {entry}: scalar {pname} has dtype {dtype}")
+                if dtype.startswith("float"):
+                    args_toml.append({"name": pname, "type": _ELEM_TYPES[dtype], "value": info["floats"].get(pname, 1.0)})
+                else:
+                    symbols.setdefault(pname, None)
+                    args_toml.append({"name": pname, "type": _ELEM_TYPES[dtype], "value": pname})
+
+        extent = func.attrs["thread_extent"]
+        grid = [_expr(extent.get(f"blockIdx.{a}", 1)) for a in "xyz"]
+        block = [_expr(extent.get(f"threadIdx.{a}", 1)) for a in "xyz"]
+        for e in grid + block:
+            if isinstance(e, str):
+                for sym in re.findall(r"[A-Za-z_]\w*", e):
+                    symbols.setdefault(sym, None)
+        shared = func.attrs.get("dyn_shared_memory_buf")
+        shared = _expr(shared) if shared is not None else 0
+
+        unresolved = [s for s in symbols if s not in info["params"]]
+        lines = [
+            f"# Captured by tile-doctor from {info['where']} (TileLang {info['tilelang_version']}, {info['arch']}).",
+            "# Edit and re-run with: tile-doctor check bundle.toml",
+            "[kernel]",
+            'source = "kernel.cu"',
+            f"entry = {_toml_value(entry)}",
+            'headers = "cuda"',
+            f"arch = {_toml_value(info['arch'])}",
+            f"include = {_toml_value(info['include'])}",
+            # CUTLASS only declares its fp8 types after cuda_fp8.h under nvcc's version macros, which clang lacks.
+            'flags = ["-include", "cuda_fp8.h"]',
+            'line_map = "kernel.lines"',
+            "",
+        ]
+        if symbols:
+            lines.append("[params]")
+            for s in symbols:
+                if s in info["params"]:
+                    lines.append(f"{s} = {info['params'][s]}")
+                else:
+                    lines.append(f"# {s}: symbolic in the TileLang program; give it with --param {s}=VALUE")
+            lines.append("")
+        lines += ["[launch]", f"grid = {_toml_value(grid)}", f"block = {_toml_value(block)}",
+                  f"shared = {_toml_value(shared)}", ""]
+        for a in args_toml:
+            lines.append("[[args]]")
+            lines += [f"{k} = {_toml_value(v)}" for k, v in a.items()]
+            lines.append("")
+        with open(os.path.join(bundle_dir, "bundle.toml"), "w") as f:
+            f.write("\n".join(lines))
+        written.append({"bundle": os.path.join(bundle_dir, "bundle.toml"), "entry": entry, "from": info["where"],
+                        "unresolved": unresolved})
+    if not written:
+        raise CaptureError("TileLang produced no device kernel")
+    return written
