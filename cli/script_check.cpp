@@ -80,6 +80,8 @@ int checkScript(CheckArgs& args) {
     req.saveInputs = subFolder(args.req.saveInputs, k);
     try {
       CheckResult res = runCheck(req);
+      for (Finding& f : res.report.findings)  // launch-limit findings sit at a manifest line: name the script's
+        if (f.loc.file == res.bundle.manifestPath) f.loc.python = k.from;
       text += renderText(res.report, colour);
       jk["report"] = nlohmann::json::parse(renderJson(res.report));
       saveOutputs(res, subFolder(args.saveOutputs, k));

@@ -17,8 +17,11 @@ namespace fs = std::filesystem;
 namespace td {
 
 std::string capturePython() {
-  const char* env = std::getenv("TILE_DOCTOR_PYTHON");
-  return env && *env ? env : "python3";
+  if (const char* env = std::getenv("TILE_DOCTOR_PYTHON"); env && *env) return env;
+  // scripts/setup-tilelang.sh's environment, beside the sources the executable was built from
+  fs::path venv = fs::path(TD_SOURCE_DIR) / ".venv-tilelang" / "bin" / "python";
+  if (fs::exists(venv)) return venv.string();
+  return "python3";
 }
 
 namespace {

@@ -28,7 +28,8 @@ struct CaptureResult {
   std::string stoppedWhere, stoppedWhy;  // where and why the script ended early ("" when it ran through)
 };
 
-// The interpreter: $TILE_DOCTOR_PYTHON, else python3 on PATH.
+// The interpreter: $TILE_DOCTOR_PYTHON, else scripts/setup-tilelang.sh's .venv-tilelang in the source tree,
+// else python3 on PATH.
 std::string capturePython();
 
 // Throws InputError naming the script (and line) when TileLang cannot be loaded, the script captured

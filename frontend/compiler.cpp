@@ -97,7 +97,7 @@ std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::str
   std::vector<std::string> args = {
       "clang", "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=" + opts.arch, "-nocudalib",
       "--cuda-feature=+ptx80", "-resource-dir", resourceDir(), opts.optLevel, "-gline-tables-only",
-      "-std=c++17", "-fno-exceptions", "-w"};  // warnings are not shown: only an error stops a check
+      "-std=c++17", "-fno-exceptions", "-w", "-Wno-unknown-cuda-version"};  // warnings are not shown: only an error stops a check
   for (auto& a : headerArgs(opts)) args.push_back(a);
   for (auto& d : opts.includeDirs) args.push_back("-I" + d);
   for (auto& f : opts.flags) args.push_back(f);
@@ -121,6 +121,7 @@ std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::str
   clang::CompilerInstance ci;
   ci.setInvocation(std::move(inv));
   ci.createDiagnostics(printer.get(), false);
+  ci.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());  // no "N warnings generated" on stderr
   ci.createFileManager(vfs);
   clang::EmitLLVMOnlyAction action(&ctx);
   bool ok = ci.ExecuteAction(action);

@@ -1,0 +1,177 @@
+"""TileLang programs checked with `tile-doctor check kernel.py` on the CPU executor: correct ones report
+nothing and their outputs match a reference computed here; planted bugs are reported with the numbers
+that matter. Usage: test_programs.py TILE_DOCTOR_BINARY TestCase.test_name"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOOL = None
+
+
+def check(script, *options, script_args=()):
+    """Runs tile-doctor check on a script (or bundle); returns (exit code, JSON report, work folder)."""
+    work = tempfile.mkdtemp(prefix="td-tilelang-")
+    report = os.path.join(work, "report.json")
+    cmd = [TOOL, "check", script, "--format", "json", "--out", report, "--keep", os.path.join(work, "bundles"),
+           "--save-inputs", os.path.join(work, "in"), "--save-outputs", os.path.join(work, "out"), *options]
+    if script.endswith(".toml"):
+        cmd = [c for c in cmd if c != "--keep" and c != os.path.join(work, "bundles")]
+    if script_args:
+        cmd += ["--", *script_args]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if not os.path.exists(report):
+        raise AssertionError(f"no report; exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
+    with open(report) as f:
+        return proc.returncode, json.load(f), work
+
+
+def kernel_reports(report):
+    """Bundle reports have their findings at the top; script reports one per captured kernel."""
+    if "kernels" in report:
+        return [k["report"] for k in report["kernels"]]
+    return [report]
+
+
+def load(work, kind, kernel, name):
+    return np.load(os.path.join(work, kind, kernel, name + ".npy")).astype(np.float64)
+
+
+class TileLangPrograms(unittest.TestCase):
+    def tearDown(self):
+        for work in getattr(self, "work", []):
+            shutil.rmtree(work, ignore_errors=True)
+
+    def run_clean(self, script, *options, script_args=()):
+        rc, report, work = check(os.path.join(HERE, script), *options, script_args=script_args)
+        self.work = [work]
+        self.assertEqual(report["kernels"][0].get("error"), None)
+        findings = kernel_reports(report)[0]["findings"]
+        self.assertEqual(findings, [], "a correct kernel reports nothing")
+        self.assertEqual(rc, 0)
+        self.assertEqual(len(report["kernels"]), 1)
+        return report, work, report["kernels"][0]["entry"]
+
+    def test_gemm_tensorcore(self):
+        report, work, entry = self.run_clean("gemm_tensorcore.py")
+        k = "k0_" + entry
+        a, b, c = load(work, "in", k, "A"), load(work, "in", k, "B"), load(work, "out", k, "C")
+        np.testing.assert_allclose(c, a @ b, rtol=1e-2, atol=2e-2)
+        with open(os.path.join(work, "bundles", k, "kernel.cu")) as src:
+            source = src.read()
+        self.assertIn("tl::mma_sync", source)
+        self.assertIn("tl::ptx_ldmatrix", source)
+
+    def test_gemm_pipelined_sampled_blocks(self):
+        # 4x4 blocks of 128x128; three run (a corner, an inner block, the far corner): only those are compared
+        report, work, entry = self.run_clean("gemm_pipelined.py", "--blocks", "0,5,15")
+        k = "k0_" + entry
+        r = kernel_reports(report)[0]
+        self.assertEqual((r["launch"]["blocks_run"], r["launch"]["blocks_total"]), (3, 16))
+        a, b, c = load(work, "in", k, "A"), load(work, "in", k, "B"), load(work, "out", k, "C")
+        ref = a @ b
+        for block in (0, 5, 15):
+            by, bx = divmod(block, 4)
+            rows, cols = slice(by * 128, by * 128 + 128), slice(bx * 128, bx * 128 + 128)
+            np.testing.assert_allclose(c[rows, cols], ref[rows, cols], rtol=1e-2, atol=2e-2, err_msg=f"block {block}")
+        with open(os.path.join(work, "bundles", k, "kernel.cu")) as src:
+            source = src.read()
+        self.assertIn("tl::cp_async_gs", source)
+        self.assertIn("tl::cp_async_wait", source)
+
+    def test_softmax(self):
+        report, work, entry = self.run_clean("softmax.py")
+        k = "k0_" + entry
+        x, y = load(work, "in", k, "X"), load(work, "out", k, "Y")
+        ref = np.exp(x - x.max(axis=1, keepdims=True))
+        ref /= ref.sum(axis=1, keepdims=True)
+        np.testing.assert_allclose(y, ref, rtol=1e-5, atol=1e-6)
+
+    def test_flash_attention_forward(self):
+        report, work, entry = self.run_clean("flash_attention_fwd.py")
+        k = "k0_" + entry
+        q, kk, v = (load(work, "in", k, n) for n in "QKV")
+        out = load(work, "out", k, "Out")
+        s = np.einsum("bqhd,bkhd->bhqk", q, kk) / np.sqrt(q.shape[-1])
+        p = np.exp(s - s.max(axis=-1, keepdims=True))
+        p /= p.sum(axis=-1, keepdims=True)
+        np.testing.assert_allclose(out, np.einsum("bhqk,bkhd->bqhd", p, v), rtol=1e-2, atol=2e-3)
+
+    def test_shared_memory_over_metax_limit(self):
+        # 128x128x64 fp16 tiles in three stages: 3 * (128*64 + 64*128) * 2 = 98304 bytes
+        rc, report, work = check(os.path.join(HERE, "gemm_pipelined.py"), "--target", "metax-c500",
+                                 script_args=["--block", "128", "128", "64", "--stages", "3"])
+        self.work = [work]
+        self.assertEqual(rc, 1)
+        r = kernel_reports(report)[0]
+        self.assertFalse(r["launch"]["launched"])
+        (f,) = r["findings"]
+        self.assertEqual(f["kind"], "shared-memory-limit")
+        self.assertIn("98304", f["message"])
+        self.assertIn("65536", f["message"])
+        self.assertRegex(f["location"]["python"], r"gemm_pipelined\.py:\d+$")
+
+    def test_index_past_the_buffer(self):
+        rc, report, work = check(os.path.join(HERE, "shifted_copy_bug.py"))
+        self.work = [work]
+        self.assertEqual(rc, 1)
+        (f,) = kernel_reports(report)[0]["findings"]
+        self.assertEqual(f["kind"], "global-out-of-bounds")
+        self.assertEqual((f["buffer"], f["coordinates"], f["access"], f["count"]), ("B", [1024], "write", 1))
+        with open(os.path.join(HERE, "shifted_copy_bug.py")) as src:
+            line = src.read().splitlines().index("                B[bx * block + i + 1] = A[bx * block + i]") + 1
+        self.assertTrue(f["location"]["python"].endswith(f"shifted_copy_bug.py:{line}"), f["location"])
+
+    def test_cp_async_destination_edited_out_of_bounds(self):
+        # Capture the pipelined GEMM, then edit its generated source so the first cp.async writes 128 KiB
+        # past the start of A's shared tile: the check inside the asm statement catches it.
+        rc, report, work = check(os.path.join(HERE, "gemm_pipelined.py"), "--blocks", "0")
+        self.work = [work]
+        self.assertEqual(rc, 0)
+        bundle_dir = os.path.join(work, "bundles", "k0_" + report["kernels"][0]["entry"])
+        source_path = os.path.join(bundle_dir, "kernel.cu")
+        with open(source_path) as src:
+            lines = src.read().splitlines()
+        edited = next(i for i, l in enumerate(lines) if "tl::cp_async_gs<16>((&(((half_t*)A_shared)[" in l)
+        lines[edited] = lines[edited].replace("(half_t*)A_shared)[", "(half_t*)A_shared)[65536 + ", 1)
+        with open(source_path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        rc, report, work2 = check(os.path.join(bundle_dir, "bundle.toml"), "--blocks", "0")
+        self.work.append(work2)
+        self.assertEqual(rc, 1)
+        (f,) = report["findings"]
+        self.assertEqual(f["kind"], "shared-out-of-bounds")
+        self.assertEqual(f["access"], "write")
+        self.assertEqual(f["width"], 16)
+        self.assertEqual(f["location"]["line"], edited + 1)
+        self.assertIn("cp_async", f["location"].get("inside", ""))
+        self.assertRegex(f["location"]["python"], r"gemm_pipelined\.py:\d+$")
+
+    def test_nothing_captured_is_a_clear_error(self):
+        work = tempfile.mkdtemp(prefix="td-tilelang-")
+        self.work = [work]
+        script = os.path.join(work, "no_kernel.py")
+        with open(script, "w") as f:
+            f.write("import tilelang\nprint('no kernel here')\n")
+        proc = subprocess.run([TOOL, "check", script], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("without compiling a TileLang kernel", proc.stderr)
+        with open(script, "w") as f:
+            f.write("import torch\n\ntorch.zeros(1, device='cuda')\n")
+        proc = subprocess.run([TOOL, "check", script], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("no_kernel.py:3", proc.stderr)
+        self.assertIn("no TileLang kernel was captured", proc.stderr)
+
+
+if __name__ == "__main__":
+    TOOL = sys.argv[1]
+    unittest.main(argv=[sys.argv[0], *sys.argv[2:]], verbosity=2)
