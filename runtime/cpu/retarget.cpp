@@ -354,7 +354,13 @@ class Lowering {
         for (llvm::Instruction& i : bb)
           if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
             if (auto* ia = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand())) {
-              if (ia->getAsmString().empty() || parsePtx(ia->getAsmString())) { calls.push_back(call); continue; }
+              auto st = ia->getAsmString().empty() ? std::nullopt : parsePtx(ia->getAsmString());
+              if (st && launch_.warpSize != 32 &&
+                  (st->op == PtxOp::Mma || st->op == PtxOp::LdMatrix || st->op == PtxOp::StMatrix))
+                unsupported(i, fmt::format("the inline PTX statement \"{}\": a 32-lane NVIDIA warp instruction, and "
+                                           "the target's warp has {} lanes (CUDA output such as TileLang's runs on an "
+                                           "NVIDIA target profile)", ia->getAsmString(), launch_.warpSize));
+              if (ia->getAsmString().empty() || st) { calls.push_back(call); continue; }
               std::string why = ptxLimitation(ia->getAsmString());
               unsupported(i, "the inline PTX statement \"" + ia->getAsmString() + "\"" +
                                  (why.empty() ? " (not in the inline-PTX catalogue, docs/guide-check.md)" : ": " + why));

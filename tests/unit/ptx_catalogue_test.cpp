@@ -6,6 +6,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 
+#include "frontend/input_error.h"
 #include "instrument/ptx_catalogue.h"
 #include "test_support.h"
 
@@ -182,5 +183,16 @@ TEST(PtxSemantics, MbarrierProducerConsumer) {
   for (int l = 0; l < 32; ++l) {
     ASSERT_EQ(out[l], 16 * l + 6) << "warp 0 read the copies after phase 0 completed";
     ASSERT_EQ(out[32 + l], (4 * l + 1) * 2) << "warp 1 continued after phase 1";
+  }
+}
+
+TEST(PtxSemantics, WarpMatrixInstructionsRefuseAWave64Target) {
+  try {
+    check(bundle("ptx_mma"), "metax-c500");
+    FAIL() << "mma.sync/ldmatrix on 64-lane waves must stop before launch";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("32-lane NVIDIA warp instruction"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("64 lanes"), std::string::npos);
+    EXPECT_GT(e.line, 0) << "the statement's source line";
   }
 }
