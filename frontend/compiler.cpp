@@ -75,6 +75,8 @@ std::string archList(const std::string& arch) {
 }
 
 std::vector<std::string> headerArgs(const CompileOptions& opts) {
+  // What the driver adds for a CUDA SDK it found (variadic device functions), kept for its output.
+  if (opts.selfContained) return {"--cuda-path=/nonexistent", "-nocudainc", "-Xclang", "-fcuda-allow-variadic-functions"};
   if (opts.cudaSdk.empty())
     return {"--cuda-path=/nonexistent", "-nocudainc", "-isystem", kPreludeDir, "-include", "td_prelude.h"};
   return {"--cuda-path=" + opts.cudaSdk, "-isystem", kSdkShimDir, "-isystem", opts.cudaSdk + "/include/cccl",

@@ -20,6 +20,7 @@ struct CompileOptions {
   // Empty: tile-doctor's prelude on clang's CUDA headers (no SDK). Else the CUDA SDK at this path, through
   // clang's CUDA wrapper headers, as real TileLang/CUTLASS code needs.
   std::string cudaSdk;
+  bool selfContained = false;  // a preprocessed source (clang -E output): no headers at all
 };
 
 // The CUDA SDK to compile against: $CUDA_HOME, $CUDA_PATH, then /usr/local/cuda; empty when none has

@@ -236,8 +236,8 @@ class ManifestReader {
     if (const toml::node* h = kernel.get("headers")) {
       b.headers = str(kernel, "headers", "[kernel]", true);
       b.headersLine = static_cast<int>(h->source().begin.line);
-      if (b.headers != "prelude" && b.headers != "cuda")
-        fail(h, fmt::format("kernel.headers is '{}'; it must be \"prelude\" or \"cuda\"", b.headers));
+      if (b.headers != "prelude" && b.headers != "cuda" && b.headers != "none")
+        fail(h, fmt::format("kernel.headers is '{}'; it must be \"prelude\", \"cuda\" or \"none\"", b.headers));
     }
     if (const toml::node* a = kernel.get("arch")) {
       b.arch = str(kernel, "arch", "[kernel]", true);

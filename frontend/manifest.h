@@ -40,7 +40,7 @@ struct Bundle {
   std::string entry;
   std::vector<std::string> flags;  // ${NAME} substituted
   std::vector<std::string> includeDirs;
-  std::string headers = "prelude";  // "prelude" (no SDK) or "cuda" (the CUDA SDK's headers)
+  std::string headers = "prelude";  // "prelude" (no SDK), "cuda" (the CUDA SDK's headers), "none" (preprocessed)
   std::string arch = "sm_80";       // the GPU architecture the source is written for
   int headersLine = 0;
   std::string lineMapPath;          // absolute; generated line -> script line (TileLang bundles)

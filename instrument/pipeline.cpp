@@ -110,6 +110,7 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {
     opts.flags = bundle.flags;
     opts.includeDirs = bundle.includeDirs;
     opts.arch = bundle.arch;
+    opts.selfContained = bundle.headers == "none";
     if (bundle.headers == "cuda") {
       opts.cudaSdk = findCudaSdk();
       if (opts.cudaSdk.empty())
