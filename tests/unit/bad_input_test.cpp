@@ -144,3 +144,24 @@ TEST(Cli, JsonReportAndExitCodeOfFindings) {
   EXPECT_EQ(h.code, 3) << h.output;
   EXPECT_NE(h.output.find("kernel-hang"), std::string::npos);
 }
+
+TEST_F(BadInput, HeadersArchAndLineMap) {
+  expectBadInput(checkWith("entry = \"k\"", "entry = \"k\"\nheaders = \"sdk\""), "bundle.toml:4",
+                 "it must be \"prelude\", \"cuda\" or \"none\"");
+  expectBadInput(checkWith("entry = \"k\"", "entry = \"k\"\narch = \"ampere\""), "bundle.toml:4", "must look like sm_80");
+  expectBadInput(checkWith("entry = \"k\"", "entry = \"k\"\nline_map = \"k.lines\""), "bundle.toml:4",
+                 "line_map file 'k.lines' not found");
+  write("k.lines", "1\tkernel.py:3\nnot a line\n");
+  expectBadInput(checkWith("entry = \"k\"", "entry = \"k\"\nline_map = \"k.lines\""), "k.lines:2",
+                 "GENERATED_LINE<TAB>FILE:LINE");
+}
+
+TEST_F(BadInput, ScriptArgumentsNeedAScript) {
+  expectBadInput(checkWith("", "", "-- --size 3"), "bundle.toml", "for TileLang scripts (kernel.py) only");
+}
+
+TEST_F(BadInput, ScriptWithoutTileLangSaysWhatToDo) {
+  write("kernel.py", "print('hello')\n");
+  Cli r = runCli("check " + (dir_ / "kernel.py").string(), "TILE_DOCTOR_PYTHON=/nonexistent/python");
+  expectBadInput(r, "kernel.py", "set TILE_DOCTOR_PYTHON");
+}

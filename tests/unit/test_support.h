@@ -46,8 +46,9 @@ struct Cli {
   std::string output;
 };
 
-inline Cli runCli(const std::string& args) {
-  std::string cmd = std::string(TD_BINARY) + " " + args + " 2>&1";
+// `env`: "NAME=VALUE ..." set for this run only.
+inline Cli runCli(const std::string& args, const std::string& env = "") {
+  std::string cmd = (env.empty() ? "" : "env " + env + " ") + std::string(TD_BINARY) + " " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   std::string out;
   char buf[4096];
