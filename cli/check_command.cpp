@@ -65,7 +65,7 @@ std::function<int()> addCheckCommand(CLI::App& app) {
   sub->add_option("bundle", args->req.bundlePath, "the bundle manifest (bundle.toml) or a TileLang script (kernel.py)")
       ->required();
   sub->add_option("script-args", args->scriptArgs, "after --: arguments for the TileLang script");
-  sub->add_option("--param", args->params, "override a parameter: NAME=VALUE (repeatable)");
+  sub->add_option("--param", args->params, "override a parameter: NAME=VALUE (repeatable)")->allow_extra_args(false);
   sub->add_option("--target", args->req.target, fmt::format("target profile (default {}; see `tile-doctor targets`)",
                                                             kDefaultTarget));
   sub->add_option("--checks", args->req.checks, "check families: bounds,launch or all (default all)");

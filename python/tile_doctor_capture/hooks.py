@@ -57,16 +57,41 @@ class Capture:
             raise CaptureError(f"TileLang could not lower the kernel compiled here: {type(e).__name__}: {e}") from e
         info = {"where": where, "tilelang_version": self.tilelang_version, "arch": self.arch,
                 "include": self.include, "tilelang_dir": self.tilelang_dir, "params": self.params, "floats": {}}
-        written = write_bundles(artifact, func, out_idx, self.out_dir, len(self.kernels), info)
+        index = len(self.kernels)
+        written = write_bundles(artifact, func, out_idx, self.out_dir, index, info)
         self.kernels.extend(written)
-        return StandInKernel(self, artifact, out_idx, written[0]["entry"])
+        return StandInKernel(self, artifact, func, out_idx, info, index, written)
+
+    def resolve_from_call(self, kernel: "StandInKernel", args) -> None:
+        """A launch shows the real values of symbolic dimensions and scalars: rewrite the kernel's bundles
+        with them (the script's call is the truth; --param values given for others stay)."""
+        func, outputs = kernel.prim_func, set(kernel.out_idx or [])
+        n = len(func.params)
+        inputs = [v for i, v in enumerate(func.params) if i not in {(o + n) % n for o in outputs}]
+        params, floats = dict(kernel.info["params"]), dict(kernel.info["floats"])
+        for var, value in zip(inputs, args):
+            if var in func.buffer_map and hasattr(value, "shape"):
+                for dim, extent in zip(func.buffer_map[var].shape, value.shape):
+                    if not isinstance(dim, tvm.tirx.IntImm) and hasattr(dim, "name"):
+                        params.setdefault(dim.name, int(extent))
+            elif var not in func.buffer_map and isinstance(value, (int, float)):
+                if str(var.dtype).startswith("float"):
+                    floats[var.name] = float(value)
+                else:
+                    params[var.name] = int(value)
+        info = dict(kernel.info, params=params, floats=floats)
+        rewritten = write_bundles(kernel.artifact, func, kernel.out_idx, self.out_dir, kernel.index, info)
+        for old, new in zip(kernel.written, rewritten):
+            self.kernels[self.kernels.index(old)] = new
 
 
 class StandInKernel:
     """What the script gets back from tilelang.compile: the source is there; a launch ends the capture."""
 
-    def __init__(self, capture: Capture, artifact, out_idx, entry: str):
-        self._capture, self.artifact, self.out_idx, self._entry = capture, artifact, out_idx, entry
+    def __init__(self, capture: Capture, artifact, prim_func, out_idx, info: dict, index: int, written: list):
+        self._capture, self.artifact, self.prim_func, self.out_idx = capture, artifact, prim_func, out_idx
+        self.info, self.index, self.written = info, index, written
+        self._entry = written[0]["entry"]
         self.params = artifact.params
         self.kernel_source = artifact.kernel_source
 
@@ -74,6 +99,10 @@ class StandInKernel:
         return self.artifact.kernel_source
 
     def __call__(self, *args, **kwargs):
+        try:
+            self._capture.resolve_from_call(self, args)
+        except Exception:  # an unusual call: the bundles keep what the compile step knew
+            pass
         raise KernelCalled(self._capture.where(), self._entry)
 
     def get_profiler(self, *args, **kwargs):

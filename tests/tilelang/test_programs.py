@@ -155,6 +155,23 @@ class TileLangPrograms(unittest.TestCase):
         self.assertIn("cp_async", f["location"].get("inside", ""))
         self.assertRegex(f["location"]["python"], r"gemm_pipelined\.py:\d+$")
 
+    def test_symbolic_dimensions_from_the_call_or_param(self):
+        report, work, entry = self.run_clean("symbolic_scale.py")
+        k = "k0_" + entry
+        a, b = load(work, "in", k, "A"), load(work, "out", k, "B")
+        self.assertEqual(a.shape, (1000,), "N = 1000 from the tensor the script passed")
+        np.testing.assert_allclose(b, a * 0.5, rtol=1e-6)  # alpha = 0.5 from the call
+        self.assertIn("launched kernel", report["stopped"]["why"])
+        proc = subprocess.run([TOOL, "check", os.path.join(HERE, "symbolic_scale.py"), "--", "--no-call"],
+                              capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 2)
+        self.assertRegex(proc.stderr, r"symbolic_scale\.py:\d+: kernel scale_kernel has symbolic dimensions without a "
+                                      r"value \(N\)")
+        rc, report, work = check(os.path.join(HERE, "symbolic_scale.py"), "--param", "N=300", script_args=["--no-call"])
+        self.work.append(work)
+        self.assertEqual(rc, 0)
+        self.assertEqual(load(work, "in", k, "A").shape, (300,))
+
     def test_nothing_captured_is_a_clear_error(self):
         work = tempfile.mkdtemp(prefix="td-tilelang-")
         self.work = [work]
