@@ -24,21 +24,9 @@ void parseParams(CheckArgs& args) {
 }
 
 int checkBundle(CheckArgs& args) {
-  // Output folders are checked before the kernel runs, so a bad path costs no run; the report is
-  // written before the outputs, so nothing found is lost if saving fails.
-  bool toFile = !args.out.empty();
-  std::ofstream reportFile;
-  if (toFile) {
-    reportFile.open(args.out);
-    if (!reportFile) throw InputError(args.out, 0, "cannot write the report");
-  }
-  makeOutputFolder(args.saveOutputs, "--save-outputs");
-  makeOutputFolder(args.req.saveInputs, "--save-inputs");
+  ReportSink sink(args);
   CheckResult res = runCheck(args.req);
-  std::string text = args.format == "json" ? renderJson(res.report)
-                                           : renderText(res.report, !toFile && isatty(STDOUT_FILENO));
-  if (toFile) reportFile << text;
-  else std::cout << text << std::flush;
+  sink.write(args.format == "json" ? renderJson(res.report) : renderText(res.report, sink.colour()));
   saveOutputs(res, args.saveOutputs);
   return res.report.exitCode();
 }
@@ -50,6 +38,22 @@ void makeOutputFolder(const std::string& dir, const char* option) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw InputError(dir, 0, fmt::format("cannot create the {} folder: {}", option, ec.message()));
+}
+
+ReportSink::ReportSink(const CheckArgs& args) : path_(args.out) {
+  if (!path_.empty()) {
+    file_.open(path_);
+    if (!file_) throw InputError(path_, 0, "cannot write the report");
+  }
+  makeOutputFolder(args.saveOutputs, "--save-outputs");
+  makeOutputFolder(args.req.saveInputs, "--save-inputs");
+}
+
+bool ReportSink::colour() const { return path_.empty() && isatty(STDOUT_FILENO); }
+
+void ReportSink::write(const std::string& text) {
+  if (path_.empty()) std::cout << text << std::flush;
+  else file_ << text << std::flush;
 }
 
 void saveOutputs(const CheckResult& res, const std::string& dir) {

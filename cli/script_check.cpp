@@ -44,14 +44,7 @@ int combine(int worst, int rc) {
 }  // namespace
 
 int checkScript(CheckArgs& args) {
-  bool toFile = !args.out.empty();
-  std::ofstream reportFile;
-  if (toFile) {
-    reportFile.open(args.out);
-    if (!reportFile) throw InputError(args.out, 0, "cannot write the report");
-  }
-  makeOutputFolder(args.saveOutputs, "--save-outputs");
-  makeOutputFolder(args.req.saveInputs, "--save-inputs");
+  ReportSink sink(args);
 
   CaptureRequest creq;
   creq.script = args.req.bundlePath;
@@ -63,7 +56,7 @@ int checkScript(CheckArgs& args) {
   CaptureResult cap = captureScript(creq);
   if (cap.temporary) guard.dir = cap.dir;
 
-  bool colour = !toFile && isatty(STDOUT_FILENO);
+  bool colour = sink.colour();
   std::string text = fmt::format("tile-doctor: captured {} kernel{} from {} (TileLang {}, lowered for {})\n",
                                  cap.kernels.size(), cap.kernels.size() == 1 ? "" : "s", creq.script,
                                  cap.tilelangVersion, creq.arch);
@@ -84,8 +77,14 @@ int checkScript(CheckArgs& args) {
         if (f.loc.file == res.bundle.manifestPath) f.loc.python = k.from;
       text += renderText(res.report, colour);
       jk["report"] = nlohmann::json::parse(renderJson(res.report));
-      saveOutputs(res, subFolder(args.saveOutputs, k));
       worst = combine(worst, res.report.exitCode());
+      try {  // a failed save must not lose the findings: it joins the report
+        saveOutputs(res, subFolder(args.saveOutputs, k));
+      } catch (const std::exception& e) {
+        text += fmt::format("tile-doctor: error: saving the outputs: {}\n", e.what());
+        jk["error"] = {{"where", args.saveOutputs}, {"message", std::string("saving the outputs: ") + e.what()}};
+        worst = combine(worst, 2);
+      }
     } catch (const InputError& e) {  // one kernel's bad input does not hide the others' findings
       text += fmt::format("tile-doctor: error: {}: {}\n", e.where(), e.what());
       jk["error"] = {{"where", e.where()}, {"message", e.what()}};
@@ -100,9 +99,7 @@ int checkScript(CheckArgs& args) {
   }
   if (!cap.temporary) text += fmt::format("note: the bundles are kept in {}\n", cap.dir);
   j["exit_code"] = worst;
-  std::string out = args.format == "json" ? j.dump(1) + "\n" : text;
-  if (toFile) reportFile << out;
-  else std::cout << out << std::flush;
+  sink.write(args.format == "json" ? j.dump(1) + "\n" : text);
   return worst;
 }
 

@@ -1,6 +1,7 @@
 // `tile-doctor check kernel.py`: capture the script's TileLang kernels, check each bundle, report them
 // together. Shares its options with the bundle form of `check`.
 #pragma once
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,19 @@ bool isScript(const std::string& path);  // a .py file
 int checkScript(CheckArgs& args);
 
 void makeOutputFolder(const std::string& dir, const char* option);
+
+// Where the report goes (--out FILE or standard output). Opened, with the output folders made, before
+// anything runs, so a bad path costs no run; written before outputs are saved, so nothing is lost.
+class ReportSink {
+ public:
+  explicit ReportSink(const CheckArgs& args);
+  bool colour() const;  // a terminal
+  void write(const std::string& text);
+
+ private:
+  std::string path_;
+  std::ofstream file_;
+};
 void saveOutputs(const CheckResult& res, const std::string& dir);  // every output buffer as DIR/NAME.npy
 
 }  // namespace td::cli
