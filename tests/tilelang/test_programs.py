@@ -172,6 +172,19 @@ class TileLangPrograms(unittest.TestCase):
         self.assertEqual(rc, 0)
         self.assertEqual(load(work, "in", k, "A").shape, (300,))
 
+    def test_jit_factory_two_configurations(self):
+        rc, report, work = check(os.path.join(HERE, "jit_factory.py"))
+        self.work = [work]
+        self.assertEqual(rc, 0)
+        self.assertNotIn("stopped", report, "the script ran to its end")
+        self.assertEqual([k["report"]["launch"]["grid"][0] for k in report["kernels"]], [2, 16])
+        for index, (kernel, n) in enumerate(zip(report["kernels"], (256, 1000))):
+            self.assertEqual(kernel["report"]["findings"], [])
+            folder = f"k{index}_{kernel['entry']}"
+            a, b, c = (load(work, "in" if x != "C" else "out", folder, x) for x in "ABC")
+            self.assertEqual(c.shape, (n,))
+            np.testing.assert_allclose(c, a + b, rtol=1e-6)
+
     def test_nothing_captured_is_a_clear_error(self):
         work = tempfile.mkdtemp(prefix="td-tilelang-")
         self.work = [work]
