@@ -91,11 +91,17 @@ std::function<int()> addCheckCommand(CLI::App& app) {
                   "CUDA executor: time N more launches with CUDA events; the median goes to the JSON timing");
   sub->add_option("--channel-capacity", args->req.launch.channelCapacity,
                   "records the hook channel holds (default 4096); more are counted, not kept");
+  sub->add_option("--schedule", args->schedule,
+                  "CPU executor: the order a block's threads run in: forward (default), reverse, random:SEED");
+  sub->add_option("--repeat", args->req.repeat,
+                  "run N times (CPU: under N schedules) and report output elements that differ between runs")
+      ->check(CLI::Range(1, 1000));
   sub->add_option("--keep", args->keep, "TileLang scripts: keep the captured bundles in DIR (one folder per kernel)");
   sub->add_option("--tilelang-arch", args->tilelangArch,
                   "TileLang scripts: the CUDA architecture TileLang lowers for (default sm_80, its non-Hopper forms)");
   return [args] {
     parseParams(*args);
+    parseSchedule(args->schedule, args->req.launch);
     if (isScript(args->req.bundlePath)) return checkScript(*args);
     if (!args->scriptArgs.empty())
       throw InputError(args->req.bundlePath, 0, "arguments after the bundle are for TileLang scripts (kernel.py) only");

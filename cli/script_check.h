@@ -12,7 +12,7 @@ namespace td::cli {
 struct CheckArgs {
   CheckRequest req;
   std::vector<std::string> params, scriptArgs;
-  std::string format = "text", out, saveOutputs, keep, tilelangArch = "sm_80";
+  std::string format = "text", out, saveOutputs, keep, tilelangArch = "sm_80", schedule = "forward";
 };
 
 bool isScript(const std::string& path);  // a .py file

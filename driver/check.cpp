@@ -3,6 +3,9 @@
 #include "frontend/line_map.h"
 #include "frontend/profile.h"
 #include <filesystem>
+#include <fmt/format.h>
+#include <set>
+#include "sanitizer/output_diff.h"
 #include "instrument/pipeline.h"
 #include "instrument/shared_layout.h"
 #include "driver/block_selection.h"
@@ -31,7 +34,61 @@ void addScriptLines(std::vector<Finding>& findings, const std::string& source, c
     if (auto it = map.find(f.loc.line); it != map.end()) f.loc.python = it->second;
   }
 }
+std::string scheduleName(const LaunchOptions& l, bool onGpu, int run) {
+  if (onGpu) return fmt::format("run {}", run + 1);
+  if (l.schedule == Schedule::Forward) return "forward schedule";
+  if (l.schedule == Schedule::Reverse) return "reverse schedule";
+  return fmt::format("random:{} schedule", l.scheduleSeed);
+}
+
+// --repeat N: N - 1 more runs on fresh copies of the same inputs — on the CPU under other schedules
+// (reverse, then seeded random ones) — with new findings added and outputs compared with the first run.
+void repeatRuns(const CheckRequest& req, const Bundle& b, const CheckSet& checks, const Profile& profile, bool onGpu,
+                const LaunchOptions& first, CheckResult& res) {
+  Report& r = res.report;
+  std::string firstName = scheduleName(first, onGpu, 0);
+  std::set<std::string> differing;  // buffers already reported
+  auto key = [](const Finding& f) { return fmt::format("{}|{}|{}|{}|{}", f.kind, f.loc.file, f.loc.line, f.loc.col, f.buffer); };
+  for (int run = 1; run < req.repeat; ++run) {
+    LaunchOptions lo = first;
+    if (run == 1) lo.schedule = first.schedule == Schedule::Reverse ? Schedule::Forward : Schedule::Reverse;
+    else lo.schedule = Schedule::Random, lo.scheduleSeed = first.scheduleSeed + static_cast<uint64_t>(run - 1);
+    KernelModule km = buildKernelModule(b, checks);  // an executor takes the module it runs
+    std::vector<ArgValue> args = makeArguments(b, req.seed, profile.memoryBytes);
+    LaunchOutcome out = onGpu ? cuda::runOnCuda(km, b, args, lo) : cpu::runOnCpu(km, b, args, profile.warpSize, lo);
+    std::set<std::string> known;
+    for (const Finding& f : r.findings) known.insert(key(f));
+    for (Finding& f : collectFindings(out, km.sites, b))
+      if (!known.count(key(f))) {
+        f.notes.push_back("found in the " + scheduleName(lo, onGpu, run));
+        r.findings.push_back(std::move(f));
+      }
+    bool anyOutput = false;
+    for (const ArgValue& a : res.args) anyOutput |= a.spec->isBuffer && a.spec->output;
+    for (size_t i = 0; i < args.size(); ++i) {
+      const ArgSpec& spec = *args[i].spec;
+      if (!spec.isBuffer || (anyOutput && !spec.output) || differing.count(spec.name)) continue;
+      if (auto f = diffOutputs(res.args[i], args[i], firstName, scheduleName(lo, onGpu, run))) {
+        differing.insert(spec.name);
+        r.findings.push_back(std::move(*f));
+      }
+    }
+  }
+  r.repeats = req.repeat;
+}
 }  // namespace
+
+void parseSchedule(const std::string& text, LaunchOptions& launch) {
+  if (text == "forward") launch.schedule = Schedule::Forward;
+  else if (text == "reverse") launch.schedule = Schedule::Reverse;
+  else if (text.rfind("random:", 0) == 0 && text.size() > 7 &&
+           text.find_first_not_of("0123456789", 7) == std::string::npos) {
+    launch.schedule = Schedule::Random;
+    launch.scheduleSeed = std::stoull(text.substr(7));
+  } else {
+    throw InputError("--schedule", 0, fmt::format("'{}' is not forward, reverse or random:SEED", text));
+  }
+}
 
 CheckResult runCheck(const CheckRequest& req) {
   CheckResult res;
@@ -68,6 +125,8 @@ CheckResult runCheck(const CheckRequest& req) {
   launch.blocks = sel.blocks;
   bool onGpu = chooseExecutor(req) == "cuda";  // the GPU always runs the whole grid
   r.blocksNote = onGpu || sel.all ? "" : sel.description;
+  if (onGpu && launch.schedule != Schedule::Forward)
+    throw InputError("--schedule", 0, "schedules are the CPU executor's; the GPU schedules its own threads");
   LaunchOutcome out = onGpu ? cuda::runOnCuda(km, b, res.args, launch)
                             : cpu::runOnCpu(km, b, res.args, profile.warpSize, launch);
   r.launched = true;
@@ -79,6 +138,7 @@ CheckResult runCheck(const CheckRequest& req) {
   r.recordsDropped = out.recordsDropped;
   std::vector<Finding> found = collectFindings(out, km.sites, b);
   r.findings.insert(r.findings.end(), found.begin(), found.end());
+  if (req.repeat > 1) repeatRuns(req, b, checks, profile, onGpu, launch, res);
   addScriptLines(r.findings, b.sourcePath, scriptLines);
   return res;
 }

@@ -20,6 +20,7 @@ struct CheckRequest {
   std::string executor = "cpu";  // cpu, cuda or auto
   std::string blocks = "all";    // --blocks (CPU executor)
   uint64_t seed = 0;
+  int repeat = 1;                // --repeat: runs (each under another schedule on the CPU), outputs compared
   std::string saveInputs;        // write every buffer as initialised, before the launch, to DIR/NAME.npy
   LaunchOptions launch;
 };
@@ -29,6 +30,9 @@ struct CheckResult {
   Report report;
   std::vector<ArgValue> args;    // after the run: the kernel's outputs
 };
+
+// "forward", "reverse", "random:SEED" -> the launch's schedule; throws InputError otherwise.
+void parseSchedule(const std::string& text, LaunchOptions& launch);
 
 // Throws InputError for bad input; internal errors as std::exception.
 CheckResult runCheck(const CheckRequest& req);

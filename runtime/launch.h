@@ -47,12 +47,18 @@ struct LaunchOutcome {
   std::string executor, device;
 };
 
+// The order the CPU executor runs a block's ready threads in, each round until they all wait or end.
+// Forward: thread 0 first; reverse: the last first; random: a fresh seeded shuffle every round.
+enum class Schedule { Forward, Reverse, Random };
+
 struct LaunchOptions {
   int jobs = 0;                // worker threads (0: all cores)
   double timeoutSeconds = 60;
   uint32_t channelCapacity = 4096;
   int device = 0;              // CUDA device ordinal
   int timingLaunches = 0;
+  Schedule schedule = Schedule::Forward;  // CPU executor
+  uint64_t scheduleSeed = 0;
   std::vector<uint64_t> blocks;  // CPU executor: linear indices of the blocks to run; empty: all      // CUDA executor: extra launches after the checked one, timed with events
 };
 

@@ -20,20 +20,6 @@ const char* accessName(SiteKind k) {
   }
 }
 
-// Row-major coordinates of a linear element index; the outermost may run past its extent.
-std::vector<int64_t> unravel(int64_t index, const std::vector<int64_t>& shape) {
-  std::vector<int64_t> c(shape.size(), 0);
-  for (size_t i = shape.size(); i-- > 1;) {
-    int64_t d = shape[i];
-    int64_t q = index / d, r = index % d;
-    if (r < 0) { r += d; --q; }
-    c[i] = r;
-    index = q;
-  }
-  if (!c.empty()) c[0] = index;
-  return c;
-}
-
 std::string shapeText(const std::vector<int64_t>& s) {
   std::string t;
   for (size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);

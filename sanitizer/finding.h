@@ -34,6 +34,7 @@ struct Report {
   uint64_t recordsDropped = 0;
   bool launched = false;
   uint64_t blocksRun = 0, blocksTotal = 0;
+  int repeats = 1;            // --repeat: runs whose outputs were compared
   std::string blocksNote;     // --blocks: how the blocks that ran were chosen ("" = all)
   double compileSeconds = 0, runSeconds = 0;
   double kernelMsMedian = 0;  // --timing-launches (CUDA executor)
@@ -41,6 +42,8 @@ struct Report {
 };
 
 std::string coordText(const std::string& name, const std::vector<int64_t>& coords);  // "C[259, 3]"
+// Row-major coordinates of a linear element index; the outermost may run past its extent.
+std::vector<int64_t> unravel(int64_t index, const std::vector<int64_t>& shape);
 std::string threadText(const ThreadRef& t);  // "thread (3,0,0) of block (4,1,0)"
 
 }  // namespace td

@@ -22,6 +22,7 @@ std::string renderJson(const Report& r) {
   j["launch"] = {{"grid", r.grid}, {"block", r.block}, {"dynamic_shared_bytes", r.dynamicShared},
                  {"static_shared_bytes", r.staticShared}, {"launched", r.launched}, {"blocks_run", r.blocksRun},
                  {"blocks_total", r.blocksTotal}, {"blocks_selection", r.blocksNote.empty() ? "all" : r.blocksNote}};
+  j["launch"]["runs"] = r.repeats;
   j["records_dropped"] = r.recordsDropped;
   j["exit_code"] = r.exitCode();
   j["timing"] = {{"compile_seconds", r.compileSeconds}, {"run_seconds", r.runSeconds},

@@ -40,6 +40,7 @@ std::string renderText(const Report& r, bool colour) {
   else where += fmt::format(", grid ({},{},{}) x block ({},{},{}), {} of {} blocks ran{}", r.grid[0], r.grid[1], r.grid[2],
                             r.block[0], r.block[1], r.block[2], r.blocksRun, r.blocksTotal,
                             r.blocksNote.empty() ? "" : " (" + r.blocksNote + ")");
+  if (r.repeats > 1) where += fmt::format(", {} runs compared", r.repeats);
   if (r.findings.empty()) out += paint("1;32", "tile-doctor: no findings") + " — " + where + "\n";
   else
     out += paint("1", fmt::format("SUMMARY: tile-doctor: {} finding{}", r.findings.size(),

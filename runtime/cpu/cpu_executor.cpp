@@ -178,6 +178,8 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
     shape.block[d] = static_cast<uint32_t>(bundle.block[d]);
   }
   shape.warpSize = static_cast<uint32_t>(warpSize);
+  shape.schedule = opts.schedule;
+  shape.scheduleSeed = opts.scheduleSeed;
   uint64_t dynOffset = (rt.staticSharedBytes + 15) / 16 * 16;
   shape.sharedBytes = static_cast<uint32_t>(dynOffset + bundle.dynamicShared);
   uint64_t blocks = opts.blocks.empty() ? uint64_t(shape.grid[0]) * shape.grid[1] * shape.grid[2] : opts.blocks.size();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <random>
 #include <stdexcept>
 #include <sys/mman.h>
 
@@ -116,9 +117,13 @@ bool Worker::runBlock(uint64_t linear) {
                                        return std::move(scheduler_);
                                      });
   }
+  order_.resize(nthreads_);
+  for (uint32_t t = 0; t < nthreads_; ++t) order_[t] = shape_.schedule == Schedule::Reverse ? nthreads_ - 1 - t : t;
+  std::mt19937_64 shuffle(shape_.scheduleSeed * 0x9e3779b97f4a7c15ull + linear);
   for (;;) {
     bool ran = false;
-    for (uint32_t t = 0; t < nthreads_; ++t) {
+    if (shape_.schedule == Schedule::Random) std::shuffle(order_.begin(), order_.end(), shuffle);
+    for (uint32_t t : order_) {
       if (threads_[t].state != ThreadState::Ready) continue;
       current_ = static_cast<int>(t);
       currentThread.store(static_cast<int>(t), std::memory_order_relaxed);

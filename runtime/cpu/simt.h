@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runtime/cpu/thread_ctx.h"
+#include "runtime/launch.h"
 
 namespace td::cpu {
 
@@ -20,6 +21,8 @@ struct LaunchShape {
   std::array<uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
   uint32_t warpSize = 32;
   uint32_t sharedBytes = 0;  // static + dynamic
+  Schedule schedule = Schedule::Forward;
+  uint64_t scheduleSeed = 0;
 };
 
 enum class ThreadState : uint8_t { Ready, AtBarrier, AtWarpOp, Done };
@@ -102,6 +105,7 @@ class Worker {
   void** args_;
   uint32_t nthreads_;
   std::vector<SimThread> threads_;
+  std::vector<uint32_t> order_;  // the schedule: which thread a round resumes first
   std::vector<char> shared_;
   char* stacks_ = nullptr;
   size_t stackBytes_ = 0, stackStride_ = 0;

@@ -1,0 +1,39 @@
+#include "sanitizer/output_diff.h"
+
+#include <cstring>
+#include <fmt/format.h>
+
+namespace td {
+
+std::optional<Finding> diffOutputs(const ArgValue& first, const ArgValue& later, const std::string& firstName,
+                                   const std::string& laterName) {
+  const ArgSpec& spec = *first.spec;
+  size_t size = elemSize(spec.type);
+  uint64_t n = spec.elementCount(), differing = 0;
+  int64_t firstAt = -1;
+  const char* a = static_cast<const char*>(first.data);
+  const char* b = static_cast<const char*>(later.data);
+  std::vector<std::string> examples;
+  for (uint64_t i = 0; i < n; ++i) {
+    if (std::memcmp(a + i * size, b + i * size, size) == 0) continue;
+    if (differing++ == 0) firstAt = static_cast<int64_t>(i);
+    if (examples.size() < 3)
+      examples.push_back(fmt::format("{} = {} ({}) vs {} ({})", coordText(spec.name, unravel(i, spec.shape)),
+                                     loadElem(spec.type, a + i * size), firstName, loadElem(spec.type, b + i * size),
+                                     laterName));
+  }
+  if (differing == 0) return std::nullopt;
+  Finding f;
+  f.kind = "nondeterministic-output";
+  f.buffer = spec.name;
+  f.element = firstAt;
+  f.coords = unravel(firstAt, spec.shape);
+  f.count = differing;
+  f.title = fmt::format("{} of {} elements of '{}' differ between the {} and the {}, first at {}", differing, n,
+                        spec.name, firstName, laterName, coordText(spec.name, f.coords));
+  for (auto& e : examples) f.notes.push_back(e);
+  f.notes.push_back("the same inputs gave different results: threads race, or a barrier is missing");
+  return f;
+}
+
+}  // namespace td
