@@ -10,6 +10,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
+#include "instrument/accesses.h"
 #include "instrument/pointer_roots.h"
 #include "instrument/ptx_catalogue.h"
 
@@ -21,129 +22,6 @@ std::string variableName(const llvm::GlobalVariable& gv) {
   std::string d = llvm::demangle(gv.getName().str());
   size_t colon = d.rfind("::");
   return colon == std::string::npos ? d : d.substr(colon + 2);
-}
-
-struct Access {
-  llvm::Instruction* inst;
-  llvm::Value* ptr;
-  llvm::Value* size;  // i32
-  unsigned align;
-  SiteKind kind;
-  unsigned width;     // bytes, 0 when only known at run time
-};
-
-// The alignment the IR promises for the access. The GPU back end relies on it (it merges neighbouring
-// scalar accesses into one vector access when the first claims 16 bytes), so an address that breaks the
-// promise faults on the GPU even where each scalar access alone would be fine. Vector accesses are at
-// most 16 bytes wide on NVIDIA GPUs.
-unsigned requiredAlign(uint64_t, llvm::Align declared) {
-  return static_cast<unsigned>(std::min<uint64_t>(declared.value(), 16));
-}
-
-// The pointer an integer address operand of inline PTX stands for (cvta.to.shared values, plus byte
-// offsets): rebuilt as a generic pointer just before `at`, or nullptr when the integer has no such origin.
-bool leadsToPointer(llvm::Value* v) {
-  for (int depth = 0; depth < 16; ++depth) {
-    if (llvm::isa<llvm::PtrToIntOperator>(v)) return true;
-    auto* op = llvm::dyn_cast<llvm::Operator>(v);
-    if (!op) return false;
-    unsigned code = op->getOpcode();
-    if (code == llvm::Instruction::Trunc || code == llvm::Instruction::ZExt || code == llvm::Instruction::SExt) v = op->getOperand(0);
-    else if (code == llvm::Instruction::Add || code == llvm::Instruction::Or)
-      return leadsToPointer(op->getOperand(0)) || leadsToPointer(op->getOperand(1));
-    else return false;
-  }
-  return false;
-}
-
-llvm::Value* pointerBehind(llvm::Value* v, llvm::Instruction* at) {
-  llvm::SmallVector<llvm::Value*, 4> offsets;
-  for (int depth = 0; depth < 16; ++depth) {
-    auto* op = llvm::dyn_cast<llvm::Operator>(v);
-    unsigned code = op ? op->getOpcode() : 0;
-    if (op && !llvm::isa<llvm::PtrToIntOperator>(v) &&
-        (code == llvm::Instruction::Trunc || code == llvm::Instruction::ZExt || code == llvm::Instruction::SExt)) {
-      v = op->getOperand(0);
-    } else if (auto* bin = op; bin && (code == llvm::Instruction::Add || code == llvm::Instruction::Or)) {
-      // The side that leads to a pointer is the base; the other an offset.
-      bool leftIsBase = leadsToPointer(bin->getOperand(0));
-      llvm::Value* base = leftIsBase ? bin->getOperand(0) : bin->getOperand(1);
-      offsets.push_back(leftIsBase ? bin->getOperand(1) : bin->getOperand(0));
-      v = base;
-    } else if (auto* p2i = llvm::dyn_cast<llvm::PtrToIntOperator>(v)) {
-      llvm::IRBuilder<> b(at);
-      llvm::Value* p = p2i->getPointerOperand();
-      llvm::Type* generic = llvm::PointerType::get(at->getContext(), 0);
-      if (p->getType() != generic) p = b.CreateAddrSpaceCast(p, generic);
-      for (llvm::Value* off : offsets) p = b.CreateGEP(b.getInt8Ty(), p, b.CreateSExtOrTrunc(off, b.getInt64Ty()));
-      return p;
-    } else {
-      return nullptr;
-    }
-  }
-  return nullptr;
-}
-
-bool isWarpCollectiveAsm(llvm::Instruction* i) {
-  auto* call = llvm::dyn_cast<llvm::CallInst>(i);
-  if (!call || !llvm::isa<llvm::InlineAsm>(call->getCalledOperand())) return false;
-  auto st = parsePtx(llvm::cast<llvm::InlineAsm>(call->getCalledOperand())->getAsmString());
-  return st && (st->op == PtxOp::LdMatrix || st->op == PtxOp::StMatrix || st->op == PtxOp::Mma);
-}
-
-void collectAccesses(llvm::Function& f, std::vector<Access>& out) {
-  const llvm::DataLayout& dl = f.getParent()->getDataLayout();
-  llvm::Type* i32 = llvm::Type::getInt32Ty(f.getContext());
-  auto fixed = [&](llvm::Instruction* i, llvm::Value* p, llvm::Type* t, llvm::Align a, SiteKind k) {
-    uint64_t w = dl.getTypeStoreSize(t);
-    out.push_back({i, p, llvm::ConstantInt::get(i32, w), requiredAlign(w, a), k, static_cast<unsigned>(w)});
-  };
-  for (llvm::BasicBlock& bb : f) {
-    for (llvm::Instruction& i : bb) {
-      if (auto* ld = llvm::dyn_cast<llvm::LoadInst>(&i)) fixed(ld, ld->getPointerOperand(), ld->getType(), ld->getAlign(), SiteKind::Load);
-      else if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i))
-        fixed(st, st->getPointerOperand(), st->getValueOperand()->getType(), st->getAlign(), SiteKind::Store);
-      else if (auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&i))
-        fixed(rmw, rmw->getPointerOperand(), rmw->getValOperand()->getType(), rmw->getAlign(), SiteKind::Atomic);
-      else if (auto* cx = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i))
-        fixed(cx, cx->getPointerOperand(), cx->getNewValOperand()->getType(), cx->getAlign(), SiteKind::Atomic);
-      else if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i); call && llvm::isa<llvm::InlineAsm>(call->getCalledOperand())) {
-        // Memory effects of catalogue statements: cp.async reads global [src] and writes shared [dst];
-        // ldmatrix reads one 16-byte row per lane.
-        auto st = parsePtx(llvm::cast<llvm::InlineAsm>(call->getCalledOperand())->getAsmString());
-        if (!st) continue;
-        auto add = [&](llvm::Value* p, unsigned w, SiteKind k) {
-          if (p) out.push_back({call, p, llvm::ConstantInt::get(i32, w), w, k, w});
-        };
-        if (st->op == PtxOp::CpAsync && call->arg_size() >= 2) {
-          unsigned bytes = static_cast<unsigned>(st->count);
-          if (st->sizeOperand >= 0 && static_cast<unsigned>(st->sizeOperand) < call->arg_size())
-            if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(st->sizeOperand)))
-              bytes = static_cast<unsigned>(c->getZExtValue());
-          llvm::Value* src = call->getArgOperand(1);
-          add(src->getType()->isPointerTy() ? src : pointerBehind(src, call), bytes, SiteKind::Load);
-          if (st->srcSize && static_cast<unsigned>(st->srcSizeOperand) < call->arg_size()) {
-            // With a src-size operand only that many bytes are read (the rest is zero-filled).
-            llvm::IRBuilder<> b(call);
-            out.back().size = b.CreateZExtOrTrunc(call->getArgOperand(st->srcSizeOperand), i32);
-          }
-          llvm::Value* dst = call->getArgOperand(0);
-          add(dst->getType()->isPointerTy() ? dst : pointerBehind(dst, call), bytes, SiteKind::Store);
-        } else if ((st->op == PtxOp::LdMatrix || st->op == PtxOp::StMatrix) && call->arg_size() >= 1) {
-          add(pointerBehind(call->getArgOperand(0), call), 16, st->op == PtxOp::LdMatrix ? SiteKind::Load : SiteKind::Store);
-        }
-      } else if (auto* mi = llvm::dyn_cast<llvm::MemIntrinsic>(&i)) {
-        llvm::IRBuilder<> b(mi);
-        llvm::Value* len = b.CreateZExtOrTrunc(mi->getLength(), i32);
-        auto* c = llvm::dyn_cast<llvm::ConstantInt>(mi->getLength());
-        unsigned w = c ? static_cast<unsigned>(c->getZExtValue()) : 0;
-        auto align = [&](llvm::MaybeAlign a) { return requiredAlign(w, a.valueOrOne()); };
-        out.push_back({mi, mi->getRawDest(), len, align(mi->getDestAlign()), SiteKind::MemIntrinsic, w});
-        if (auto* mt = llvm::dyn_cast<llvm::MemTransferInst>(mi))
-          out.push_back({mi, mt->getRawSource(), len, align(mt->getSourceAlign()), SiteKind::MemIntrinsic, w});
-      }
-    }
-  }
 }
 
 // Splits around `inst` so it runs only when `ok` is non-zero; a skipped value-producing access yields zero.
