@@ -53,7 +53,7 @@ void repeatRuns(const CheckRequest& req, const Bundle& b, const CheckSet& checks
     LaunchOptions lo = first;
     if (run == 1) lo.schedule = first.schedule == Schedule::Reverse ? Schedule::Forward : Schedule::Reverse;
     else lo.schedule = Schedule::Random, lo.scheduleSeed = first.scheduleSeed + static_cast<uint64_t>(run - 1);
-    KernelModule km = buildKernelModule(b, checks);  // an executor takes the module it runs
+    KernelModule km = buildKernelModule(b, checks, !onGpu);  // an executor takes the module it runs
     std::vector<ArgValue> args = makeArguments(b, req.seed, profile.memoryBytes);
     LaunchOutcome out = onGpu ? cuda::runOnCuda(km, b, args, lo) : cpu::runOnCpu(km, b, args, profile.warpSize, lo);
     std::set<std::string> known;
@@ -97,7 +97,8 @@ CheckResult runCheck(const CheckRequest& req) {
   res.bundle = loadBundle(req.bundlePath, req.params);
   const Bundle& b = res.bundle;
   const LineMap scriptLines = b.lineMapPath.empty() ? LineMap{} : loadLineMap(b.lineMapPath);
-  KernelModule km = buildKernelModule(b, checks);
+  bool onGpu = chooseExecutor(req) == "cuda";  // the GPU always runs the whole grid
+  KernelModule km = buildKernelModule(b, checks, !onGpu);
 
   Report& r = res.report;
   r.kernel = b.entry;
@@ -123,7 +124,6 @@ CheckResult runCheck(const CheckRequest& req) {
   BlockSelection sel = selectBlocks(req.blocks, b.grid, req.seed);
   LaunchOptions launch = req.launch;
   launch.blocks = sel.blocks;
-  bool onGpu = chooseExecutor(req) == "cuda";  // the GPU always runs the whole grid
   r.blocksNote = onGpu || sel.all ? "" : sel.description;
   if (onGpu && launch.schedule != Schedule::Forward)
     throw InputError("--schedule", 0, "schedules are the CPU executor's; the GPU schedules its own threads");

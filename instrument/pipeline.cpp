@@ -18,6 +18,7 @@
 #include "frontend/signature.h"
 #include "instrument/bounds_pass.h"
 #include "instrument/pointer_roots.h"
+#include "instrument/race_pass.h"
 #include "instrument/loop_sites.h"
 #include "instrument/sync_sites.h"
 
@@ -26,7 +27,7 @@ extern const char td_runtime_cu[];
 namespace td {
 
 const std::set<std::string>& CheckSet::known() {
-  static const std::set<std::string> k = {"bounds", "launch"};
+  static const std::set<std::string> k = {"bounds", "init", "launch", "race"};
   return k;
 }
 
@@ -99,7 +100,7 @@ void linkDeviceRuntime(llvm::Module& m) {
   if (llvm::Function* f = m.getFunction("__td_unchecked_access")) f->setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
-KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {
+KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks, bool forCpu) {
   KernelModule km;
   km.ctx = std::make_unique<llvm::LLVMContext>();
   auto t0 = std::chrono::steady_clock::now();
@@ -136,6 +137,9 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {
   llvm::ModuleAnalysisManager mam;
   SyncSitesPass(km.sites).run(*km.module, mam);
   LoopSitesPass(km.sites).run(*km.module, mam);
+  // Before the bounds pass, which redirects skipped accesses: the race hooks see the pointers as written.
+  if (forCpu && (checks.has("race") || checks.has("init")))
+    SharedRacePass(km.sites, checks.has("race"), checks.has("init")).run(*km.module, mam);
   if (checks.has("bounds")) BoundsCheckPass(km.sites).run(*km.module, mam);
   linkDeviceRuntime(*km.module);
   std::string err;

@@ -29,7 +29,9 @@ struct KernelModule {
   double compileSeconds = 0, instrumentSeconds = 0;
 };
 
-KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks);
+// `forCpu`: the shared-memory race and init checks are instrumented (their epochs and shadow are the CPU
+// executor's primitives; the CUDA executor runs without them).
+KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks, bool forCpu = false);
 
 // The compiled device runtime (td_runtime.cu), linked into `m`; hooks become internal so they inline.
 void linkDeviceRuntime(llvm::Module& m);

@@ -13,7 +13,11 @@
 #define TD_KIND_GLOBAL_OOB 0
 #define TD_KIND_SHARED_OOB 1
 #define TD_KIND_MISALIGNED 2
-#define TD_KIND_COUNT 3
+#define TD_KIND_SHARED_RAW 3      // races: offset = window offset, addr = partner site << 32 | partner thread
+#define TD_KIND_SHARED_WAR 4
+#define TD_KIND_SHARED_WAW 5
+#define TD_KIND_SHARED_UNINIT 6   // a read of shared bytes no thread wrote in this launch
+#define TD_KIND_COUNT 7
 
 // Object classes an access is attributed to.
 #define TD_OBJ_GLOBAL_ARG 0   // object = kernel argument index
@@ -39,6 +43,14 @@ typedef struct td_channel {
   unsigned int pad[2];
   td_record records[1];      // capacity entries follow
 } td_channel;
+
+// Race shadow: one per 4 bytes of the block's shared window, zeroed when the block starts: the last
+// write and the last read, each a tag (thread, bytes, atomic: td_runtime.cu) with the block's barrier
+// epoch and the warp's __syncwarp epoch at the access.
+typedef struct td_granule {
+  unsigned int w_site, w_thread, w_block_epoch, w_warp_epoch;
+  unsigned int r_site, r_thread, r_block_epoch, r_warp_epoch;
+} td_granule;
 
 typedef struct td_ctl {
   unsigned int abi_version;

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <map>
 
+#include "sanitizer/race_findings.h"
+
 namespace td {
 
 namespace {
@@ -241,6 +243,11 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
       std::memcpy(c.block, y->block, 12); std::memcpy(c.thread, y->thread, 12);
       return linear(a) < linear(c);
     });
+    uint64_t hits = out.hits.size() > site * TD_KIND_COUNT + kind ? out.hits[site * TD_KIND_COUNT + kind] : recs.size();
+    if (isRaceKind(kind)) {
+      findings.push_back(raceFinding(kind, site, recs, hits, sites, b));
+      continue;
+    }
     Finding f;
     f.kind = kind == TD_KIND_GLOBAL_OOB ? "global-out-of-bounds"
              : kind == TD_KIND_SHARED_OOB ? "shared-out-of-bounds" : "misaligned-access";

@@ -14,6 +14,7 @@ struct Finding {
   std::string kind;          // "global-out-of-bounds", "shared-memory-limit", "kernel-fault", ...
   std::string title;         // one line: what happened, with the numbers that matter
   SourceLoc loc;             // empty file when no source place applies
+  SourceLoc partner;         // races: the other access's place
   std::string buffer;        // buffer or shared array name, when one is involved
   std::vector<int64_t> coords;
   int64_t element = 0;       // linear element index (may lie outside the buffer)

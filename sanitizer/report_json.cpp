@@ -40,6 +40,9 @@ std::string renderJson(const Report& r) {
       if (!f.loc.python.empty()) x["location"]["python"] = f.loc.python;
       if (!f.loc.helper.empty()) x["location"]["inside"] = f.loc.helper;
     }
+    if (!f.partner.file.empty())
+      x["other_access"] = {{"file", f.partner.file}, {"line", f.partner.line}, {"column", f.partner.col},
+                           {"function", f.partner.function}};
     if (!f.buffer.empty()) {
       x["buffer"] = f.buffer;
       x["coordinates"] = f.coords;

@@ -167,6 +167,10 @@ class Lowering {
     } else if (name == "__td_shared_window_offset") {
       llvm::Value* off = b.CreateSub(b.CreatePtrToInt(arg(0), i64_), b.CreatePtrToInt(sharedBase(f), i64_));
       repl = b.CreateTrunc(off, i32_);
+    } else if (name == "__td_sync_epochs" || name == "__td_race_shadow") {
+      size_t field = name == "__td_sync_epochs" ? kSyncEpochsOffset : kRaceShadowOffset;
+      llvm::Value* slot = b.CreateConstGEP1_64(llvm::Type::getInt8Ty(ctx_), threadCtx(f), field);
+      repl = b.CreateLoad(ptr_, slot);  // the epochs change at barriers: not invariant
     } else if (name == "__td_mark_site") {
       b.CreateStore(arg(0), b.CreateConstGEP1_32(i32_, threadCtx(f), kLastSite));
     } else if (name.consume_front("llvm.nvvm.read.ptx.sreg.")) {
@@ -241,6 +245,7 @@ class Lowering {
   // Device-runtime primitives the CPU executor implements inline (runtime/device/td_runtime.cu).
   static bool isExecutorPrimitive(llvm::StringRef n) {
     return n == "__td_warp_size" || n == "__td_shared_window_bytes" || n == "__td_shared_window_offset" ||
+           n == "__td_sync_epochs" || n == "__td_race_shadow" ||
            n == "__td_mark_site";
   }
 

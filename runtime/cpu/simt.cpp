@@ -47,6 +47,8 @@ Worker::Worker(const LaunchShape& shape, KernelTrampoline fn, void** args)
   warpLive_.assign(nwarps_, 0);
   warpArrived_.assign(nwarps_, 0);
   shared_.assign(shape.sharedBytes + 256, 0);
+  syncEpochs_.assign(1 + nwarps_, 0);
+  raceShadow_.assign((shape.sharedBytes + 3) / 4 + 1, td_granule{});
   stackBytes_ = kStackBytes;
   stackStride_ = kStackBytes + kGuardBytes;
   void* m = mmap(nullptr, stackStride_ * nthreads_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
@@ -81,6 +83,8 @@ bool Worker::runBlock(uint64_t linear) {
   barrierExpected_.fill(0);
   std::fill(warpLive_.begin(), warpLive_.end(), 0);
   std::fill(warpArrived_.begin(), warpArrived_.end(), 0);
+  std::fill(syncEpochs_.begin(), syncEpochs_.end(), 0);
+  std::memset(raceShadow_.data(), 0, raceShadow_.size() * sizeof(td_granule));
   for (uint32_t t = 0; t < nthreads_; ++t) {
     SimThread& th = threads_[t];
     ThreadCtx& c = th.ctx;
@@ -94,6 +98,8 @@ bool Worker::runBlock(uint64_t linear) {
     c.warpsize = shape_.warpSize;
     c.lastSite = ~0u;
     c.sharedBase = shared;
+    c.syncEpochs = syncEpochs_.data();
+    c.raceShadow = raceShadow_.data();
     th.state = ThreadState::Ready;
     th.waitSite = ~0u;
     warpLive_[c.warpid] |= 1ull << c.laneid;
@@ -162,6 +168,7 @@ std::vector<WaitInfo> Worker::snapshot() const {
 void Worker::yieldToScheduler() { scheduler_ = std::move(scheduler_).resume(); }
 
 void Worker::releaseBarrier(uint32_t id) {
+  ++syncEpochs_[0];  // one more barrier generation: accesses before it are ordered before those after
   uint32_t acc = 0;
   int op = kRedNone;
   bool first = true;
@@ -262,6 +269,7 @@ void Worker::completeWarp(uint32_t w, uint64_t lanes) {
   }
   uint32_t first = 0;
   while (first < count && !in(first)) ++first;
+  if (first < count && base[first].op == kSyncWarp) ++syncEpochs_[1 + w];  // orders the lanes' memory
   if (first < count && base[first].op == kInlinePtx) {
     std::vector<SimThread*> warpLanes;
     for (uint32_t l = 0; l < count; ++l) warpLanes.push_back(in(l) ? &base[l] : nullptr);

@@ -12,6 +12,7 @@
 
 #include "runtime/cpu/thread_ctx.h"
 #include "runtime/launch.h"
+#include "runtime/abi.h"
 
 namespace td::cpu {
 
@@ -116,6 +117,8 @@ class Worker {
   std::array<uint32_t, kBarriers> barrierArrived_{}, barrierExpected_{};
   uint32_t nwarps_ = 0;
   std::vector<uint64_t> warpLive_, warpArrived_;  // lane bit masks per warp
+  std::vector<uint32_t> syncEpochs_;  // [0] barrier generations of the block, [1 + w] warp w's __syncwarps
+  std::vector<td_granule> raceShadow_;  // the device runtime's race shadow for the running block
 };
 
 }  // namespace td::cpu

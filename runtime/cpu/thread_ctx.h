@@ -16,6 +16,8 @@ struct ThreadCtx {
   uint32_t warpsize;
   uint32_t lastSite;     // last unchecked access site (for fault reports); ~0u none
   char* sharedBase;      // this block's shared window
+  const uint32_t* syncEpochs;  // [0] the block's completed barriers, [1 + w] warp w's completed __syncwarps
+  void* raceShadow;      // the block's race shadow (td_granule per 4 shared bytes)
 };
 
 // Field offsets, in i32 units for the uint32 fields.
@@ -23,5 +25,7 @@ enum ThreadCtxField : unsigned {
   kTidX = 0, kNtidX = 3, kCtaidX = 6, kNctaidX = 9, kLaneId = 12, kWarpId = 13, kWarpSize = 14, kLastSite = 15,
 };
 constexpr size_t kSharedBaseOffset = offsetof(ThreadCtx, sharedBase);
+constexpr size_t kSyncEpochsOffset = offsetof(ThreadCtx, syncEpochs);
+constexpr size_t kRaceShadowOffset = offsetof(ThreadCtx, raceShadow);
 
 }  // namespace td::cpu

@@ -14,6 +14,10 @@ __device__ __attribute__((aligned(64))) unsigned long long __td_sink[8];
 __device__ unsigned int __td_shared_window_offset(const void* p);  // byte offset of p in the block's shared window
 __device__ unsigned int __td_shared_window_bytes();                // static + dynamic shared bytes of this launch
 __device__ void __td_mark_site(unsigned int site);                 // last site a thread reached (fault reports)
+// Race checks (CPU executor): [0] the block's completed barriers, [1 + w] warp w's completed __syncwarps;
+// and the block's race shadow (one td_granule per 4 shared bytes).
+__device__ const unsigned int* __td_sync_epochs();
+__device__ td_granule* __td_race_shadow();
 
 static __device__ __attribute__((noinline, cold)) void td_report(unsigned int kind, unsigned int site, long long offset,
                                                             const void* addr) {
@@ -71,6 +75,66 @@ __device__ int __td_check_shared(unsigned int site, const char* p, unsigned int 
 __device__ int __td_check_shared_window(unsigned int site, const char* p, unsigned int size, unsigned int align) {
   return td_verdict(TD_KIND_SHARED_OOB, site, p, (long long)__td_shared_window_offset(p), size, align,
                     __td_shared_window_bytes());
+}
+
+// Shadow tags (td_granule): bits 0-15 the thread's linear id + 1 (0: none), 16-19 the bytes of the granule
+// it accessed, 20-23 (write tags only) every byte any thread wrote in this launch, bit 31 atomic.
+#define TD_TAG_THREAD(t) (((t) & 0xffffu) - 1)
+#define TD_TAG_BYTES(t) (((t) >> 16) & 0xfu)
+#define TD_TAG_WRITTEN(t) (((t) >> 20) & 0xfu)
+#define TD_TAG_ATOMIC 0x80000000u
+
+// Is the access stored in (tag, block epoch, warp epoch) ordered before the one being made now? The
+// same thread: program order; a barrier completed since: yes; the same warp with a __syncwarp since: yes.
+static __device__ __forceinline__ bool td_ordered(unsigned int tag, unsigned int be, unsigned int we, unsigned int me,
+                                                  unsigned int my_be, unsigned int my_we, unsigned int ws) {
+  unsigned int other = TD_TAG_THREAD(tag);
+  if (other == me || be != my_be) return true;
+  return other / ws == me / ws && we != my_we;
+}
+
+static __device__ __forceinline__ void td_race_report(unsigned int kind, unsigned int site, unsigned int off,
+                                                      unsigned int partner_site, unsigned int tag) {
+  td_report(kind, site, off, (const void*)(((unsigned long long)partner_site << 32) | TD_TAG_THREAD(tag)));
+}
+
+// A shared access of `size` bytes at p by this thread. kind: 0 read, 1 write, 2 atomic; +4 check
+// uninitialised reads, +8 check races. Bytes, not granules, decide: two threads writing the two halves
+// of one 4-byte word do not race.
+// `obj`/`obj_bytes`: the static array the access belongs to (0 bytes: the dynamic array or unknown).
+__device__ void __td_race_shared(unsigned int site, const char* p, unsigned int size, unsigned int kind,
+                                 const char* obj, unsigned long long obj_bytes) {
+  if (obj_bytes && (p < obj || (unsigned long long)(p - obj) + size > obj_bytes)) return;  // the bounds check's
+  unsigned int off = __td_shared_window_offset(p), limit = __td_shared_window_bytes();
+  if (off >= limit || size == 0) return;  // outside the window: the bounds check reports it
+  unsigned int end = off + size < limit ? off + size : limit;
+  unsigned int ws = __td_warp_size();
+  unsigned int me = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  const unsigned int* epochs = __td_sync_epochs();
+  unsigned int be = epochs[0], we = epochs[1 + me / ws];
+  bool atomic = (kind & 3) == 2, write = (kind & 3) != 0, race = kind & 8, init = kind & 4;
+  td_granule* shadow = __td_race_shadow();
+  for (unsigned int g = off / 4; g * 4 < end; ++g) {
+    unsigned int lo = g * 4 < off ? off - g * 4 : 0, hi = end - g * 4 < 4 ? end - g * 4 : 4;
+    unsigned int bytes = (0xfu >> (4 - (hi - lo))) << lo;
+    td_granule& s = shadow[g];
+    unsigned int tag = (me + 1) | (bytes << 16) | (atomic ? TD_TAG_ATOMIC : 0u);
+    bool wr = s.w_thread && (TD_TAG_BYTES(s.w_thread) & bytes) && !(atomic && (s.w_thread & TD_TAG_ATOMIC)) &&
+              !td_ordered(s.w_thread, s.w_block_epoch, s.w_warp_epoch, me, be, we, ws);
+    if (!write) {
+      if (init && (TD_TAG_WRITTEN(s.w_thread) & bytes) != bytes) td_report(TD_KIND_SHARED_UNINIT, site, g * 4 + lo, p);
+      if (race && wr) td_race_report(TD_KIND_SHARED_RAW, site, g * 4 + lo, s.w_site, s.w_thread);
+      s.r_site = site; s.r_thread = tag; s.r_block_epoch = be; s.r_warp_epoch = we;
+      continue;
+    }
+    if (race && wr) td_race_report(TD_KIND_SHARED_WAW, site, g * 4 + lo, s.w_site, s.w_thread);
+    if (race && s.r_thread && (TD_TAG_BYTES(s.r_thread) & bytes) && !(atomic && (s.r_thread & TD_TAG_ATOMIC)) &&
+        !td_ordered(s.r_thread, s.r_block_epoch, s.r_warp_epoch, me, be, we, ws))
+      td_race_report(TD_KIND_SHARED_WAR, site, g * 4 + lo, s.r_site, s.r_thread);
+    unsigned int written = (TD_TAG_WRITTEN(s.w_thread) | bytes) << 20;
+    s.w_site = site; s.w_thread = tag | written; s.w_block_epoch = be; s.w_warp_epoch = we;
+    if ((TD_TAG_BYTES(s.r_thread) & ~bytes) == 0) s.r_thread = 0;  // the last read is now overwritten
+  }
 }
 
 // An access through a pointer the pass could not attribute: no check, but the site is noted so a fault

@@ -147,8 +147,9 @@ class TileLangPrograms(unittest.TestCase):
         rc, report, work2 = check(os.path.join(bundle_dir, "bundle.toml"), "--blocks", "0")
         self.work.append(work2)
         self.assertEqual(rc, 1)
-        (f,) = report["findings"]
-        self.assertEqual(f["kind"], "shared-out-of-bounds")
+        (f,) = [f for f in report["findings"] if f["kind"] == "shared-out-of-bounds"]
+        # The skipped copy leaves part of A's tile unwritten, which ldmatrix then reads: the init check says so.
+        self.assertEqual({f["kind"] for f in report["findings"]}, {"shared-out-of-bounds", "uninitialized-shared-read"})
         self.assertEqual(f["access"], "write")
         self.assertEqual(f["width"], 16)
         self.assertEqual(f["location"]["line"], edited + 1)
