@@ -2,7 +2,8 @@
 """Side-by-side cost of the bounds checks on the CPU executor, for the fp16 GEMM of examples/gemm.
 
 For each size, runs `tile-doctor check` REPEATS times per configuration, interleaved, and prints medians of
-the compile time, the kernel run time (uninstrumented: --checks launch; checked: --checks bounds,launch),
+the compile time, the kernel run time (uninstrumented: --checks launch; bounds: --checks bounds,launch; all
+checks: bounds, race, init and launch),
 their ratio, and the wall time of the whole command.
 Usage: bench/gemm_bench.py [--binary build/tile-doctor] [--repeats 7] [--sizes 256,1024]"""
 import argparse, json, statistics, subprocess, time
@@ -16,7 +17,7 @@ ap.add_argument("--sizes", default="256")
 ap.add_argument("--jobs", type=int, default=2)
 args = ap.parse_args()
 
-configs = {"uninstrumented": "launch", "bounds": "bounds,launch"}
+configs = {"uninstrumented": "launch", "bounds": "bounds,launch", "all checks": "all"}
 print(f"{'size':>6} {'config':>15} {'compile s':>10} {'run s':>9} {'wall s':>8} {'run ratio':>10}")
 for size in [int(s) for s in args.sizes.split(",")]:
     samples = {c: {"compile": [], "run": [], "wall": []} for c in configs}

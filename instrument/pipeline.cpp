@@ -97,7 +97,8 @@ void linkDeviceRuntime(llvm::Module& m) {
     throw std::runtime_error("linking the device runtime failed");
   for (llvm::Function& f : m)
     if (!f.isDeclaration() && f.getName().starts_with("__td_check_")) f.setLinkage(llvm::GlobalValue::InternalLinkage);
-  if (llvm::Function* f = m.getFunction("__td_unchecked_access")) f->setLinkage(llvm::GlobalValue::InternalLinkage);
+  for (const char* hook : {"__td_unchecked_access", "__td_race_shared"})
+    if (llvm::Function* f = m.getFunction(hook)) f->setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
 KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks, bool forCpu) {

@@ -71,8 +71,18 @@ std::string mainFile(const llvm::Instruction& inst) {
 }
 }  // namespace
 
+// An instruction the optimiser moved may have lost its location: the nearest one in its block stands in.
+const llvm::DILocation* locationOf(const llvm::Instruction& inst) {
+  if (const llvm::DILocation* l = inst.getDebugLoc().get(); l && l->getLine()) return l;
+  for (const llvm::Instruction* i = inst.getNextNode(); i; i = i->getNextNode())
+    if (const llvm::DILocation* l = i->getDebugLoc().get(); l && l->getLine()) return l;
+  for (const llvm::Instruction* i = inst.getPrevNode(); i; i = i->getPrevNode())
+    if (const llvm::DILocation* l = i->getDebugLoc().get(); l && l->getLine()) return l;
+  return inst.getDebugLoc().get();
+}
+
 SourceLoc userLocation(const llvm::Instruction& inst) {
-  const llvm::DILocation* l = inst.getDebugLoc().get();
+  const llvm::DILocation* l = locationOf(inst);
   while (l && inPrelude(l) && l->getInlinedAt()) l = l->getInlinedAt();
   if (!l) {
     SourceLoc loc;

@@ -58,12 +58,18 @@ Finding raceFinding(unsigned kind, unsigned site, const std::vector<const td_rec
   f.count = count;
   f.access = accessWord(s.kind);
   f.width = s.size;
-  for (const td_record* r : recs) f.threads.push_back(threadOf(*r));
+  for (const td_record* r : recs) {
+    ThreadRef t = threadOf(*r);
+    bool seen = false;
+    for (const ThreadRef& u : f.threads) seen |= std::memcmp(&u, &t, sizeof t) == 0;
+    if (!seen) f.threads.push_back(t);
+  }
   if (kind == TD_KIND_SHARED_UNINIT) {
     f.kind = "uninitialized-shared-read";
     std::string place = recs.empty() ? "shared memory" : sharedPlace(s, recs.front()->offset, sites, f);
-    f.title = fmt::format("read of {} no thread of the block wrote in this launch", place);
-    f.notes.push_back("shared memory starts undefined in every block; the value read is whatever was there");
+    f.title = fmt::format("read of {} before any thread of the block wrote it", place);
+    f.notes.push_back("shared memory starts undefined in every block; the value read is whatever was there (when "
+                      "another thread writes it later with no barrier between, this is a race seen from the read)");
     return f;
   }
   f.kind = kind == TD_KIND_SHARED_RAW ? "shared-race-raw" : kind == TD_KIND_SHARED_WAR ? "shared-race-war" : "shared-race-waw";

@@ -124,6 +124,10 @@ __device__ void __td_race_shared(unsigned int site, const char* p, unsigned int 
     if (!write) {
       if (init && (TD_TAG_WRITTEN(s.w_thread) & bytes) != bytes) td_report(TD_KIND_SHARED_UNINIT, site, g * 4 + lo, p);
       if (race && wr) td_race_report(TD_KIND_SHARED_RAW, site, g * 4 + lo, s.w_site, s.w_thread);
+      // Broadcast reads (a tile element every thread reads) keep the first reader of the epoch: enough to
+      // find a write that races with one of them, and no shadow store per read.
+      if (s.r_thread && s.r_block_epoch == be && s.r_warp_epoch == we && (TD_TAG_BYTES(s.r_thread) & bytes) == bytes)
+        continue;
       s.r_site = site; s.r_thread = tag; s.r_block_epoch = be; s.r_warp_epoch = we;
       continue;
     }

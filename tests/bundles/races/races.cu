@@ -1,0 +1,89 @@
+// Shared-memory race planted bugs and their correct twins, one kernel each (the bundle_*.toml files pick
+// the entry). Each writes `out` so the outputs can be compared across schedules.
+
+// WAW: two threads write one shared slot in the same barrier interval (thread t and t ^ 1 both write
+// slot t / 2).
+__global__ void two_writers(float* out) {
+  __shared__ float slot[64];
+  int t = threadIdx.x;
+  slot[t / 2] = (float)t;
+  __syncthreads();
+  if (t < 64) out[t] = slot[t];
+}
+
+// WAR: a double-buffered loop that forgot its trailing barrier: iteration k prefetches the next tile into
+// buf[(k + 1) % 2] while computing on buf[k % 2]; without the barrier at the end, iteration k + 1
+// overwrites buf[k % 2] while a slower thread may still be reading it (and reads a prefetch its
+// neighbour has not been ordered after).
+__global__ void double_buffer_no_trailing_barrier(const float* in, float* out) {
+  __shared__ float buf[2][128];
+  int t = threadIdx.x;
+  float acc = 0.f;
+  buf[0][t] = in[t];
+  __syncthreads();
+  for (int k = 0; k < 4; ++k) {
+    if (k + 1 < 4) buf[(k + 1) % 2][t] = in[(k + 1) * 128 + t];
+    acc += buf[k % 2][(t + 1) % 128];
+#ifdef FIXED
+    __syncthreads();
+#endif
+  }
+  out[t] = acc;
+}
+
+// Warp reduction through shared memory without __syncwarp between the steps (the pre-Volta idiom);
+// FIXED puts __syncwarp() after every step.
+__global__ void warp_reduce(const float* in, float* out) {
+  __shared__ float s[32];
+  int lane = threadIdx.x;
+  s[lane] = in[lane];
+#ifdef FIXED
+  __syncwarp();
+#endif
+  for (int step = 16; step > 0; step /= 2) {
+    float v = lane < step ? s[lane + step] : 0.f;
+#ifdef FIXED
+    __syncwarp();
+#endif
+    if (lane < step) s[lane] += v;
+#ifdef FIXED
+    __syncwarp();
+#endif
+  }
+  if (lane == 0) out[0] = s[0];
+}
+
+// A shared read of a slot no thread wrote: the tile is 128 wide but only 120 threads fill it.
+__global__ void uninit_tile(float* out) {
+  __shared__ float tile[128];
+  int t = threadIdx.x;
+  if (t < 120) tile[t] = (float)t;
+  __syncthreads();
+  out[t] = tile[127 - t];
+}
+
+// Correct: one dynamic shared arena reused for two buffers across a barrier (as TileLang's allocator does).
+__global__ void arena_reuse(const float* in, float* out) {
+  extern __shared__ float arena[];
+  float* a = arena;        // phase 1: a[0..128)
+  int t = threadIdx.x;
+  a[t] = in[t];
+  __syncthreads();
+  float v = a[127 - t];
+  __syncthreads();
+  int* b = (int*)arena;    // phase 2: the same bytes as counters
+  b[t] = (int)v * 2;
+  __syncthreads();
+  out[t] = (float)b[(t + 1) % 128];
+}
+
+// Correct: an atomic histogram in shared memory (atomic against atomic never races).
+__global__ void histogram(const int* in, int* out) {
+  __shared__ int bins[16];
+  int t = threadIdx.x;
+  if (t < 16) bins[t] = 0;
+  __syncthreads();
+  atomicAdd(&bins[in[t] & 15], 1);
+  __syncthreads();
+  if (t < 16) out[t] = bins[t];
+}

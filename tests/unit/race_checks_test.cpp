@@ -1,0 +1,77 @@
+// Shared-memory race and initialisation checks (CPU executor): each planted bug is found with both
+// source lines; the correct twins and correct patterns (arena reuse across a barrier, atomics,
+// __syncwarp-ordered warp reduction) report nothing.
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+using namespace td;
+using namespace td::test;
+
+namespace {
+std::string races(const std::string& name) { return std::string(TD_TESTS_DIR) + "/bundles/races/bundle_" + name + ".toml"; }
+
+void expectRace(const CheckResult& r, const std::string& kind, unsigned line, unsigned otherLine, const std::string& buffer) {
+  const Finding* f = find(r, kind, line);
+  ASSERT_NE(f, nullptr) << kind << " at line " << line;
+  EXPECT_EQ(f->partner.line, otherLine) << f->title;
+  EXPECT_EQ(f->buffer, buffer);
+  EXPECT_FALSE(f->threads.empty());
+  EXPECT_GE(f->count, 1u);
+}
+}  // namespace
+
+TEST(SharedRaces, MissingBarrierBetweenTileLoadAndUse) {
+  CheckResult r = check(bundle("missing_barrier"));
+  expectRace(r, "shared-race-raw", 10, 6, "tile");
+}
+
+TEST(SharedRaces, DoubleBufferWithoutItsTrailingBarrier) {
+  CheckResult r = check(races("double_buffer"));
+  expectRace(r, "shared-race-war", 25, 26, "buf");
+  EXPECT_TRUE(check(races("double_buffer_fixed")).report.findings.empty());
+}
+
+TEST(SharedRaces, TwoThreadsWriteOneSlot) {
+  CheckResult r = check(races("two_writers"));
+  expectRace(r, "shared-race-waw", 9, 9, "slot");
+  EXPECT_EQ(find(r, "shared-race-waw")->count, 64u) << "one per slot: the second writer of each of 64 slots";
+}
+
+TEST(SharedRaces, WarpReductionWithoutSyncwarp) {
+  CheckResult r = check(races("warp_reduce"));
+  // Lane 0 runs ahead (nothing holds it) and reads s[1] before lane 1 stored it: the store races with the read.
+  expectRace(r, "shared-race-war", 39, 44, "s");
+  EXPECT_TRUE(check(races("warp_reduce_fixed")).report.findings.empty()) << "__syncwarp orders the lanes";
+}
+
+TEST(SharedRaces, UninitializedSharedRead) {
+  CheckResult r = check(races("uninit_tile"));
+  ASSERT_EQ(r.report.findings.size(), 1u);
+  const Finding& f = r.report.findings[0];
+  EXPECT_EQ(f.kind, "uninitialized-shared-read");
+  EXPECT_EQ(f.loc.line, 62u);
+  EXPECT_EQ(f.buffer, "tile");
+  EXPECT_EQ(f.coords, (std::vector<int64_t>{127}));
+  EXPECT_EQ(f.count, 8u) << "threads 0..7 read tile[127..120], which threads 120..127 never wrote";
+}
+
+TEST(SharedRaces, CorrectPatternsReportNothing) {
+  for (const char* name : {"arena_reuse", "histogram"}) {
+    CheckResult r = check(races(name));
+    EXPECT_TRUE(r.report.findings.empty()) << name << ": " << r.report.findings[0].title;
+  }
+  auto bins = values(check(races("histogram")), "out");
+  for (double b : bins) EXPECT_EQ(b, 8.0) << "128 values spread over 16 bins";
+}
+
+TEST(SharedRaces, RacyGemmGivesOneFindingPerSitePairAndAShortReport) {
+  Cli r = runCli("check " + bundle("racy_gemm"));
+  EXPECT_EQ(r.code, 1);
+  int lines = 0;
+  for (char c : r.output) lines += c == '\n';
+  EXPECT_LT(lines, 40) << r.output;
+  EXPECT_NE(r.output.find("shared-race-raw"), std::string::npos);
+  EXPECT_NE(r.output.find("gemm.cu:32"), std::string::npos) << "the read of the tile";
+  EXPECT_NE(r.output.find("gemm.cu:20"), std::string::npos) << "the store into it";
+}
