@@ -124,6 +124,7 @@ CheckResult runCheck(const CheckRequest& req) {
   BlockSelection sel = selectBlocks(req.blocks, b.grid, req.seed);
   LaunchOptions launch = req.launch;
   launch.blocks = sel.blocks;
+  launch.checkBarriers = checks.has("sync");
   r.blocksNote = onGpu || sel.all ? "" : sel.description;
   if (onGpu && launch.schedule != Schedule::Forward)
     throw InputError("--schedule", 0, "schedules are the CPU executor's; the GPU schedules its own threads");

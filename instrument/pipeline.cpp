@@ -27,7 +27,7 @@ extern const char td_runtime_cu[];
 namespace td {
 
 const std::set<std::string>& CheckSet::known() {
-  static const std::set<std::string> k = {"bounds", "init", "launch", "race"};
+  static const std::set<std::string> k = {"bounds", "init", "launch", "race", "sync"};
   return k;
 }
 

@@ -17,7 +17,9 @@
 #define TD_KIND_SHARED_WAR 4
 #define TD_KIND_SHARED_WAW 5
 #define TD_KIND_SHARED_UNINIT 6   // a read of shared bytes no thread wrote in this launch
-#define TD_KIND_COUNT 7
+#define TD_KIND_BARRIER_DIVERGENCE 7  // CPU scheduler: offset = threads that arrived; addr = other site << 32 |
+                                      // other thread (other site ~0: that thread exited while they waited)
+#define TD_KIND_COUNT 8
 
 // Object classes an access is attributed to.
 #define TD_OBJ_GLOBAL_ARG 0   // object = kernel argument index

@@ -58,6 +58,7 @@ struct LaunchOptions {
   int device = 0;              // CUDA device ordinal
   int timingLaunches = 0;
   Schedule schedule = Schedule::Forward;  // CPU executor
+  bool checkBarriers = false;             // CPU executor: barrier divergence (check family "sync")
   uint64_t scheduleSeed = 0;
   std::vector<uint64_t> blocks;  // CPU executor: linear indices of the blocks to run; empty: all      // CUDA executor: extra launches after the checked one, timed with events
 };

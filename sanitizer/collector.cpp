@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <map>
 
+#include "sanitizer/barrier_findings.h"
 #include "sanitizer/race_findings.h"
 
 namespace td {
@@ -244,6 +245,10 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
       return linear(a) < linear(c);
     });
     uint64_t hits = out.hits.size() > site * TD_KIND_COUNT + kind ? out.hits[site * TD_KIND_COUNT + kind] : recs.size();
+    if (kind == TD_KIND_BARRIER_DIVERGENCE) {
+      findings.push_back(barrierFinding(site, recs, hits, sites, b));
+      continue;
+    }
     if (isRaceKind(kind)) {
       findings.push_back(raceFinding(kind, site, recs, hits, sites, b));
       continue;

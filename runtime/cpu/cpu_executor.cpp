@@ -179,6 +179,9 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   }
   shape.warpSize = static_cast<uint32_t>(warpSize);
   shape.schedule = opts.schedule;
+  shape.checkBarriers = opts.checkBarriers;
+  shape.channel = channel;
+  shape.hits = hits;
   shape.scheduleSeed = opts.scheduleSeed;
   uint64_t dynOffset = (rt.staticSharedBytes + 15) / 16 * 16;
   shape.sharedBytes = static_cast<uint32_t>(dynOffset + bundle.dynamicShared);

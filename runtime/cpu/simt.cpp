@@ -84,6 +84,7 @@ bool Worker::runBlock(uint64_t linear) {
   std::fill(warpLive_.begin(), warpLive_.end(), 0);
   std::fill(warpArrived_.begin(), warpArrived_.end(), 0);
   std::fill(syncEpochs_.begin(), syncEpochs_.end(), 0);
+  exitedWhileWaiting_.fill(0);
   std::memset(raceShadow_.data(), 0, raceShadow_.size() * sizeof(td_granule));
   for (uint32_t t = 0; t < nthreads_; ++t) {
     SimThread& th = threads_[t];
@@ -114,6 +115,9 @@ bool Worker::runBlock(uint64_t linear) {
                                        SimThread& me = threads_[t];
                                        me.state = ThreadState::Done;
                                        --live_;
+                                       for (uint32_t id = 0; id < kBarriers; ++id)
+                                         if (barrierArrived_[id] && !barrierExpected_[id] && !exitedWhileWaiting_[id])
+                                           exitedWhileWaiting_[id] = t + 1;
                                        warpLive_[me.ctx.warpid] &= ~(1ull << me.ctx.laneid);
                                        tryCompleteBarriers();
                                        for (uint32_t l = me.ctx.warpid * shape_.warpSize;
@@ -167,7 +171,46 @@ std::vector<WaitInfo> Worker::snapshot() const {
 
 void Worker::yieldToScheduler() { scheduler_ = std::move(scheduler_).resume(); }
 
+// A scheduler finding, recorded as the device runtime records its own (runtime/abi.h).
+void Worker::report(uint32_t kind, uint32_t site, const SimThread& at, int64_t offset, uint64_t addr) {
+  if (!shape_.hits || !shape_.channel) return;
+  uint32_t n = __atomic_fetch_add(&shape_.hits[site * TD_KIND_COUNT + kind], 1u, __ATOMIC_RELAXED);
+  if (n >= TD_RECORDS_PER_SITE) return;
+  uint32_t slot = __atomic_fetch_add(&shape_.channel->cursor, 1u, __ATOMIC_RELAXED);
+  if (slot >= shape_.channel->capacity) return;
+  td_record& r = shape_.channel->records[slot];
+  r.kind = kind;
+  r.site = site;
+  for (int d = 0; d < 3; ++d) { r.block[d] = at.ctx.ctaid[d]; r.thread[d] = at.ctx.tid[d]; }
+  r.offset = offset;
+  r.addr = addr;
+}
+
+// A block-wide barrier completing: every thread that took part must have waited at the same barrier, and
+// none may have exited while the others waited (the barrier then completed without it).
+void Worker::checkBarrierRelease(uint32_t id) {
+  uint32_t exited = exitedWhileWaiting_[id];
+  exitedWhileWaiting_[id] = 0;
+  if (!shape_.checkBarriers || barrierExpected_[id] != 0) return;
+  const SimThread* first = nullptr;
+  uint32_t arrived = 0;
+  for (const SimThread& th : threads_) {
+    if (th.state != ThreadState::AtBarrier || th.barrierId != id) continue;
+    ++arrived;
+    if (!first) first = &th;
+  }
+  if (!first) return;
+  for (const SimThread& th : threads_)
+    if (th.state == ThreadState::AtBarrier && th.barrierId == id && th.waitSite != first->waitSite) {
+      uint64_t other = static_cast<uint64_t>(&th - threads_.data());
+      report(TD_KIND_BARRIER_DIVERGENCE, first->waitSite, *first, arrived, (uint64_t(th.waitSite) << 32) | other);
+      return;
+    }
+  if (exited) report(TD_KIND_BARRIER_DIVERGENCE, first->waitSite, *first, arrived, (0xffffffffull << 32) | (exited - 1));
+}
+
 void Worker::releaseBarrier(uint32_t id) {
+  checkBarrierRelease(id);
   ++syncEpochs_[0];  // one more barrier generation: accesses before it are ordered before those after
   uint32_t acc = 0;
   int op = kRedNone;

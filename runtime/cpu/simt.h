@@ -24,6 +24,10 @@ struct LaunchShape {
   uint32_t sharedBytes = 0;  // static + dynamic
   Schedule schedule = Schedule::Forward;
   uint64_t scheduleSeed = 0;
+  // Barrier checks (family "sync"): the scheduler writes its own records into the launch's channel.
+  bool checkBarriers = false;
+  td_channel* channel = nullptr;
+  uint32_t* hits = nullptr;
 };
 
 enum class ThreadState : uint8_t { Ready, AtBarrier, AtWarpOp, Done };
@@ -119,6 +123,9 @@ class Worker {
   std::vector<uint64_t> warpLive_, warpArrived_;  // lane bit masks per warp
   std::vector<uint32_t> syncEpochs_;  // [0] barrier generations of the block, [1 + w] warp w's __syncwarps
   std::vector<td_granule> raceShadow_;  // the device runtime's race shadow for the running block
+  std::array<uint32_t, 16> exitedWhileWaiting_{};  // per barrier id: first thread (+1) that exited while others waited
+  void checkBarrierRelease(uint32_t id);
+  void report(uint32_t kind, uint32_t site, const SimThread& at, int64_t offset, uint64_t addr);
 };
 
 }  // namespace td::cpu

@@ -75,3 +75,16 @@ TEST(SharedRaces, RacyGemmGivesOneFindingPerSitePairAndAShortReport) {
   EXPECT_NE(r.output.find("gemm.cu:32"), std::string::npos) << "the read of the tile";
   EXPECT_NE(r.output.find("gemm.cu:20"), std::string::npos) << "the store into it";
 }
+
+TEST(Barriers, BarrierUnderAThreadDependentBranch) {
+  CheckResult r = check(races("divergent_barrier"));
+  const Finding* f = find(r, "barrier-divergence", 98);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->partner.line, 102u) << "the other group waits at the next __syncthreads: " << f->title;
+  EXPECT_EQ(f->threads.at(0).thread[0], 0u);
+  CheckResult exits = check(races("divergent_exit"));
+  ASSERT_EQ(exits.report.findings.size(), 1u);
+  EXPECT_EQ(exits.report.findings[0].kind, "barrier-divergence");
+  EXPECT_NE(exits.report.findings[0].title.find("128 of 256 threads"), std::string::npos) << exits.report.findings[0].title;
+  EXPECT_NE(exits.report.findings[0].title.find("thread (128,0,0)"), std::string::npos);
+}

@@ -87,3 +87,19 @@ __global__ void histogram(const int* in, int* out) {
   __syncthreads();
   if (t < 16) out[t] = bins[t];
 }
+
+// A barrier under a thread-dependent branch: only the first 128 of 256 threads reach it; the others
+// leave (EXIT) or go on to the next barrier (else).
+__global__ void divergent_barrier(const float* in, float* out) {
+  __shared__ float s[256];
+  int t = threadIdx.x;
+  s[t] = in[t];
+  if (t < 128) {
+    __syncthreads();
+    out[t] = s[255 - t];
+  }
+#ifndef EXIT
+  __syncthreads();
+  out[t] += 1.f;
+#endif
+}
