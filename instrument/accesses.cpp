@@ -1,5 +1,6 @@
 #include "instrument/accesses.h"
 
+#include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Instructions.h>
@@ -66,6 +67,22 @@ llvm::Value* pointerBehind(llvm::Value* v, llvm::Instruction* at) {
 }
 
 }  // namespace
+
+void forEachUserAccess(llvm::Module& m, const std::function<void(Access&, const PointerRoot&)>& visit) {
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration() || f.getName().starts_with("__td_")) continue;
+    std::vector<Access> accesses;
+    collectAccesses(f, accesses);
+    PointerRoots roots(isKernel(f));
+    for (Access& a : accesses) visit(a, roots.of(a.ptr));
+  }
+}
+
+void setHookLocation(llvm::IRBuilderBase& b, llvm::Instruction* at) {
+  if (at->getDebugLoc()) b.SetCurrentDebugLocation(at->getDebugLoc());
+  else if (llvm::DISubprogram* sp = at->getFunction()->getSubprogram())
+    b.SetCurrentDebugLocation(llvm::DILocation::get(at->getContext(), 0, 0, sp));
+}
 
 bool isWarpCollectiveAsm(llvm::Instruction* i) {
   auto* call = llvm::dyn_cast<llvm::CallInst>(i);

@@ -2,9 +2,12 @@
 // intrinsics and the memory effects of inline-PTX catalogue statements (cp.async, ldmatrix, stmatrix).
 #pragma once
 #include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instruction.h>
+#include <functional>
 #include <vector>
 
+#include "instrument/pointer_roots.h"
 #include "instrument/site_table.h"
 
 namespace td {
@@ -20,6 +23,15 @@ struct Access {
 
 // Appends every access of `f` to `out`, in instruction order.
 void collectAccesses(llvm::Function& f, std::vector<Access>& out);
+
+// Calls `visit` for every access of the user's functions in `m` (not tile-doctor's own __td_*), with
+// the root its pointer derives from. Accesses are collected per function before the first visit, so
+// `visit` may insert code.
+void forEachUserAccess(llvm::Module& m, const std::function<void(Access&, const PointerRoot&)>& visit);
+
+// Gives the hook calls a builder places before `at` a location (the verifier wants one on inlinable
+// calls in functions with debug info): `at`'s own, else line 0 of its function.
+void setHookLocation(llvm::IRBuilderBase& b, llvm::Instruction* at);
 
 // A warp-collective catalogue statement (ldmatrix, stmatrix, mma.sync): one lane alone cannot skip it.
 bool isWarpCollectiveAsm(llvm::Instruction* i);

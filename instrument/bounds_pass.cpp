@@ -114,59 +114,50 @@ llvm::PreservedAnalyses BoundsCheckPass::run(llvm::Module& m, llvm::ModuleAnalys
                                         nullptr, llvm::GlobalValue::NotThreadLocal, 1);
   sink->setAlignment(llvm::Align(64));
 
-  for (llvm::Function& f : m) {
-    if (f.isDeclaration() || f.getName().starts_with("__td_")) continue;
-    std::vector<Access> accesses;
-    collectAccesses(f, accesses);
-    PointerRoots roots(isKernel(f));
-    for (Access& a : accesses) {
-      Site s;
-      s.kind = a.kind;
-      s.loc = userLocation(*a.inst);
-      s.size = a.width;
-      s.align = a.align;
-      PointerRoot root = roots.of(a.ptr);
-      // A thread's local arrays (register tiles that did not fit registers) are private and sized by the
-      // compiler; checking them would only keep them out of registers.
-      if (root.kind == PointerRoot::Local) continue;
-      unsigned addrSpace = a.ptr->getType()->getPointerAddressSpace();
-      llvm::IRBuilder<> b(a.inst);
-      // Hook calls get a location (the verifier wants one on inlinable calls in functions with debug info).
-      if (a.inst->getDebugLoc()) b.SetCurrentDebugLocation(a.inst->getDebugLoc());
-      else if (llvm::DISubprogram* sp = f.getSubprogram()) b.SetCurrentDebugLocation(llvm::DILocation::get(ctx, 0, 0, sp));
-      llvm::Value* generic = addrSpace == 0 ? a.ptr : b.CreateAddrSpaceCast(a.ptr, ptr);
-      llvm::Value* ok = nullptr;
-      if (root.kind == PointerRoot::KernelArg) {
-        s.space = Space::Global;
-        s.object = static_cast<int>(root.argNo);
-        unsigned id = table_.add(s);
-        ok = b.CreateCall(checkGlobal, {llvm::ConstantInt::get(i32, id), llvm::ConstantInt::get(i32, root.argNo), generic,
-                                        a.size, llvm::ConstantInt::get(i32, a.align)});
-        tagSite(*a.inst, id);
-      } else if (root.kind == PointerRoot::SharedVar || addrSpace == 3) {
-        s.space = Space::Shared;
-        if (root.kind == PointerRoot::SharedVar) s.object = sharedIds.lookup(root.var);
-        unsigned id = table_.add(s);
-        llvm::Value* site = llvm::ConstantInt::get(i32, id);
-        llvm::Value* align = llvm::ConstantInt::get(i32, a.align);
-        if (root.kind == PointerRoot::SharedVar)
-          ok = b.CreateCall(checkShared, {site, generic, a.size, align, llvm::ConstantExpr::getAddrSpaceCast(root.var, ptr),
-                                          llvm::ConstantInt::get(i64, table_.shared[s.object].bytes),
-                                          llvm::ConstantInt::get(i32, table_.shared[s.object].align)});
-        else
-          ok = b.CreateCall(checkWindow, {site, generic, a.size, align});
-        tagSite(*a.inst, id);
-      } else {
-        unsigned id = table_.add(s);
-        b.CreateCall(unchecked, {llvm::ConstantInt::get(i32, id)});
-        tagSite(*a.inst, id);
-        continue;
-      }
-      // A warp-collective statement cannot be skipped by one lane alone: it is reported, not skipped.
-      if (isWarpCollectiveAsm(a.inst)) continue;
-      if (!guardBySelect(a.inst, ok, sink)) guard(a.inst, ok);
+  forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
+    Site s;
+    s.kind = a.kind;
+    s.loc = userLocation(*a.inst);
+    s.size = a.width;
+    s.align = a.align;
+    // A thread's local arrays (register tiles that did not fit registers) are private and sized by the
+    // compiler; checking them would only keep them out of registers.
+    if (root.kind == PointerRoot::Local) return;
+    unsigned addrSpace = a.ptr->getType()->getPointerAddressSpace();
+    llvm::IRBuilder<> b(a.inst);
+    setHookLocation(b, a.inst);
+    llvm::Value* generic = addrSpace == 0 ? a.ptr : b.CreateAddrSpaceCast(a.ptr, ptr);
+    llvm::Value* ok = nullptr;
+    if (root.kind == PointerRoot::KernelArg) {
+      s.space = Space::Global;
+      s.object = static_cast<int>(root.argNo);
+      unsigned id = table_.add(s);
+      ok = b.CreateCall(checkGlobal, {llvm::ConstantInt::get(i32, id), llvm::ConstantInt::get(i32, root.argNo), generic,
+                                      a.size, llvm::ConstantInt::get(i32, a.align)});
+      tagSite(*a.inst, id);
+    } else if (root.kind == PointerRoot::SharedVar || addrSpace == 3) {
+      s.space = Space::Shared;
+      if (root.kind == PointerRoot::SharedVar) s.object = sharedIds.lookup(root.var);
+      unsigned id = table_.add(s);
+      llvm::Value* site = llvm::ConstantInt::get(i32, id);
+      llvm::Value* align = llvm::ConstantInt::get(i32, a.align);
+      if (root.kind == PointerRoot::SharedVar)
+        ok = b.CreateCall(checkShared, {site, generic, a.size, align, llvm::ConstantExpr::getAddrSpaceCast(root.var, ptr),
+                                        llvm::ConstantInt::get(i64, table_.shared[s.object].bytes),
+                                        llvm::ConstantInt::get(i32, table_.shared[s.object].align)});
+      else
+        ok = b.CreateCall(checkWindow, {site, generic, a.size, align});
+      tagSite(*a.inst, id);
+    } else {
+      unsigned id = table_.add(s);
+      b.CreateCall(unchecked, {llvm::ConstantInt::get(i32, id)});
+      tagSite(*a.inst, id);
+      return;
     }
-  }
+    // A warp-collective statement cannot be skipped by one lane alone: it is reported, not skipped.
+    if (isWarpCollectiveAsm(a.inst)) return;
+    if (!guardBySelect(a.inst, ok, sink)) guard(a.inst, ok);
+  });
   return llvm::PreservedAnalyses::none();
 }
 

@@ -21,38 +21,30 @@ llvm::PreservedAnalyses SharedRacePass::run(llvm::Module& m, llvm::ModuleAnalysi
       m.getOrInsertFunction("__td_race_shared", llvm::Type::getVoidTy(ctx), i32, ptr, i32, i32, ptr, i64);
   llvm::DenseMap<const llvm::GlobalVariable*, int> sharedIds = sharedObjectIds(m);
   unsigned flags = (init_ ? 4u : 0u) | (race_ ? 8u : 0u);
-  for (llvm::Function& f : m) {
-    if (f.isDeclaration() || f.getName().starts_with("__td_")) continue;
-    std::vector<Access> accesses;
-    collectAccesses(f, accesses);
-    PointerRoots roots(isKernel(f));
-    for (Access& a : accesses) {
-      PointerRoot root = roots.of(a.ptr);
-      if (root.kind != PointerRoot::SharedVar && a.ptr->getType()->getPointerAddressSpace() != 3) continue;
-      Site s;
-      s.kind = a.kind;
-      s.loc = userLocation(*a.inst);
-      s.size = a.width;
-      s.space = Space::Shared;
-      if (root.kind == PointerRoot::SharedVar) s.object = sharedIds.lookup(root.var);
-      unsigned id = table_.add(s);
-      llvm::IRBuilder<> b(a.inst);
-      if (a.inst->getDebugLoc()) b.SetCurrentDebugLocation(a.inst->getDebugLoc());
-      else if (llvm::DISubprogram* sp = f.getSubprogram()) b.SetCurrentDebugLocation(llvm::DILocation::get(ctx, 0, 0, sp));
-      llvm::Value* generic = a.ptr->getType()->getPointerAddressSpace() == 0 ? a.ptr : b.CreateAddrSpaceCast(a.ptr, ptr);
-      unsigned kind = a.kind == SiteKind::Atomic ? 2 : (a.kind == SiteKind::Store ? 1 : 0);
-      if (a.kind == SiteKind::MemIntrinsic) kind = a.ptr == a.inst->getOperand(0) ? 1 : 0;  // dest written, source read
-      // The array the access belongs to: an access outside it is the bounds check's (and is skipped).
-      llvm::Value* obj = llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx, 0));
-      uint64_t objBytes = 0;
-      if (root.kind == PointerRoot::SharedVar) {
-        obj = llvm::ConstantExpr::getAddrSpaceCast(root.var, ptr);
-        objBytes = table_.shared[s.object].bytes;
-      }
-      b.CreateCall(hook, {llvm::ConstantInt::get(i32, id), generic, a.size, llvm::ConstantInt::get(i32, kind | flags), obj,
-                          llvm::ConstantInt::get(i64, objBytes)});
+  forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
+    if (root.kind != PointerRoot::SharedVar && a.ptr->getType()->getPointerAddressSpace() != 3) return;
+    Site s;
+    s.kind = a.kind;
+    s.loc = userLocation(*a.inst);
+    s.size = a.width;
+    s.space = Space::Shared;
+    if (root.kind == PointerRoot::SharedVar) s.object = sharedIds.lookup(root.var);
+    unsigned id = table_.add(s);
+    llvm::IRBuilder<> b(a.inst);
+    setHookLocation(b, a.inst);
+    llvm::Value* generic = a.ptr->getType()->getPointerAddressSpace() == 0 ? a.ptr : b.CreateAddrSpaceCast(a.ptr, ptr);
+    unsigned kind = a.kind == SiteKind::Atomic ? 2 : (a.kind == SiteKind::Store ? 1 : 0);
+    if (a.kind == SiteKind::MemIntrinsic) kind = a.ptr == a.inst->getOperand(0) ? 1 : 0;  // dest written, source read
+    // The array the access belongs to: an access outside it is the bounds check's (and is skipped).
+    llvm::Value* obj = llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx, 0));
+    uint64_t objBytes = 0;
+    if (root.kind == PointerRoot::SharedVar) {
+      obj = llvm::ConstantExpr::getAddrSpaceCast(root.var, ptr);
+      objBytes = table_.shared[s.object].bytes;
     }
-  }
+    b.CreateCall(hook, {llvm::ConstantInt::get(i32, id), generic, a.size, llvm::ConstantInt::get(i32, kind | flags), obj,
+                        llvm::ConstantInt::get(i64, objBytes)});
+  });
   return llvm::PreservedAnalyses::none();
 }
 

@@ -25,10 +25,7 @@ Finding barrierFinding(unsigned site, const std::vector<const td_record*>& recs,
   f.threads.push_back(waiting);
   uint32_t otherSite = static_cast<uint32_t>(r.addr >> 32);
   uint64_t other = r.addr & 0xffffffffu;
-  ThreadRef o = waiting;
-  o.thread[0] = static_cast<uint32_t>(other % b.block[0]);
-  o.thread[1] = static_cast<uint32_t>(other / b.block[0] % b.block[1]);
-  o.thread[2] = static_cast<uint32_t>(other / (b.block[0] * b.block[1]));
+  ThreadRef o = threadOfLinearId(waiting, other, b.block);
   if (otherSite == 0xffffffffu) {
     f.title = fmt::format("{} completed with {} of {} threads: {} exited while the others waited", what, r.offset,
                           threads, threadText(o));

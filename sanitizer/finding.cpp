@@ -39,3 +39,15 @@ std::string threadText(const ThreadRef& t) {
 }
 
 }  // namespace td
+
+namespace td {
+
+ThreadRef threadOfLinearId(const ThreadRef& sameBlockAs, uint64_t linearId, const std::array<int64_t, 3>& blockDims) {
+  ThreadRef t = sameBlockAs;
+  t.thread[0] = static_cast<uint32_t>(linearId % blockDims[0]);
+  t.thread[1] = static_cast<uint32_t>(linearId / blockDims[0] % blockDims[1]);
+  t.thread[2] = static_cast<uint32_t>(linearId / (blockDims[0] * blockDims[1]));
+  return t;
+}
+
+}  // namespace td

@@ -45,6 +45,8 @@ struct Report {
 std::string coordText(const std::string& name, const std::vector<int64_t>& coords);  // "C[259, 3]"
 // Row-major coordinates of a linear element index; the outermost may run past its extent.
 std::vector<int64_t> unravel(int64_t index, const std::vector<int64_t>& shape);
-std::string threadText(const ThreadRef& t);  // "thread (3,0,0) of block (4,1,0)"
+std::string threadText(const ThreadRef& t);
+// Thread `linearId` of the block `sameBlockAs` is in, for a block of `blockDims` threads.
+ThreadRef threadOfLinearId(const ThreadRef& sameBlockAs, uint64_t linearId, const std::array<int64_t, 3>& blockDims);  // "thread (3,0,0) of block (4,1,0)"
 
 }  // namespace td

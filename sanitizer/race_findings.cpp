@@ -19,14 +19,7 @@ ThreadRef threadOf(const td_record& r) {
 }
 
 // The partner thread of a race record: its linear id in the same block.
-ThreadRef partnerOf(const td_record& r, const Bundle& b) {
-  ThreadRef t = threadOf(r);
-  uint64_t id = r.addr & 0xffffffffu;
-  t.thread[0] = static_cast<uint32_t>(id % b.block[0]);
-  t.thread[1] = static_cast<uint32_t>(id / b.block[0] % b.block[1]);
-  t.thread[2] = static_cast<uint32_t>(id / (b.block[0] * b.block[1]));
-  return t;
-}
+ThreadRef partnerOf(const td_record& r, const Bundle& b) { return threadOfLinearId(threadOf(r), r.addr & 0xffffffffu, b.block); }
 
 // "__shared__ tile[1] (byte 4 of 'tile')", from a window offset.
 std::string sharedPlace(const Site& s, int64_t windowOffset, const SiteTable& sites, Finding& f) {
