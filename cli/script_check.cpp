@@ -1,5 +1,6 @@
 #include "cli/script_check.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -35,11 +36,9 @@ std::string subFolder(const std::string& dir, const CapturedKernel& k) {
   return sub;
 }
 
-// Exit code over all kernels: a crash or hang (3) outranks bad input (2), which outranks findings (1).
-int combine(int worst, int rc) {
-  auto rank = [](int c) { return c == 3 ? 3 : c == 2 ? 2 : c == 1 ? 1 : 0; };
-  return rank(rc) > rank(worst) ? rc : worst;
-}
+// Exit code over all kernels: a crash or hang (3) outranks bad input (2), which outranks findings (1) —
+// the codes' own order.
+int combine(int worst, int rc) { return std::max(worst, rc); }
 
 }  // namespace
 
@@ -76,7 +75,7 @@ int checkScript(CheckArgs& args) {
       for (Finding& f : res.report.findings)  // launch-limit findings sit at a manifest line: name the script's
         if (f.loc.file == res.bundle.manifestPath) f.loc.python = k.from;
       text += renderText(res.report, colour);
-      jk["report"] = nlohmann::json::parse(renderJson(res.report));
+      jk["report"] = reportJson(res.report);
       worst = combine(worst, res.report.exitCode());
       try {  // a failed save must not lose the findings: it joins the report
         saveOutputs(res, subFolder(args.saveOutputs, k));

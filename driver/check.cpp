@@ -1,19 +1,20 @@
 #include "driver/check.h"
 
-#include "frontend/line_map.h"
-#include "frontend/profile.h"
 #include <filesystem>
 #include <fmt/format.h>
 #include <set>
-#include "sanitizer/output_diff.h"
-#include "instrument/pipeline.h"
-#include "instrument/shared_layout.h"
+
 #include "driver/block_selection.h"
 #include "frontend/input_error.h"
+#include "frontend/line_map.h"
+#include "frontend/profile.h"
+#include "instrument/pipeline.h"
+#include "instrument/shared_layout.h"
 #include "runtime/cpu/cpu_executor.h"
 #include "runtime/cuda/cuda_executor.h"
 #include "sanitizer/collector.h"
 #include "sanitizer/launch_limits.h"
+#include "sanitizer/output_diff.h"
 
 namespace td {
 
@@ -34,6 +35,11 @@ void addScriptLines(std::vector<Finding>& findings, const std::string& source, c
     if (auto it = map.find(f.loc.line); it != map.end()) f.loc.python = it->second;
   }
 }
+LaunchOutcome launchOn(bool onGpu, KernelModule& km, const Bundle& b, std::vector<ArgValue>& args, const Profile& profile,
+                       const LaunchOptions& launch) {
+  return onGpu ? cuda::runOnCuda(km, b, args, launch) : cpu::runOnCpu(km, b, args, profile.warpSize, launch);
+}
+
 std::string scheduleName(const LaunchOptions& l, bool onGpu, int run) {
   if (onGpu) return fmt::format("run {}", run + 1);
   if (l.schedule == Schedule::Forward) return "forward schedule";
@@ -48,6 +54,8 @@ void repeatRuns(const CheckRequest& req, const Bundle& b, const CheckSet& checks
   Report& r = res.report;
   std::string firstName = scheduleName(first, onGpu, 0);
   std::set<std::string> differing;  // buffers already reported
+  bool anyOutput = false;           // without outputs marked, every buffer is compared
+  for (const ArgValue& a : res.args) anyOutput |= a.spec->isBuffer && a.spec->output;
   auto key = [](const Finding& f) { return fmt::format("{}|{}|{}|{}|{}", f.kind, f.loc.file, f.loc.line, f.loc.col, f.buffer); };
   for (int run = 1; run < req.repeat; ++run) {
     LaunchOptions lo = first;
@@ -55,7 +63,7 @@ void repeatRuns(const CheckRequest& req, const Bundle& b, const CheckSet& checks
     else lo.schedule = Schedule::Random, lo.scheduleSeed = first.scheduleSeed + static_cast<uint64_t>(run - 1);
     KernelModule km = buildKernelModule(b, checks, !onGpu);  // an executor takes the module it runs
     std::vector<ArgValue> args = makeArguments(b, req.seed, profile.memoryBytes);
-    LaunchOutcome out = onGpu ? cuda::runOnCuda(km, b, args, lo) : cpu::runOnCpu(km, b, args, profile.warpSize, lo);
+    LaunchOutcome out = launchOn(onGpu, km, b, args, profile, lo);
     std::set<std::string> known;
     for (const Finding& f : r.findings) known.insert(key(f));
     for (Finding& f : collectFindings(out, km.sites, b))
@@ -63,8 +71,6 @@ void repeatRuns(const CheckRequest& req, const Bundle& b, const CheckSet& checks
         f.notes.push_back("found in the " + scheduleName(lo, onGpu, run));
         r.findings.push_back(std::move(f));
       }
-    bool anyOutput = false;
-    for (const ArgValue& a : res.args) anyOutput |= a.spec->isBuffer && a.spec->output;
     for (size_t i = 0; i < args.size(); ++i) {
       const ArgSpec& spec = *args[i].spec;
       if (!spec.isBuffer || (anyOutput && !spec.output) || differing.count(spec.name)) continue;
@@ -98,6 +104,8 @@ CheckResult runCheck(const CheckRequest& req) {
   const Bundle& b = res.bundle;
   const LineMap scriptLines = b.lineMapPath.empty() ? LineMap{} : loadLineMap(b.lineMapPath);
   bool onGpu = chooseExecutor(req) == "cuda";  // the GPU always runs the whole grid
+  if (onGpu && req.launch.schedule != Schedule::Forward)
+    throw InputError("--schedule", 0, "schedules are the CPU executor's; the GPU schedules its own threads");
   KernelModule km = buildKernelModule(b, checks, !onGpu);
 
   Report& r = res.report;
@@ -126,10 +134,7 @@ CheckResult runCheck(const CheckRequest& req) {
   launch.blocks = sel.blocks;
   launch.checkBarriers = checks.has("sync");
   r.blocksNote = onGpu || sel.all ? "" : sel.description;
-  if (onGpu && launch.schedule != Schedule::Forward)
-    throw InputError("--schedule", 0, "schedules are the CPU executor's; the GPU schedules its own threads");
-  LaunchOutcome out = onGpu ? cuda::runOnCuda(km, b, res.args, launch)
-                            : cpu::runOnCpu(km, b, res.args, profile.warpSize, launch);
+  LaunchOutcome out = launchOn(onGpu, km, b, res.args, profile, launch);
   r.launched = true;
   r.executor = out.executor;
   r.device = out.device;

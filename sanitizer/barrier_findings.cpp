@@ -1,34 +1,33 @@
 #include "sanitizer/barrier_findings.h"
 
-#include <cstring>
 #include <fmt/format.h>
+
+#include "sanitizer/records.h"
 
 namespace td {
 
-Finding barrierFinding(unsigned site, const std::vector<const td_record*>& recs, uint64_t count, const SiteTable& sites,
-                       const Bundle& b) {
+Finding barrierFinding(unsigned site, const std::vector<const td_record*>& recs, const std::vector<ThreadRef>& threads,
+                       uint64_t count, const SiteTable& sites, const Bundle& b) {
   const Site& s = sites.sites[site];
   Finding f;
   f.kind = "barrier-divergence";
   f.loc = s.loc;
   f.count = count;
   std::string what = s.what.empty() ? "the barrier" : s.what;
-  int64_t threads = b.block[0] * b.block[1] * b.block[2];
+  int64_t blockThreads = b.block[0] * b.block[1] * b.block[2];
   if (recs.empty()) {
     f.title = fmt::format("{} was not reached by every thread of the block", what);
     return f;
   }
   const td_record& r = *recs.front();
-  ThreadRef waiting;
-  std::memcpy(waiting.block, r.block, 12);
-  std::memcpy(waiting.thread, r.thread, 12);
-  f.threads.push_back(waiting);
+  ThreadRef waiting = recordThread(r);
+  f.threads = threads;
   uint32_t otherSite = static_cast<uint32_t>(r.addr >> 32);
   uint64_t other = r.addr & 0xffffffffu;
   ThreadRef o = threadOfLinearId(waiting, other, b.block);
   if (otherSite == 0xffffffffu) {
     f.title = fmt::format("{} completed with {} of {} threads: {} exited while the others waited", what, r.offset,
-                          threads, threadText(o));
+                          blockThreads, threadText(o));
     f.notes.push_back("a barrier under a thread-dependent branch: every thread of the block must reach it (or none)");
   } else {
     const Site* os = otherSite < sites.sites.size() ? &sites.sites[otherSite] : nullptr;

@@ -10,7 +10,8 @@
 
 namespace td {
 
-Finding barrierFinding(unsigned site, const std::vector<const td_record*>& recs, uint64_t count, const SiteTable& sites,
-                       const Bundle& b);
+// `recs` sorted by thread, `threads` theirs (each once), `count` all hits of the site.
+Finding barrierFinding(unsigned site, const std::vector<const td_record*>& recs, const std::vector<ThreadRef>& threads,
+                       uint64_t count, const SiteTable& sites, const Bundle& b);
 
 }  // namespace td

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <csignal>
-#include <cstring>
 #include <fmt/format.h>
 #include <map>
 
 #include "sanitizer/barrier_findings.h"
 #include "sanitizer/race_findings.h"
+#include "sanitizer/records.h"
 
 namespace td {
 
@@ -27,11 +27,6 @@ std::string shapeText(const std::vector<int64_t>& s) {
   std::string t;
   for (size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
   return t;
-}
-
-uint64_t linear(const ThreadRef& t) {
-  return ((uint64_t(t.block[2]) << 42) | (uint64_t(t.block[1]) << 28) | (uint64_t(t.block[0]) << 14)) * 1024 +
-         (t.thread[2] * 1024 + t.thread[1]) * 1024 + t.thread[0];
 }
 
 void describeAccess(Finding& f, const td_record& r, const Site& s, const SiteTable& sites, const Bundle& b) {
@@ -206,7 +201,7 @@ std::vector<Finding> mergeBySourceSite(std::vector<Finding> in) {
       Finding& m = out.back();
       m.count += f.count;
       // Report the access of the lowest thread, as a run in thread order would meet it first.
-      bool earlier = !f.threads.empty() && (m.threads.empty() || linear(f.threads.front()) < linear(m.threads.front()));
+      bool earlier = !f.threads.empty() && (m.threads.empty() || threadOrder(f.threads.front()) < threadOrder(m.threads.front()));
       if (earlier) {
         std::swap(m.title, f.title);
         std::swap(m.coords, f.coords);
@@ -214,9 +209,9 @@ std::vector<Finding> mergeBySourceSite(std::vector<Finding> in) {
         std::swap(m.byteOffset, f.byteOffset);
       }
       m.threads.insert(m.threads.end(), f.threads.begin(), f.threads.end());
-      std::sort(m.threads.begin(), m.threads.end(), [](auto& a, auto& b) { return linear(a) < linear(b); });
+      std::sort(m.threads.begin(), m.threads.end(), [](auto& a, auto& b) { return threadOrder(a) < threadOrder(b); });
       m.threads.erase(std::unique(m.threads.begin(), m.threads.end(),
-                                  [](auto& a, auto& b) { return linear(a) == linear(b); }),
+                                  [](auto& a, auto& b) { return threadOrder(a) == threadOrder(b); }),
                       m.threads.end());
       if (m.threads.size() > TD_RECORDS_PER_SITE) m.threads.resize(TD_RECORDS_PER_SITE);
     } else {
@@ -238,33 +233,23 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
   std::vector<Finding> findings;
   for (auto& [key, recs] : groups) {
     auto [site, kind] = key;
-    std::sort(recs.begin(), recs.end(), [](const td_record* x, const td_record* y) {
-      ThreadRef a, c;
-      std::memcpy(a.block, x->block, 12); std::memcpy(a.thread, x->thread, 12);
-      std::memcpy(c.block, y->block, 12); std::memcpy(c.thread, y->thread, 12);
-      return linear(a) < linear(c);
-    });
+    std::vector<ThreadRef> threads = distinctThreads(recs);
     uint64_t hits = out.hits.size() > site * TD_KIND_COUNT + kind ? out.hits[site * TD_KIND_COUNT + kind] : recs.size();
     if (kind == TD_KIND_BARRIER_DIVERGENCE) {
-      findings.push_back(barrierFinding(site, recs, hits, sites, b));
+      findings.push_back(barrierFinding(site, recs, threads, hits, sites, b));
       continue;
     }
     if (isRaceKind(kind)) {
-      findings.push_back(raceFinding(kind, site, recs, hits, sites, b));
+      findings.push_back(raceFinding(kind, site, recs, threads, hits, sites, b));
       continue;
     }
     Finding f;
     f.kind = kind == TD_KIND_GLOBAL_OOB ? "global-out-of-bounds"
              : kind == TD_KIND_SHARED_OOB ? "shared-out-of-bounds" : "misaligned-access";
-    f.count = out.hits.size() > site * TD_KIND_COUNT + kind ? out.hits[site * TD_KIND_COUNT + kind] : recs.size();
+    f.count = hits;
     if (recs.empty()) describeUnrecorded(f, sites.sites[site], sites, b);
     else describeAccess(f, *recs.front(), sites.sites[site], sites, b);
-    for (const td_record* r : recs) {
-      ThreadRef t;
-      std::memcpy(t.block, r->block, 12);
-      std::memcpy(t.thread, r->thread, 12);
-      if (f.threads.empty() || linear(f.threads.back()) != linear(t)) f.threads.push_back(t);
-    }
+    f.threads = threads;
     f.notes.push_back(f.access == "read" ? "the read was skipped and returned 0" : "the access was skipped");
     findings.push_back(std::move(f));
   }

@@ -1,9 +1,9 @@
 #include "sanitizer/race_findings.h"
 
-#include <cstring>
 #include <fmt/format.h>
 
 #include "instrument/shared_layout.h"
+#include "sanitizer/records.h"
 
 namespace td {
 
@@ -11,15 +11,8 @@ bool isRaceKind(unsigned kind) { return kind >= TD_KIND_SHARED_RAW && kind <= TD
 
 namespace {
 
-ThreadRef threadOf(const td_record& r) {
-  ThreadRef t;
-  std::memcpy(t.block, r.block, 12);
-  std::memcpy(t.thread, r.thread, 12);
-  return t;
-}
-
 // The partner thread of a race record: its linear id in the same block.
-ThreadRef partnerOf(const td_record& r, const Bundle& b) { return threadOfLinearId(threadOf(r), r.addr & 0xffffffffu, b.block); }
+ThreadRef partnerOf(const td_record& r, const Bundle& b) { return threadOfLinearId(recordThread(r), r.addr & 0xffffffffu, b.block); }
 
 // "__shared__ tile[1] (byte 4 of 'tile')", from a window offset.
 std::string sharedPlace(const Site& s, int64_t windowOffset, const SiteTable& sites, Finding& f) {
@@ -43,20 +36,15 @@ const char* accessWord(SiteKind k) { return k == SiteKind::Store ? "write" : k =
 
 }  // namespace
 
-Finding raceFinding(unsigned kind, unsigned site, const std::vector<const td_record*>& recs, uint64_t count,
-                    const SiteTable& sites, const Bundle& b) {
+Finding raceFinding(unsigned kind, unsigned site, const std::vector<const td_record*>& recs,
+                    const std::vector<ThreadRef>& threads, uint64_t count, const SiteTable& sites, const Bundle& b) {
   const Site& s = sites.sites[site];
   Finding f;
   f.loc = s.loc;
   f.count = count;
   f.access = accessWord(s.kind);
   f.width = s.size;
-  for (const td_record* r : recs) {
-    ThreadRef t = threadOf(*r);
-    bool seen = false;
-    for (const ThreadRef& u : f.threads) seen |= std::memcmp(&u, &t, sizeof t) == 0;
-    if (!seen) f.threads.push_back(t);
-  }
+  f.threads = threads;
   if (kind == TD_KIND_SHARED_UNINIT) {
     f.kind = "uninitialized-shared-read";
     std::string place = recs.empty() ? "shared memory" : sharedPlace(s, recs.front()->offset, sites, f);
@@ -78,7 +66,7 @@ Finding raceFinding(unsigned kind, unsigned site, const std::vector<const td_rec
   const Site* other = partnerSite < sites.sites.size() ? &sites.sites[partnerSite] : nullptr;
   ThreadRef partner = partnerOf(r, b);
   f.title = fmt::format("{} race on {}: {} by {} with no barrier since the {} by {}", hazard, place, f.access,
-                        threadText(threadOf(r)), other ? accessWord(other->kind) : "access", threadText(partner));
+                        threadText(recordThread(r)), other ? accessWord(other->kind) : "access", threadText(partner));
   if (other) {
     f.notes.push_back(fmt::format("the earlier {}: {}{}", accessWord(other->kind), other->loc.str(),
                                   other->loc.function.empty() ? "" : " in " + other->loc.function));

@@ -12,8 +12,9 @@ namespace td {
 
 bool isRaceKind(unsigned kind);
 
-// `recs` are the kept records of one (site, kind), sorted by thread; `count` all its hits.
-Finding raceFinding(unsigned kind, unsigned site, const std::vector<const td_record*>& recs, uint64_t count,
-                    const SiteTable& sites, const Bundle& b);
+// `recs` are the kept records of one (site, kind), sorted by thread, `threads` theirs (each once);
+// `count` all its hits.
+Finding raceFinding(unsigned kind, unsigned site, const std::vector<const td_record*>& recs,
+                    const std::vector<ThreadRef>& threads, uint64_t count, const SiteTable& sites, const Bundle& b);
 
 }  // namespace td

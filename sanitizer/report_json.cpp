@@ -10,7 +10,7 @@ nlohmann::json threadJson(const ThreadRef& t) {
 }
 }  // namespace
 
-std::string renderJson(const Report& r) {
+nlohmann::json reportJson(const Report& r) {
   nlohmann::json j;
   j["tool"] = "tile-doctor";
   j["schema_version"] = 1;
@@ -56,7 +56,9 @@ std::string renderJson(const Report& r) {
     x["notes"] = f.notes;
     j["findings"].push_back(x);
   }
-  return j.dump(2) + "\n";
+  return j;
 }
+
+std::string renderJson(const Report& r) { return reportJson(r).dump(2) + "\n"; }
 
 }  // namespace td

@@ -39,6 +39,11 @@ def split_line_directives(source: str, tilelang_dir: str) -> tuple[str, dict[int
     return "\n".join(out) + "\n", mapping
 
 
+def output_positions(out_idx, n_params: int) -> set[int]:
+    """TileLang's out_idx (negative indices count from the end) as parameter positions."""
+    return {(i + n_params) % n_params for i in (out_idx or [])}
+
+
 def _expr(value) -> str | int:
     """A TVM PrimExpr as a bundle expression (integers stay integers)."""
     try:
@@ -75,8 +80,7 @@ def write_bundles(artifact, prim_func, out_idx, directory: str, index: int, info
         if var in prim_func.buffer_map:
             buf = prim_func.buffer_map[var]
             buffers[buf.name] = (str(buf.dtype), list(buf.shape), pos)
-    n_params = len(prim_func.params)
-    outputs = {(i + n_params) % n_params for i in (out_idx or [])}
+    outputs = output_positions(out_idx, len(prim_func.params))
     source, line_map = split_line_directives(artifact.kernel_source, info["tilelang_dir"])
 
     written = []

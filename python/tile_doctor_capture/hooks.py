@@ -11,7 +11,7 @@ import tilelang
 import tilelang.jit  # noqa: F401  (the module; `tilelang.jit` the attribute is the decorator)
 from tilelang import tvm
 
-from tile_doctor_capture.bundle_writer import CaptureError, write_bundles
+from tile_doctor_capture.bundle_writer import CaptureError, output_positions, write_bundles
 
 
 class KernelCalled(Exception):
@@ -66,9 +66,9 @@ class Capture:
     def resolve_from_call(self, kernel: "StandInKernel", args) -> None:
         """A launch shows the real values of symbolic dimensions and scalars: rewrite the kernel's bundles
         with them (the script's call is the truth; --param values given for others stay)."""
-        func, outputs = kernel.prim_func, set(kernel.out_idx or [])
-        n = len(func.params)
-        inputs = [v for i, v in enumerate(func.params) if i not in {(o + n) % n for o in outputs}]
+        func = kernel.prim_func
+        outputs = output_positions(kernel.out_idx, len(func.params))
+        inputs = [v for i, v in enumerate(func.params) if i not in outputs]
         params, floats = dict(kernel.info["params"]), dict(kernel.info["floats"])
         for var, value in zip(inputs, args):
             if var in func.buffer_map and hasattr(value, "shape"):
