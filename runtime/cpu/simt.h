@@ -123,7 +123,7 @@ class Worker {
   std::vector<uint64_t> warpLive_, warpArrived_;  // lane bit masks per warp
   std::vector<uint32_t> syncEpochs_;  // [0] barrier generations of the block, [1 + w] warp w's __syncwarps
   std::vector<td_granule> raceShadow_;  // the device runtime's race shadow for the running block
-  std::array<uint32_t, 16> exitedWhileWaiting_{};  // per barrier id: first thread (+1) that exited while others waited
+  std::array<uint32_t, kBarriers> exitedWhileWaiting_{};  // per barrier id: first thread (+1) that exited while others waited
   void checkBarrierRelease(uint32_t id);
   void report(uint32_t kind, uint32_t site, const SimThread& at, int64_t offset, uint64_t addr);
 };
