@@ -61,7 +61,7 @@ void repeatRuns(const CheckRequest& req, const Bundle& b, const CheckSet& checks
     LaunchOptions lo = first;
     if (run == 1) lo.schedule = first.schedule == Schedule::Reverse ? Schedule::Forward : Schedule::Reverse;
     else lo.schedule = Schedule::Random, lo.scheduleSeed = first.scheduleSeed + static_cast<uint64_t>(run - 1);
-    KernelModule km = buildKernelModule(b, checks, !onGpu);  // an executor takes the module it runs
+    KernelModule km = buildKernelModule(b, checks);  // an executor takes the module it runs
     std::vector<ArgValue> args = makeArguments(b, req.seed, profile.memoryBytes);
     LaunchOutcome out = launchOn(onGpu, km, b, args, profile, lo);
     std::set<std::string> known;
@@ -106,7 +106,7 @@ CheckResult runCheck(const CheckRequest& req) {
   bool onGpu = chooseExecutor(req) == "cuda";  // the GPU always runs the whole grid
   if (onGpu && req.launch.schedule != Schedule::Forward)
     throw InputError("--schedule", 0, "schedules are the CPU executor's; the GPU schedules its own threads");
-  KernelModule km = buildKernelModule(b, checks, !onGpu);
+  KernelModule km = buildKernelModule(b, checks);
 
   Report& r = res.report;
   r.kernel = b.entry;
@@ -132,7 +132,7 @@ CheckResult runCheck(const CheckRequest& req) {
   BlockSelection sel = selectBlocks(req.blocks, b.grid, req.seed);
   LaunchOptions launch = req.launch;
   launch.blocks = sel.blocks;
-  launch.checkBarriers = checks.has("sync");
+  launch.raceShadows = checks.has("race") || checks.has("init") || checks.has("sync");
   r.blocksNote = onGpu || sel.all ? "" : sel.description;
   LaunchOutcome out = launchOn(onGpu, km, b, res.args, profile, launch);
   r.launched = true;

@@ -97,11 +97,13 @@ void linkDeviceRuntime(llvm::Module& m) {
     throw std::runtime_error("linking the device runtime failed");
   for (llvm::Function& f : m)
     if (!f.isDeclaration() && f.getName().starts_with("__td_check_")) f.setLinkage(llvm::GlobalValue::InternalLinkage);
-  for (const char* hook : {"__td_unchecked_access", "__td_race_shared"})
+  for (const char* hook : {"__td_unchecked_access", "__td_race_shared", "__td_race_global", "__td_sync_release",
+                           "__td_sync_passed", "__td_barrier_wait", "__td_thread_exit",
+                           "__td_warp_mask"})
     if (llvm::Function* f = m.getFunction(hook)) f->setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
-KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks, bool forCpu) {
+KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {
   KernelModule km;
   km.ctx = std::make_unique<llvm::LLVMContext>();
   auto t0 = std::chrono::steady_clock::now();
@@ -139,8 +141,8 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks, boo
   SyncSitesPass(km.sites).run(*km.module, mam);
   LoopSitesPass(km.sites).run(*km.module, mam);
   // Before the bounds pass, which redirects skipped accesses: the race hooks see the pointers as written.
-  if (forCpu && (checks.has("race") || checks.has("init")))
-    SharedRacePass(km.sites, checks.has("race"), checks.has("init")).run(*km.module, mam);
+  if (checks.has("race") || checks.has("init") || checks.has("sync"))
+    RacePass(km.sites, checks.has("race"), checks.has("init"), checks.has("sync")).run(*km.module, mam);
   if (checks.has("bounds")) BoundsCheckPass(km.sites).run(*km.module, mam);
   linkDeviceRuntime(*km.module);
   std::string err;

@@ -29,9 +29,8 @@ struct KernelModule {
   double compileSeconds = 0, instrumentSeconds = 0;
 };
 
-// `forCpu`: the shared-memory race and init checks are instrumented (their epochs and shadow are the CPU
-// executor's primitives; the CUDA executor runs without them).
-KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks, bool forCpu = false);
+// Compiles the bundle's kernel and instruments it with the checks of `checks`; either executor runs it.
+KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks);
 
 // The compiled device runtime (td_runtime.cu), linked into `m`; hooks become internal so they inline.
 void linkDeviceRuntime(llvm::Module& m);

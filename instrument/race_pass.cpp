@@ -2,39 +2,122 @@
 
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Module.h>
 
 #include "instrument/accesses.h"
 #include "instrument/bounds_pass.h"
 #include "instrument/pointer_roots.h"
+#include "instrument/ptx_catalogue.h"
 
 namespace td {
 
-// Access kinds of the hook (td_runtime.cu): 0 read, 1 write, 2 atomic; +4 checks uninitialised reads,
+namespace {
+
+// What a call synchronises, for the runtime's counts (td_runtime.cu, __td_sync_passed): kind 0 a block
+// barrier of `count` threads (0: all), 1 __syncwarp(mask), 2 anything else that orders memory between
+// threads (mbarrier arrivals, bar.arrive); -1 none.
+struct SyncOp {
+  int kind = -1;
+  llvm::Value* count = nullptr;
+  bool waits = true;  // the thread waits for the others (barriers, __syncwarp), so it counts after
+};
+
+SyncOp syncOpOf(llvm::CallInst& call) {
+  llvm::IRBuilder<> b(&call);
+  llvm::Type* i32 = b.getInt32Ty();
+  auto arg = [&](unsigned k) { return b.CreateZExtOrTrunc(call.getArgOperand(k), i32); };
+  SyncOp op;
+  if (auto* asmStmt = llvm::dyn_cast<llvm::InlineAsm>(call.getCalledOperand())) {
+    std::optional<PtxStatement> st = parsePtx(asmStmt->getAsmString());
+    if (!st) return op;
+    if (st->op == PtxOp::Barrier) {
+      op.kind = st->arrive ? 2 : 0;
+      op.waits = !st->arrive;
+      unsigned next = st->count >= 0 ? 0 : 1;  // a run-time id comes first
+      op.count = !st->hasCount ? b.getInt32(0) : st->mode >= 0 ? b.getInt32(st->mode) : arg(next);
+    } else if (st->op == PtxOp::MbarArrive || st->op == PtxOp::CpAsyncMbarArrive) {
+      op.kind = 2;
+      op.waits = false;
+      op.count = b.getInt32(0);
+    }
+    return op;
+  }
+  llvm::Function* callee = call.getCalledFunction();
+  if (!callee) return op;
+  llvm::StringRef n = callee->getName();
+  if (n == "llvm.nvvm.barrier0" || n.starts_with("llvm.nvvm.barrier0.")) {
+    op = {0, b.getInt32(0)};
+  } else if (n == "llvm.nvvm.barrier.sync" || n == "llvm.nvvm.bar.sync" || n == "llvm.nvvm.barrier.n") {
+    op = {0, b.getInt32(0)};
+  } else if (n == "llvm.nvvm.barrier.sync.cnt" || n == "llvm.nvvm.barrier") {
+    op = {0, arg(1)};
+  } else if (n == "llvm.nvvm.bar.warp.sync") {
+    op = {1, arg(0)};
+  }
+  return op;
+}
+
+// The member mask of a warp collective (__syncwarp, shuffles, votes, match, redux), or nullptr.
+llvm::Value* warpMaskOf(llvm::CallInst& call) {
+  if (auto* asmStmt = llvm::dyn_cast<llvm::InlineAsm>(call.getCalledOperand())) {
+    std::optional<PtxStatement> st = parsePtx(asmStmt->getAsmString());
+    if (!st) return nullptr;
+    if (st->op == PtxOp::Shfl) return call.getArgOperand(3);   // a, b, c, membermask
+    if (st->op == PtxOp::Redux) return call.getArgOperand(1);  // a, membermask
+    if (st->op == PtxOp::Vote) return call.getArgOperand(st->sizeOperand - 1);  // $0 is the result
+    return nullptr;
+  }
+  llvm::Function* callee = call.getCalledFunction();
+  if (!callee) return nullptr;
+  llvm::StringRef n = callee->getName();
+  if (n == "llvm.nvvm.bar.warp.sync" || n.starts_with("llvm.nvvm.shfl.sync.") || n.starts_with("llvm.nvvm.vote.") ||
+      n.starts_with("llvm.nvvm.match."))
+    return call.getArgOperand(0);
+  if (n.starts_with("llvm.nvvm.redux.sync.")) return call.getArgOperand(1);
+  return nullptr;
+}
+
+}  // namespace
+
+// Access kinds of the hooks (td_runtime.cu): 0 read, 1 write, 2 atomic; +4 checks uninitialised reads,
 // +8 checks races.
-llvm::PreservedAnalyses SharedRacePass::run(llvm::Module& m, llvm::ModuleAnalysisManager&) {
+llvm::PreservedAnalyses RacePass::run(llvm::Module& m, llvm::ModuleAnalysisManager&) {
   llvm::LLVMContext& ctx = m.getContext();
   llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
   llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
   llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
-  llvm::FunctionCallee hook =
-      m.getOrInsertFunction("__td_race_shared", llvm::Type::getVoidTy(ctx), i32, ptr, i32, i32, ptr, i64);
+  llvm::Type* voidTy = llvm::Type::getVoidTy(ctx);
+  llvm::FunctionCallee sharedHook = m.getOrInsertFunction("__td_race_shared", voidTy, i32, ptr, i32, i32, ptr, i64);
+  llvm::FunctionCallee globalHook = m.getOrInsertFunction("__td_race_global", voidTy, i32, i32, ptr, i32, i32);
+  llvm::FunctionCallee release = m.getOrInsertFunction("__td_sync_release", voidTy, i32, i32);
+  llvm::FunctionCallee passed = m.getOrInsertFunction("__td_sync_passed", voidTy, i32, i32);
+  llvm::FunctionCallee barrierWait = m.getOrInsertFunction("__td_barrier_wait", voidTy, i32, i32);
+  llvm::FunctionCallee threadExit = m.getOrInsertFunction("__td_thread_exit", voidTy);
+  llvm::FunctionCallee warpMask = m.getOrInsertFunction("__td_warp_mask", voidTy, i32, i32, i32);
   llvm::DenseMap<const llvm::GlobalVariable*, int> sharedIds = sharedObjectIds(m);
   unsigned flags = (init_ ? 4u : 0u) | (race_ ? 8u : 0u);
-  forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
-    if (root.kind != PointerRoot::SharedVar && a.ptr->getType()->getPointerAddressSpace() != 3) return;
+  if (race_ || init_) forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
+    bool shared = root.kind == PointerRoot::SharedVar || a.ptr->getType()->getPointerAddressSpace() == 3;
+    if (!shared && root.kind != PointerRoot::KernelArg) return;
     Site s;
     s.kind = a.kind;
     s.loc = userLocation(*a.inst);
     s.size = a.width;
-    s.space = Space::Shared;
+    s.space = shared ? Space::Shared : Space::Global;
     if (root.kind == PointerRoot::SharedVar) s.object = sharedIds.lookup(root.var);
+    if (root.kind == PointerRoot::KernelArg) s.object = static_cast<int>(root.argNo);
     unsigned id = table_.add(s);
     llvm::IRBuilder<> b(a.inst);
     setHookLocation(b, a.inst);
     llvm::Value* generic = a.ptr->getType()->getPointerAddressSpace() == 0 ? a.ptr : b.CreateAddrSpaceCast(a.ptr, ptr);
     unsigned kind = a.kind == SiteKind::Atomic ? 2 : (a.kind == SiteKind::Store ? 1 : 0);
     if (a.kind == SiteKind::MemIntrinsic) kind = a.ptr == a.inst->getOperand(0) ? 1 : 0;  // dest written, source read
+    if (!shared) {
+      b.CreateCall(globalHook, {llvm::ConstantInt::get(i32, id), llvm::ConstantInt::get(i32, root.argNo), generic, a.size,
+                                llvm::ConstantInt::get(i32, kind | flags)});
+      return;
+    }
     // The array the access belongs to: an access outside it is the bounds check's (and is skipped).
     llvm::Value* obj = llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx, 0));
     uint64_t objBytes = 0;
@@ -42,9 +125,48 @@ llvm::PreservedAnalyses SharedRacePass::run(llvm::Module& m, llvm::ModuleAnalysi
       obj = llvm::ConstantExpr::getAddrSpaceCast(root.var, ptr);
       objBytes = table_.shared[s.object].bytes;
     }
-    b.CreateCall(hook, {llvm::ConstantInt::get(i32, id), generic, a.size, llvm::ConstantInt::get(i32, kind | flags), obj,
-                        llvm::ConstantInt::get(i64, objBytes)});
+    b.CreateCall(sharedHook, {llvm::ConstantInt::get(i32, id), generic, a.size, llvm::ConstantInt::get(i32, kind | flags),
+                              obj, llvm::ConstantInt::get(i64, objBytes)});
   });
+  // Synchronisation: counted before it releases and after it completes.
+  std::vector<llvm::CallInst*> calls;
+  std::vector<llvm::ReturnInst*> exits;
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration() || f.getName().starts_with("__td_")) continue;
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& i : bb) {
+        if (auto* c = llvm::dyn_cast<llvm::CallInst>(&i)) calls.push_back(c);
+        if (auto* r = llvm::dyn_cast<llvm::ReturnInst>(&i); r && isKernel(f)) exits.push_back(r);
+      }
+  }
+  for (llvm::ReturnInst* r : exits) {
+    if (!sync_) break;
+    llvm::IRBuilder<> b(r);
+    setHookLocation(b, r);
+    b.CreateCall(threadExit, {});
+  }
+  for (llvm::CallInst* c : calls) {
+    if (llvm::Value* mask = sync_ && siteOf(*c) >= 0 ? warpMaskOf(*c) : nullptr; mask && mask->getType()->isIntegerTy()) {
+      llvm::IRBuilder<> b(c);
+      setHookLocation(b, c);
+      auto* literal = llvm::dyn_cast<llvm::ConstantInt>(mask);
+      bool full32 = literal && literal->getZExtValue() == 0xffffffffu;  // written for 32-lane warps
+      b.CreateCall(warpMask, {b.getInt32(static_cast<uint32_t>(siteOf(*c))), b.CreateZExtOrTrunc(mask, b.getInt32Ty()),
+                              b.getInt32(full32 ? 1 : 0)});
+    }
+    SyncOp op = syncOpOf(*c);
+    if (op.kind < 0) continue;
+    llvm::IRBuilder<> b(c);
+    setHookLocation(b, c);
+    llvm::Value* kind = b.getInt32(static_cast<uint32_t>(op.kind));
+    if (sync_ && op.kind == 0 && op.waits && siteOf(*c) >= 0)
+      b.CreateCall(barrierWait, {b.getInt32(static_cast<uint32_t>(siteOf(*c))), op.count});
+    b.CreateCall(release, {kind, op.count});
+    if (!op.waits) continue;
+    b.SetInsertPoint(c->getNextNode());
+    setHookLocation(b, c);
+    b.CreateCall(passed, {kind, op.count});
+  }
   return llvm::PreservedAnalyses::none();
 }
 

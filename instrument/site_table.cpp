@@ -40,7 +40,11 @@ std::string shortName(llvm::StringRef linkage) {
   if (paren != std::string::npos) d = d.substr(0, paren);
   return d;
 }
-bool inPrelude(const llvm::DILocation* l) { return l->getFilename().starts_with("/__tile_doctor__/"); }
+// tile-doctor's prelude and clang's CUDA wrappers (atomicAdd's __iAtomicAdd): the user called these, so
+// the call is the user's line.
+bool inPrelude(const llvm::DILocation* l) {
+  return l->getFilename().starts_with("/__tile_doctor__/") || l->getFilename().contains("/__clang_cuda_");
+}
 }  // namespace
 
 namespace {

@@ -17,17 +17,33 @@
 #define TD_KIND_SHARED_WAR 4
 #define TD_KIND_SHARED_WAW 5
 #define TD_KIND_SHARED_UNINIT 6   // a read of shared bytes no thread wrote in this launch
-#define TD_KIND_BARRIER_DIVERGENCE 7  // CPU scheduler: offset = threads that arrived; addr = other site << 32 |
-                                      // other thread (other site ~0: that thread exited while they waited)
-#define TD_KIND_COUNT 8
+#define TD_KIND_BARRIER_DIVERGENCE 7  // addr = other site << 32 | other thread; other site TD_SITE_EXITED: the other
+                                      // thread exited while this one waited, TD_SITE_WAITING: this thread exited
+                                      // while the other waited here
+#define TD_KIND_GLOBAL_RAW 8      // global races: offset = byte offset in the buffer, addr as for shared races,
+#define TD_KIND_GLOBAL_WAR 9      // other_block = the partner's linear block id
+#define TD_KIND_GLOBAL_WAW 10
+#define TD_KIND_GLOBAL_UNINIT 11  // a read of bytes of an init = "uninit" buffer no thread wrote in this launch
+#define TD_KIND_WARP_MASK 12      // offset = TD_MASK_* (what is wrong), addr = the mask
+#define TD_KIND_COUNT 13
+#define TD_MASK_MISSES_SELF 1     // the calling lane is not in its own mask
+#define TD_MASK_NAMES_EXITED 2    // the mask names lanes that have exited
+#define TD_MASK_32_ON_WAVE64 3    // a literal 0xffffffff on a 64-lane wave: half the wave
+#define TD_SITE_EXITED 0xffffffffu
+#define TD_SITE_WAITING 0xfffffffeu
 
 // Object classes an access is attributed to.
 #define TD_OBJ_GLOBAL_ARG 0   // object = kernel argument index
 #define TD_OBJ_SHARED 1       // object = shared object id in the site table
 
+#define TD_BUFFER_UNINIT 1u  // td_buffer.flags: the manifest says init = "uninit"
+
 typedef struct td_buffer {
   unsigned long long base;   // device address of the buffer bound to this argument
   unsigned long long bytes;  // its size; 0 for a scalar argument
+  unsigned long long shadow; // race shadow (td_granule per 4 bytes), 0 when the race/init checks are off
+  unsigned int flags;
+  unsigned int pad;
 } td_buffer;
 
 typedef struct td_record {
@@ -37,6 +53,8 @@ typedef struct td_record {
   unsigned int thread[3];
   long long offset;          // byte offset of the access from the start of its object
   unsigned long long addr;   // the address itself
+  unsigned int other_block;  // races: the partner access's linear block id
+  unsigned int pad;
 } td_record;
 
 typedef struct td_channel {
@@ -46,13 +64,29 @@ typedef struct td_channel {
   td_record records[1];      // capacity entries follow
 } td_channel;
 
-// Race shadow: one per 4 bytes of the block's shared window, zeroed when the block starts: the last
-// write and the last read, each a tag (thread, bytes, atomic: td_runtime.cu) with the block's barrier
-// epoch and the warp's __syncwarp epoch at the access.
+// Race shadow: one per 4 bytes of a block's shared window (zeroed when the block starts) and of every
+// global buffer (zeroed at launch): the last write and the last read, each a 64-bit tag (thread, block,
+// bytes, atomic, barrier count: td_runtime.cu) swapped as one word, so the GPU's concurrent updates
+// never pair one access's thread with another's epoch; the site and the warp/other-sync counts beside it.
 typedef struct td_granule {
-  unsigned int w_site, w_thread, w_block_epoch, w_warp_epoch;
-  unsigned int r_site, r_thread, r_block_epoch, r_warp_epoch;
+  unsigned long long w, r;
+  unsigned int w_site, r_site;
+  unsigned int w_aux, r_aux;  // low 16 bits: the thread's __syncwarp count; high 16: the block's other-sync count
 } td_granule;
+
+// Barrier checks: per block, TD_BARRIER_SLOTS generations of its full-block barrier (key = generation + 1
+// << 32 | site + 1, and the first thread there), then one slot for the first thread that exited; and
+// per warp the lanes that exited.
+#define TD_BARRIER_SLOTS 8
+#define TD_MAX_WARPS 32
+typedef struct td_barrier_slot {
+  unsigned long long key;
+  unsigned int thread, pad;
+} td_barrier_slot;
+typedef struct td_block_checks {
+  td_barrier_slot slots[TD_BARRIER_SLOTS + 1];
+  unsigned long long exited_lanes[TD_MAX_WARPS];
+} td_block_checks;
 
 typedef struct td_ctl {
   unsigned int abi_version;
@@ -61,6 +95,14 @@ typedef struct td_ctl {
   unsigned int dynamic_shared_bytes;
   td_channel* channel;
   unsigned int* hits;        // nsites * TD_KIND_COUNT counters (atomic)
+  // The CUDA executor's race state, one slice per block of the grid (the CPU executor keeps its own per
+  // running block): shared shadows of shadow_granules each, two counters per thread, one per block.
+  unsigned long long race_shadow;
+  unsigned long long thread_epochs;
+  unsigned long long block_sync;
+  unsigned long long block_checks;   // one td_block_checks per block
+  unsigned int shadow_granules;
+  unsigned int pad;
   td_buffer buffers[TD_MAX_BUFFERS];
 } td_ctl;
 

@@ -31,6 +31,9 @@ struct Waiter {
   uint32_t site = ~0u;         // barrier / warp-op site, or last site of a running thread
   // Running: on the CPU when stopped; Runnable: not started or between barriers, waiting its turn.
   enum State { Running, Runnable, AtBarrier, AtWarpOp } state = Running;
+  // At a barrier: its id, the threads it waits for (0: every live thread), those arrived, and where the
+  // last thread that arrived without waiting (bar.arrive) did so (~0u: none).
+  uint32_t barrierId = 0, expected = 0, arrived = 0, arriveSite = ~0u;
 };
 
 struct LaunchOutcome {
@@ -58,7 +61,7 @@ struct LaunchOptions {
   int device = 0;              // CUDA device ordinal
   int timingLaunches = 0;
   Schedule schedule = Schedule::Forward;  // CPU executor
-  bool checkBarriers = false;             // CPU executor: barrier divergence (check family "sync")
+  bool raceShadows = false;               // the module has race/init/sync hooks: their state is needed
   uint64_t scheduleSeed = 0;
   std::vector<uint64_t> blocks;  // CPU executor: linear indices of the blocks to run; empty: all      // CUDA executor: extra launches after the checked one, timed with events
 };

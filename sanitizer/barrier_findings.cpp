@@ -20,23 +20,58 @@ Finding barrierFinding(unsigned site, const std::vector<const td_record*>& recs,
     return f;
   }
   const td_record& r = *recs.front();
-  ThreadRef waiting = recordThread(r);
+  ThreadRef here = recordThread(r);
   f.threads = threads;
   uint32_t otherSite = static_cast<uint32_t>(r.addr >> 32);
-  uint64_t other = r.addr & 0xffffffffu;
-  ThreadRef o = threadOfLinearId(waiting, other, b.block);
-  if (otherSite == 0xffffffffu) {
-    f.title = fmt::format("{} completed with {} of {} threads: {} exited while the others waited", what, r.offset,
-                          blockThreads, threadText(o));
+  ThreadRef other = threadOfLinearId(here, r.addr & 0xffffffffu, b.block);
+  if (otherSite == TD_SITE_EXITED || otherSite == TD_SITE_WAITING) {
+    const ThreadRef& exited = otherSite == TD_SITE_EXITED ? other : here;
+    const ThreadRef& waiting = otherSite == TD_SITE_EXITED ? here : other;
+    f.title = fmt::format("{} completes without all {} threads of the block: {} exited while {} waited here", what,
+                          blockThreads, threadText(exited), threadText(waiting));
     f.notes.push_back("a barrier under a thread-dependent branch: every thread of the block must reach it (or none)");
   } else {
     const Site* os = otherSite < sites.sites.size() ? &sites.sites[otherSite] : nullptr;
-    f.title = fmt::format("threads of one block wait at different barriers: {} here, {} at {}", what, threadText(o),
+    f.title = fmt::format("threads of one block wait at different barriers: {} here, {} at {}", what, threadText(other),
                           os ? os->loc.str() : "another barrier");
     if (os) f.partner = os->loc;
     f.notes.push_back("the two groups take different paths to a __syncthreads(); they release each other, so the "
                       "data each barrier was meant to order is not ordered");
   }
+  return f;
+}
+
+Finding warpMaskFinding(unsigned site, const std::vector<const td_record*>& recs, const std::vector<ThreadRef>& threads,
+                        uint64_t count, const SiteTable& sites) {
+  const Site& s = sites.sites[site];
+  Finding f;
+  f.loc = s.loc;
+  f.count = count;
+  f.threads = threads;
+  std::string what = s.what.empty() ? "this warp operation" : s.what;
+  if (recs.empty()) {
+    f.kind = "warp-mask";
+    f.title = fmt::format("the member mask of {} is wrong for the lanes that run it", what);
+    return f;
+  }
+  const td_record& r = *recs.front();
+  uint32_t mask = static_cast<uint32_t>(r.addr);
+  if (r.offset == TD_MASK_32_ON_WAVE64) {
+    f.kind = "warp-size-assumption";
+    f.title = fmt::format("{} with the 32-lane full mask 0xffffffff on a 64-lane wave: it names lanes 0-31 only", what);
+    f.notes.push_back("written for 32-lane warps; tile-doctor ran it over the whole wave, as the kernel means. For "
+                      "MACA pass a mask of the whole wave (__activemask(), or a 64-bit mask where the API takes one) "
+                      "and derive lane counts from warpSize");
+    return f;
+  }
+  f.kind = "warp-mask";
+  if (r.offset == TD_MASK_MISSES_SELF)
+    f.title = fmt::format("{} by {} with mask 0x{:08x}, which leaves out the calling lane", what,
+                          threadText(recordThread(r)), mask);
+  else
+    f.title = fmt::format("{} with mask 0x{:08x} names lanes that have exited", what, mask);
+  f.notes.push_back("every lane that runs a warp collective must be in its mask, and every lane the mask names must "
+                    "reach it; otherwise the result is undefined (it may hang on the GPU)");
   return f;
 }
 

@@ -133,6 +133,16 @@ Finding faultFinding(const LaunchOutcome& out, const SiteTable& sites) {
   return f;
 }
 
+// A barrier with a thread count (bar.sync id, count) that cannot complete: both sides of it.
+std::string countedBarrierNote(const Waiter& w, const SiteTable& sites) {
+  std::string text = fmt::format("barrier {} waits for {} threads and {} arrived", w.barrierId, w.expected, w.arrived);
+  if (w.arriveSite < sites.sites.size()) {
+    const Site& a = sites.sites[w.arriveSite];
+    text += fmt::format(", some without waiting ({} at {})", a.what.empty() ? "bar.arrive" : a.what, a.loc.str());
+  }
+  return text + "; no other thread can arrive (the rest exited or wait elsewhere): is the count wrong?";
+}
+
 Finding hangFinding(const LaunchOutcome& out, const SiteTable& sites) {
   Finding f;
   f.fatal = true;
@@ -177,6 +187,11 @@ Finding hangFinding(const LaunchOutcome& out, const SiteTable& sites) {
       const Site& s = sites.sites[site];
       f.notes.push_back(fmt::format("{} waiting at {} at {}", who, s.what.empty() ? "a barrier" : s.what, s.loc.str()));
       if (f.loc.file.empty()) f.loc = s.loc;
+      for (const Waiter& w : out.waiters)
+        if (w.state == Waiter::AtBarrier && w.site == site) {
+          if (w.expected) f.notes.push_back(countedBarrierNote(w, sites));
+          break;
+        }
     }
     for (const ThreadRef& t : threads) {
       if (f.threads.size() >= 4) break;
@@ -235,6 +250,10 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
     auto [site, kind] = key;
     std::vector<ThreadRef> threads = distinctThreads(recs);
     uint64_t hits = out.hits.size() > site * TD_KIND_COUNT + kind ? out.hits[site * TD_KIND_COUNT + kind] : recs.size();
+    if (kind == TD_KIND_WARP_MASK) {
+      findings.push_back(warpMaskFinding(site, recs, threads, hits, sites));
+      continue;
+    }
     if (kind == TD_KIND_BARRIER_DIVERGENCE) {
       findings.push_back(barrierFinding(site, recs, threads, hits, sites, b));
       continue;

@@ -1,5 +1,6 @@
 #include "sanitizer/race_findings.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "instrument/shared_layout.h"
@@ -7,12 +8,35 @@
 
 namespace td {
 
-bool isRaceKind(unsigned kind) { return kind >= TD_KIND_SHARED_RAW && kind <= TD_KIND_SHARED_UNINIT; }
+bool isRaceKind(unsigned kind) {
+  return (kind >= TD_KIND_SHARED_RAW && kind <= TD_KIND_SHARED_UNINIT) ||
+         (kind >= TD_KIND_GLOBAL_RAW && kind <= TD_KIND_GLOBAL_UNINIT);
+}
 
 namespace {
 
-// The partner thread of a race record: its linear id in the same block.
-ThreadRef partnerOf(const td_record& r, const Bundle& b) { return threadOfLinearId(recordThread(r), r.addr & 0xffffffffu, b.block); }
+// The partner thread of a race record: its linear id, in the block the record names (other_block).
+ThreadRef partnerOf(const td_record& r, const Bundle& b) {
+  ThreadRef t = threadOfLinearId(recordThread(r), r.addr & 0xffffffffu, b.block);
+  t.block[0] = static_cast<uint32_t>(r.other_block % b.grid[0]);
+  t.block[1] = static_cast<uint32_t>(r.other_block / b.grid[0] % b.grid[1]);
+  t.block[2] = static_cast<uint32_t>(r.other_block / (b.grid[0] * b.grid[1]));
+  return t;
+}
+
+// "C[3, 5] (byte offset 52)", from a byte offset into kernel argument buffer `s.object`.
+std::string globalPlace(const Site& s, int64_t offset, const Bundle& b, Finding& f) {
+  f.byteOffset = offset;
+  if (s.object < 0 || static_cast<size_t>(s.object) >= b.args.size()) {
+    f.buffer = "global buffer";
+    return fmt::format("byte {} of a buffer argument", offset);
+  }
+  const ArgSpec& a = b.args[s.object];
+  f.buffer = a.name;
+  f.element = offset / static_cast<int64_t>(elemSize(a.type));
+  f.coords = unravel(f.element, a.shape);
+  return fmt::format("{} (byte offset {})", coordText(a.name, f.coords), offset);
+}
 
 // "__shared__ tile[1] (byte 4 of 'tile')", from a window offset.
 std::string sharedPlace(const Site& s, int64_t windowOffset, const SiteTable& sites, Finding& f) {
@@ -45,34 +69,63 @@ Finding raceFinding(unsigned kind, unsigned site, const std::vector<const td_rec
   f.access = accessWord(s.kind);
   f.width = s.size;
   f.threads = threads;
-  if (kind == TD_KIND_SHARED_UNINIT) {
-    f.kind = "uninitialized-shared-read";
-    std::string place = recs.empty() ? "shared memory" : sharedPlace(s, recs.front()->offset, sites, f);
-    f.title = fmt::format("read of {} before any thread of the block wrote it", place);
-    f.notes.push_back("shared memory starts undefined in every block; the value read is whatever was there (when "
-                      "another thread writes it later with no barrier between, this is a race seen from the read)");
+  bool global = kind >= TD_KIND_GLOBAL_RAW;
+  auto place = [&](int64_t offset) {
+    return global ? globalPlace(s, offset, b, f) : sharedPlace(s, offset, sites, f);
+  };
+  if (kind == TD_KIND_SHARED_UNINIT || kind == TD_KIND_GLOBAL_UNINIT) {
+    f.kind = global ? "uninitialized-global-read" : "uninitialized-shared-read";
+    std::string where = recs.empty() ? (global ? "an uninitialised buffer" : "shared memory") : place(recs.front()->offset);
+    f.title = global ? fmt::format("read of {} before any thread wrote it in this launch", where)
+                     : fmt::format("read of {} before any thread of the block wrote it", where);
+    f.notes.push_back(global ? "the manifest says this buffer starts uninitialised (init = \"uninit\", as torch.empty "
+                               "allocates it); the value read is whatever was in memory"
+                             : "shared memory starts undefined in every block; the value read is whatever was there "
+                               "(when another thread writes it later with no barrier between, this is a race seen from "
+                               "the read)");
     return f;
   }
-  f.kind = kind == TD_KIND_SHARED_RAW ? "shared-race-raw" : kind == TD_KIND_SHARED_WAR ? "shared-race-war" : "shared-race-waw";
-  const char* hazard = kind == TD_KIND_SHARED_RAW ? "read-after-write" : kind == TD_KIND_SHARED_WAR ? "write-after-read"
-                                                                                                  : "write-after-write";
+  unsigned hazardOf = kind - (global ? TD_KIND_GLOBAL_RAW : TD_KIND_SHARED_RAW);  // 0 RAW, 1 WAR, 2 WAW
+  static const char* kinds[2][3] = {{"shared-race-raw", "shared-race-war", "shared-race-waw"},
+                                    {"global-race-raw", "global-race-war", "global-race-waw"}};
+  static const char* hazards[3] = {"read-after-write", "write-after-read", "write-after-write"};
+  f.kind = kinds[global][hazardOf];
+  const char* hazard = hazards[hazardOf];
+  const char* space = global ? "global memory" : "shared memory";
   if (recs.empty()) {
-    f.title = fmt::format("{} race on shared memory at this {} (no record kept: the channel was full)", hazard, f.access);
+    f.title = fmt::format("{} race on {} at this {} (no record kept: the channel was full)", hazard, space, f.access);
     return f;
   }
-  const td_record& r = *recs.front();
-  std::string place = sharedPlace(s, r.offset, sites, f);
+  // The record to describe: the first whose partner site is known (on concurrent blocks a partner's
+  // site can be unknown, its thread never is).
+  const td_record* pick = recs.front();
+  for (const td_record* x : recs)
+    if ((x->addr >> 32) < sites.sites.size()) {
+      pick = x;
+      break;
+    }
+  const td_record& r = *pick;
+  std::string where = place(r.offset);
   uint32_t partnerSite = static_cast<uint32_t>(r.addr >> 32);
   const Site* other = partnerSite < sites.sites.size() ? &sites.sites[partnerSite] : nullptr;
-  ThreadRef partner = partnerOf(r, b);
-  f.title = fmt::format("{} race on {}: {} by {} with no barrier since the {} by {}", hazard, place, f.access,
-                        threadText(recordThread(r)), other ? accessWord(other->kind) : "access", threadText(partner));
+  ThreadRef me = recordThread(r), partner = partnerOf(r, b);
+  bool otherBlock = global && std::equal(me.block, me.block + 3, partner.block) == false;
+  f.title = fmt::format("{} race on {}: {} by {} {} the {} by {}", hazard, where, f.access, threadText(me),
+                        otherBlock ? "unordered with" : "with no barrier since", other ? accessWord(other->kind) : "access",
+                        threadText(partner));
   if (other) {
     f.notes.push_back(fmt::format("the earlier {}: {}{}", accessWord(other->kind), other->loc.str(),
                                   other->loc.function.empty() ? "" : " in " + other->loc.function));
     f.partner = other->loc;
   }
-  f.notes.push_back("a __syncthreads() (or a barrier both threads take part in) between the two orders them");
+  if (otherBlock)
+    f.notes.push_back("threads of different blocks are not ordered within a launch: give each block its own elements, "
+                      "use atomics for both accesses, or split the work into two launches");
+  else if (global && (s.kind == SiteKind::Atomic || (other && other->kind == SiteKind::Atomic)))
+    f.notes.push_back("an atomic update does not order a plain access of the same element: make both atomic, or put a "
+                      "__syncthreads() between them");
+  else
+    f.notes.push_back("a __syncthreads() (or a barrier both threads take part in) between the two orders them");
   return f;
 }
 

@@ -155,8 +155,19 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
     }
   }
 
+  // Global race shadows: zero pages mapped lazily, so only the touched parts of large buffers cost memory.
+  std::vector<uint64_t> shadows(args.size(), 0);
+  std::vector<std::pair<void*, size_t>> shadowMaps;
+  for (size_t i = 0; opts.raceShadows && i < args.size(); ++i) {
+    if (!args[i].spec->isBuffer || args[i].bytes == 0) continue;
+    size_t n = shadowBytesFor(args[i].bytes);
+    void* m = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) throw std::runtime_error(fmt::format("cannot map {} bytes of race shadow", n));
+    shadowMaps.emplace_back(m, n);
+    shadows[i] = reinterpret_cast<uint64_t>(m);
+  }
   td_ctl ctl = makeControlBlock(args, addresses, nsites, static_cast<uint32_t>(bundle.dynamicShared),
-                                reinterpret_cast<uint64_t>(channel), reinterpret_cast<uint64_t>(hits));
+                                reinterpret_cast<uint64_t>(channel), reinterpret_cast<uint64_t>(hits), shadows);
   bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
 
   CpuJit jit;
@@ -179,9 +190,6 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   }
   shape.warpSize = static_cast<uint32_t>(warpSize);
   shape.schedule = opts.schedule;
-  shape.checkBarriers = opts.checkBarriers;
-  shape.channel = channel;
-  shape.hits = hits;
   shape.scheduleSeed = opts.scheduleSeed;
   uint64_t dynOffset = (rt.staticSharedBytes + 15) / 16 * 16;
   shape.sharedBytes = static_cast<uint32_t>(dynOffset + bundle.dynamicShared);
@@ -220,6 +228,10 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
       std::memcpy(x.thread.block, w.block, sizeof w.block);
       std::memcpy(x.thread.thread, w.thread, sizeof w.thread);
       x.site = w.site;
+      x.barrierId = w.barrierId;
+      x.expected = w.expected;
+      x.arrived = w.arrived;
+      x.arriveSite = w.arriveSite;
       x.state = w.state == static_cast<uint8_t>(ThreadState::AtBarrier) ? Waiter::AtBarrier
                 : w.state == static_cast<uint8_t>(ThreadState::AtWarpOp) ? Waiter::AtWarpOp
                 : w.state == kWaitRunning ? Waiter::Running : Waiter::Runnable;
@@ -253,6 +265,7 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   }
   munmap(channel, channelBytes);
   munmap(hits, hitsBytes);
+  for (auto [m, n] : shadowMaps) munmap(m, n);
   munmap(gStatus, sizeof(SharedStatus));
   gStatus = nullptr;
   return out;

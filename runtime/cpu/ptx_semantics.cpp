@@ -238,16 +238,14 @@ void Worker::inlinePtx(uint32_t site, uint32_t opCode, uint32_t param, const uin
       Mbarrier bar{reinterpret_cast<uint64_t*>(sharedAddress(me, in[addrOp]))};
       uint32_t value = valueOp >= 0 ? static_cast<uint32_t>(in[valueOp]) : 0;
       if (op == PtxOp::MbarInit) bar.init(value);
-      // A completed phase orders the arrivals before the waits that see it: for the race checks it
-      // counts as a barrier generation (which also orders threads that took no part: a miss, never a
-      // false report).
-      else if (op == PtxOp::MbarArrive) syncEpochs_[0] += bar.arrive();
+      // (The race checks count mbarrier operations through the instrumentation's sync hooks.)
+      else if (op == PtxOp::MbarArrive) bar.arrive();
       else if (op == PtxOp::MbarTryWait) out[0] = bar.phaseDone(value);
       else if (op == PtxOp::MbarWait)
         while (!bar.phaseDone(value)) spinYield(site);
       else {  // the thread's copies land first; .noinc makes it one of the expected arrivals
         completeCopies(me, ~0u);
-        if ((param >> 8) & 1) syncEpochs_[0] += bar.arrive();
+        if ((param >> 8) & 1) bar.arrive();
       }
       return;
     }

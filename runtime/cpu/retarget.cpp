@@ -167,10 +167,18 @@ class Lowering {
     } else if (name == "__td_shared_window_offset") {
       llvm::Value* off = b.CreateSub(b.CreatePtrToInt(arg(0), i64_), b.CreatePtrToInt(sharedBase(f), i64_));
       repl = b.CreateTrunc(off, i32_);
-    } else if (name == "__td_sync_epochs" || name == "__td_race_shadow") {
-      size_t field = name == "__td_sync_epochs" ? kSyncEpochsOffset : kRaceShadowOffset;
-      llvm::Value* slot = b.CreateConstGEP1_64(llvm::Type::getInt8Ty(ctx_), threadCtx(f), field);
-      repl = b.CreateLoad(ptr_, slot);  // the epochs change at barriers: not invariant
+    } else if (name == "__td_thread_epochs") {
+      repl = b.CreateConstGEP1_64(llvm::Type::getInt8Ty(ctx_), threadCtx(f), kEpochsOffset);
+    } else if (name == "__td_block_sync_count" || name == "__td_race_shadow" || name == "__td_block_checks") {
+      size_t field = name == "__td_block_sync_count" ? kBlockSyncOffset
+                     : name == "__td_race_shadow"    ? kRaceShadowOffset
+                                                     : kBlockChecksOffset;
+      repl = b.CreateLoad(ptr_, b.CreateConstGEP1_64(llvm::Type::getInt8Ty(ctx_), threadCtx(f), field));
+    } else if (name == "__td_shadow_swap" || name == "__td_shadow_or") {
+      // One OS thread runs the block: its shadow needs no atomics.
+      llvm::Value* old = b.CreateLoad(i64_, arg(0));
+      b.CreateStore(name == "__td_shadow_swap" ? arg(1) : b.CreateOr(old, arg(1)), arg(0));
+      if (name == "__td_shadow_swap") repl = old;
     } else if (name == "__td_mark_site") {
       b.CreateStore(arg(0), b.CreateConstGEP1_32(i32_, threadCtx(f), kLastSite));
     } else if (name.consume_front("llvm.nvvm.read.ptx.sreg.")) {
@@ -245,7 +253,8 @@ class Lowering {
   // Device-runtime primitives the CPU executor implements inline (runtime/device/td_runtime.cu).
   static bool isExecutorPrimitive(llvm::StringRef n) {
     return n == "__td_warp_size" || n == "__td_shared_window_bytes" || n == "__td_shared_window_offset" ||
-           n == "__td_sync_epochs" || n == "__td_race_shadow" ||
+           n == "__td_thread_epochs" || n == "__td_block_sync_count" || n == "__td_race_shadow" ||
+           n == "__td_shadow_swap" || n == "__td_shadow_or" || n == "__td_block_checks" ||
            n == "__td_mark_site";
   }
 

@@ -47,7 +47,6 @@ Worker::Worker(const LaunchShape& shape, KernelTrampoline fn, void** args)
   warpLive_.assign(nwarps_, 0);
   warpArrived_.assign(nwarps_, 0);
   shared_.assign(shape.sharedBytes + 256, 0);
-  syncEpochs_.assign(1 + nwarps_, 0);
   raceShadow_.assign((shape.sharedBytes + 3) / 4 + 1, td_granule{});
   stackBytes_ = kStackBytes;
   stackStride_ = kStackBytes + kGuardBytes;
@@ -81,10 +80,11 @@ bool Worker::runBlock(uint64_t linear) {
   live_ = nthreads_;
   barrierArrived_.fill(0);
   barrierExpected_.fill(0);
+  arriveSite_.fill(~0u);
   std::fill(warpLive_.begin(), warpLive_.end(), 0);
   std::fill(warpArrived_.begin(), warpArrived_.end(), 0);
-  std::fill(syncEpochs_.begin(), syncEpochs_.end(), 0);
-  exitedWhileWaiting_.fill(0);
+  blockSync_ = 0;
+  blockChecks_ = td_block_checks{};
   std::memset(raceShadow_.data(), 0, raceShadow_.size() * sizeof(td_granule));
   for (uint32_t t = 0; t < nthreads_; ++t) {
     SimThread& th = threads_[t];
@@ -99,8 +99,10 @@ bool Worker::runBlock(uint64_t linear) {
     c.warpsize = shape_.warpSize;
     c.lastSite = ~0u;
     c.sharedBase = shared;
-    c.syncEpochs = syncEpochs_.data();
+    c.epochs[0] = c.epochs[1] = 0;
+    c.blockSync = &blockSync_;
     c.raceShadow = raceShadow_.data();
+    c.blockChecks = &blockChecks_;
     th.state = ThreadState::Ready;
     th.waitSite = ~0u;
     warpLive_[c.warpid] |= 1ull << c.laneid;
@@ -115,9 +117,6 @@ bool Worker::runBlock(uint64_t linear) {
                                        SimThread& me = threads_[t];
                                        me.state = ThreadState::Done;
                                        --live_;
-                                       for (uint32_t id = 0; id < kBarriers; ++id)
-                                         if (barrierArrived_[id] && !barrierExpected_[id] && !exitedWhileWaiting_[id])
-                                           exitedWhileWaiting_[id] = t + 1;
                                        warpLive_[me.ctx.warpid] &= ~(1ull << me.ctx.laneid);
                                        tryCompleteBarriers();
                                        for (uint32_t l = me.ctx.warpid * shape_.warpSize;
@@ -162,6 +161,10 @@ std::vector<WaitInfo> Worker::snapshot() const {
     std::memcpy(w.thread, th.ctx.tid, sizeof w.thread);
     w.site = th.state == ThreadState::Ready ? th.ctx.lastSite : th.waitSite;
     w.state = static_cast<uint8_t>(th.state);
+    w.barrierId = th.barrierId;
+    w.expected = barrierExpected_[th.barrierId];
+    w.arrived = barrierArrived_[th.barrierId];
+    w.arriveSite = arriveSite_[th.barrierId];
     if (th.state == ThreadState::Ready && &th - threads_.data() == currentThread.load(std::memory_order_relaxed))
       w.state = kWaitRunning;
     out.push_back(w);
@@ -171,47 +174,7 @@ std::vector<WaitInfo> Worker::snapshot() const {
 
 void Worker::yieldToScheduler() { scheduler_ = std::move(scheduler_).resume(); }
 
-// A scheduler finding, recorded as the device runtime records its own (runtime/abi.h).
-void Worker::report(uint32_t kind, uint32_t site, const SimThread& at, int64_t offset, uint64_t addr) {
-  if (!shape_.hits || !shape_.channel) return;
-  uint32_t n = __atomic_fetch_add(&shape_.hits[site * TD_KIND_COUNT + kind], 1u, __ATOMIC_RELAXED);
-  if (n >= TD_RECORDS_PER_SITE) return;
-  uint32_t slot = __atomic_fetch_add(&shape_.channel->cursor, 1u, __ATOMIC_RELAXED);
-  if (slot >= shape_.channel->capacity) return;
-  td_record& r = shape_.channel->records[slot];
-  r.kind = kind;
-  r.site = site;
-  for (int d = 0; d < 3; ++d) { r.block[d] = at.ctx.ctaid[d]; r.thread[d] = at.ctx.tid[d]; }
-  r.offset = offset;
-  r.addr = addr;
-}
-
-// A block-wide barrier completing: every thread that took part must have waited at the same barrier, and
-// none may have exited while the others waited (the barrier then completed without it).
-void Worker::checkBarrierRelease(uint32_t id) {
-  uint32_t exited = exitedWhileWaiting_[id];
-  exitedWhileWaiting_[id] = 0;
-  if (!shape_.checkBarriers || barrierExpected_[id] != 0) return;
-  const SimThread* first = nullptr;
-  uint32_t arrived = 0;
-  for (const SimThread& th : threads_) {
-    if (th.state != ThreadState::AtBarrier || th.barrierId != id) continue;
-    ++arrived;
-    if (!first) first = &th;
-  }
-  if (!first) return;
-  for (const SimThread& th : threads_)
-    if (th.state == ThreadState::AtBarrier && th.barrierId == id && th.waitSite != first->waitSite) {
-      uint64_t other = static_cast<uint64_t>(&th - threads_.data());
-      report(TD_KIND_BARRIER_DIVERGENCE, first->waitSite, *first, arrived, (uint64_t(th.waitSite) << 32) | other);
-      return;
-    }
-  if (exited) report(TD_KIND_BARRIER_DIVERGENCE, first->waitSite, *first, arrived, (0xffffffffull << 32) | (exited - 1));
-}
-
 void Worker::releaseBarrier(uint32_t id) {
-  checkBarrierRelease(id);
-  ++syncEpochs_[0];  // one more barrier generation: accesses before it are ordered before those after
   uint32_t acc = 0;
   int op = kRedNone;
   bool first = true;
@@ -231,6 +194,7 @@ void Worker::releaseBarrier(uint32_t id) {
   }
   barrierArrived_[id] = 0;
   barrierExpected_[id] = 0;
+  arriveSite_[id] = ~0u;
 }
 
 void Worker::tryCompleteBarriers() {
@@ -260,6 +224,7 @@ void Worker::spinYield(uint32_t site) {
 
 void Worker::barrierArrive(uint32_t site, uint32_t id, uint32_t count) {
   id %= kBarriers;
+  arriveSite_[id] = site;
   ++barrierArrived_[id];
   barrierExpected_[id] = count;
   tryCompleteBarriers();
@@ -312,7 +277,6 @@ void Worker::completeWarp(uint32_t w, uint64_t lanes) {
   }
   uint32_t first = 0;
   while (first < count && !in(first)) ++first;
-  if (first < count && base[first].op == kSyncWarp) ++syncEpochs_[1 + w];  // orders the lanes' memory
   if (first < count && base[first].op == kInlinePtx) {
     std::vector<SimThread*> warpLanes;
     for (uint32_t l = 0; l < count; ++l) warpLanes.push_back(in(l) ? &base[l] : nullptr);

@@ -24,10 +24,6 @@ struct LaunchShape {
   uint32_t sharedBytes = 0;  // static + dynamic
   Schedule schedule = Schedule::Forward;
   uint64_t scheduleSeed = 0;
-  // Barrier checks (family "sync"): the scheduler writes its own records into the launch's channel.
-  bool checkBarriers = false;
-  td_channel* channel = nullptr;
-  uint32_t* hits = nullptr;
 };
 
 enum class ThreadState : uint8_t { Ready, AtBarrier, AtWarpOp, Done };
@@ -64,6 +60,7 @@ struct WaitInfo {
   uint32_t block[3], thread[3];
   uint32_t site;   // ~0u: running (not waiting)
   uint8_t state;
+  uint32_t barrierId, expected, arrived, arriveSite;  // at a barrier: as in Waiter (runtime/launch.h)
 };
 
 class Worker;
@@ -119,13 +116,12 @@ class Worker {
   uint32_t live_ = 0;
   static constexpr int kBarriers = 16;
   std::array<uint32_t, kBarriers> barrierArrived_{}, barrierExpected_{};
+  std::array<uint32_t, kBarriers> arriveSite_{};  // per barrier id: where a thread last arrived without waiting
   uint32_t nwarps_ = 0;
   std::vector<uint64_t> warpLive_, warpArrived_;  // lane bit masks per warp
-  std::vector<uint32_t> syncEpochs_;  // [0] barrier generations of the block, [1 + w] warp w's __syncwarps
+  uint32_t blockSync_ = 0;  // race checks: the running block's count of other synchronisation
   std::vector<td_granule> raceShadow_;  // the device runtime's race shadow for the running block
-  std::array<uint32_t, kBarriers> exitedWhileWaiting_{};  // per barrier id: first thread (+1) that exited while others waited
-  void checkBarrierRelease(uint32_t id);
-  void report(uint32_t kind, uint32_t site, const SimThread& at, int64_t offset, uint64_t addr);
+  td_block_checks blockChecks_{};  // the device runtime's barrier and warp-mask checks
 };
 
 }  // namespace td::cpu

@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstring>
 #include <fmt/format.h>
+#include <functional>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <thread>
@@ -14,6 +15,7 @@
 #include "runtime/shared_mapping.h"
 #include <unistd.h>
 
+#include "instrument/shared_layout.h"
 #include "runtime/cpu/bake.h"
 #include "runtime/cuda/driver.h"
 #include "runtime/cuda/ptx.h"
@@ -71,7 +73,7 @@ CUresult launchOnce(const Driver& d, CUfunction fn, const Bundle& b, std::vector
 // Median kernel time over `n` more launches, CUDA events around each. The checked launch's records and
 // counts are restored afterwards, so the report describes that one launch only.
 double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, std::vector<void*>& params, int n,
-                    td_channel* channel, uint32_t* hits, size_t hitsBytes) {
+                    td_channel* channel, uint32_t* hits, size_t hitsBytes, const std::function<void()>& beforeEach) {
   std::vector<uint32_t> savedHits(hits, hits + hitsBytes / sizeof(uint32_t));
   uint32_t savedCursor = channel->cursor;
   CUevent start, stop;
@@ -79,6 +81,7 @@ double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, std::vector
   check(d, d.cuEventCreate(&stop, 0), "cuEventCreate");
   std::vector<double> ms;
   for (int i = 0; i < n; ++i) {
+    beforeEach();
     d.cuEventRecord(start, nullptr);
     check(d, launchOnce(d, fn, b, params), "cuLaunchKernel");
     d.cuEventRecord(stop, nullptr);
@@ -91,6 +94,52 @@ double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, std::vector
   channel->cursor = savedCursor;
   std::sort(ms.begin(), ms.end());
   return ms[ms.size() / 2];
+}
+
+// The race checks' state on the GPU (td_ctl): a shadow per buffer, and per block of the grid a shared
+// shadow, two counters per thread and one for the block, all zero at launch.
+struct RaceState {
+  std::vector<uint64_t> buffers;
+  CUdeviceptr shared = 0, epochs = 0, blockSync = 0, blockChecks = 0;
+  uint32_t granulesPerBlock = 0;
+  std::vector<std::pair<CUdeviceptr, size_t>> allocations;
+  void zero(const Driver& d) const {  // for another launch (the timing runs start from a fresh state too)
+    for (auto [p, n] : allocations) check(d, d.cuMemsetD8(p, 0, n), "cuMemsetD8 (race shadow)");
+  }
+};
+constexpr uint64_t kRaceStateLimit = 32ull << 30;  // of the GPU's memory, for all of it together
+
+CUdeviceptr zeroedAlloc(const Driver& d, size_t bytes, RaceState& rs) {
+  CUdeviceptr p = 0;
+  check(d, d.cuMemAlloc(&p, bytes), "cuMemAlloc (race shadow)");
+  check(d, d.cuMemsetD8(p, 0, bytes), "cuMemsetD8 (race shadow)");
+  rs.allocations.emplace_back(p, bytes);
+  return p;
+}
+
+RaceState allocateRaceState(const Driver& d, const KernelModule& km, const Bundle& b, const std::vector<ArgValue>& args) {
+  RaceState rs;
+  uint64_t blocks = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
+  uint64_t threads = static_cast<uint64_t>(b.block[0] * b.block[1] * b.block[2]);
+  // The window as the GPU numbers it may start after reserved bytes (1 KiB on sm_90): cover those too;
+  // the runtime skips anything past the shadow.
+  uint64_t window = layOutShared(km.sites).dynamicOffset + static_cast<uint64_t>(b.dynamicShared) + 1024;
+  rs.granulesPerBlock = static_cast<uint32_t>((window + 3) / 4);
+  uint64_t total = blocks * (rs.granulesPerBlock * sizeof(td_granule) + threads * 8 + 4 +
+                             sizeof(td_block_checks));
+  for (const ArgValue& a : args) total += a.spec->isBuffer ? shadowBytesFor(a.bytes) : 0;
+  if (total > kRaceStateLimit)
+    throw std::runtime_error(fmt::format("the race and init checks need {:.1f} GiB of GPU memory for this launch "
+                                         "(limit {} GiB): run them on the CPU executor, or leave them out with --checks",
+                                         total / double(1ull << 30), kRaceStateLimit >> 30));
+  rs.buffers.assign(args.size(), 0);
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i].spec->isBuffer && args[i].bytes) rs.buffers[i] = zeroedAlloc(d, shadowBytesFor(args[i].bytes), rs);
+  rs.shared = zeroedAlloc(d, blocks * rs.granulesPerBlock * sizeof(td_granule), rs);
+  rs.epochs = zeroedAlloc(d, blocks * threads * 8, rs);
+  rs.blockSync = zeroedAlloc(d, blocks * 4, rs);
+  rs.blockChecks = zeroedAlloc(d, blocks * sizeof(td_block_checks), rs);
+  return rs;
 }
 
 [[noreturn]] void childMain(KernelModule& km, const Bundle& b, std::vector<ArgValue>& args, const LaunchOptions& opts,
@@ -150,10 +199,16 @@ double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, std::vector
         params[i] = &args[i].scalar;
       }
     }
+    RaceState race = opts.raceShadows ? allocateRaceState(d, km, b, args) : RaceState{};
     // The control block is baked into the module as on the CPU: the checks read immediates.
     td_ctl ctl = makeControlBlock(args, std::vector<uint64_t>(devPtrs.begin(), devPtrs.end()),
                                   static_cast<uint32_t>(km.sites.sites.size()),
-                                  static_cast<uint32_t>(b.dynamicShared), channelDev, hitsDev);
+                                  static_cast<uint32_t>(b.dynamicShared), channelDev, hitsDev, race.buffers);
+    ctl.race_shadow = race.shared;
+    ctl.thread_epochs = race.epochs;
+    ctl.block_sync = race.blockSync;
+    ctl.block_checks = race.blockChecks;
+    ctl.shadow_granules = race.granulesPerBlock;
     cpu::bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
     cpu::bakeArguments(*km.module, km.entrySymbol, std::vector<const void*>(params.begin(), params.end()));
     std::string ptx = generatePtx(*km.module, arch, b.grid.data(), b.block.data());
@@ -181,7 +236,8 @@ double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, std::vector
       if (args[i].spec->isBuffer) check(d, d.cuMemcpyDtoH(args[i].data, devPtrs[i], args[i].bytes), "cuMemcpyDtoH");
     if (opts.timingLaunches > 0)
       st->kernelMsMedian = timeLaunches(d, fn, b, params, opts.timingLaunches, static_cast<td_channel*>(gRecords.channel),
-                                        static_cast<uint32_t*>(gRecords.hits), hitsBytes);
+                                        static_cast<uint32_t*>(gRecords.hits), hitsBytes,
+                                        [&] { race.zero(d); });
     gRecords.flush();
     st->state.store(kDone);
     _exit(0);

@@ -34,6 +34,7 @@ bool Driver::open(std::string& why) {
   bind(cuFuncGetAttribute, "cuFuncGetAttribute");
   bind(cuFuncSetAttribute, "cuFuncSetAttribute");
   bind(cuMemAlloc, "cuMemAlloc_v2");
+  bind(cuMemsetD8, "cuMemsetD8_v2");
   bind(cuMemFree, "cuMemFree_v2");
   bind(cuMemcpyHtoD, "cuMemcpyHtoD_v2");
   bind(cuMemcpyDtoH, "cuMemcpyDtoH_v2");

@@ -14,13 +14,20 @@ __device__ __attribute__((aligned(64))) unsigned long long __td_sink[8];
 __device__ unsigned int __td_shared_window_offset(const void* p);  // byte offset of p in the block's shared window
 __device__ unsigned int __td_shared_window_bytes();                // static + dynamic shared bytes of this launch
 __device__ void __td_mark_site(unsigned int site);                 // last site a thread reached (fault reports)
-// Race checks (CPU executor): [0] the block's completed barriers, [1 + w] warp w's completed __syncwarps;
-// and the block's race shadow (one td_granule per 4 shared bytes).
-__device__ const unsigned int* __td_sync_epochs();
+// Race checks: this thread's counters ([0] full-block barriers passed, [1] full-warp __syncwarps), the
+// block's count of other synchronisation (mbarrier, partial barriers), the block's shared-memory shadow
+// (one td_granule per 4 bytes), and the shadow word exchange: atomic where blocks run concurrently on
+// one shadow (the GPU), plain where one OS thread runs the block (the CPU).
+__device__ unsigned int* __td_thread_epochs();
+__device__ unsigned int* __td_block_sync_count();
 __device__ td_granule* __td_race_shadow();
+__device__ unsigned long long __td_shadow_swap(unsigned long long* p, unsigned long long v);
+__device__ void __td_shadow_or(unsigned long long* p, unsigned long long v);
+// Barrier and warp-mask checks: the block's td_block_checks (abi.h), zero when it starts.
+__device__ td_block_checks* __td_block_checks();
 
 static __device__ __attribute__((noinline, cold)) void td_report(unsigned int kind, unsigned int site, long long offset,
-                                                            const void* addr) {
+                                                            const void* addr, unsigned int other_block = 0) {
   unsigned int n = atomicAdd(&__td_ctl.hits[site * TD_KIND_COUNT + kind], 1u);
   if (n >= TD_RECORDS_PER_SITE) return;
   td_channel* ch = __td_ctl.channel;
@@ -33,6 +40,7 @@ static __device__ __attribute__((noinline, cold)) void td_report(unsigned int ki
   r->thread[0] = threadIdx.x; r->thread[1] = threadIdx.y; r->thread[2] = threadIdx.z;
   r->offset = offset;
   r->addr = (unsigned long long)addr;
+  r->other_block = other_block;
   __threadfence_system();
 }
 
@@ -77,30 +85,142 @@ __device__ int __td_check_shared_window(unsigned int site, const char* p, unsign
                     __td_shared_window_bytes());
 }
 
-// Shadow tags (td_granule): bits 0-15 the thread's linear id + 1 (0: none), 16-19 the bytes of the granule
-// it accessed, 20-23 (write tags only) every byte any thread wrote in this launch, bit 31 atomic.
-#define TD_TAG_THREAD(t) (((t) & 0xffffu) - 1)
-#define TD_TAG_BYTES(t) (((t) >> 16) & 0xfu)
-#define TD_TAG_WRITTEN(t) (((t) >> 20) & 0xfu)
-#define TD_TAG_ATOMIC 0x80000000u
+// Shadow tags (td_granule.w/.r): bits 0-10 the thread's linear id + 1 (0: none), 11-14 the bytes of the
+// granule it accessed, 15-18 (write tags) every byte any thread wrote in this launch, 19 atomic, 20-43
+// the linear block id, 44-63 the thread's full-block barrier count.
+#define TD_TAG_THREAD(t) ((unsigned int)((t) & 0x7ffu))
+#define TD_TAG_BYTES(t) ((unsigned int)((t) >> 11) & 0xfu)
+#define TD_TAG_WRITTEN(t) ((unsigned int)((t) >> 15) & 0xfu)
+#define TD_TAG_ATOMIC (1ull << 19)
+#define TD_TAG_BLOCK_MASK (0xffffffull << 20)
+#define TD_TAG_EPOCH_SHIFT 44
 
-// Is the access stored in (tag, block epoch, warp epoch) ordered before the one being made now? The
-// same thread: program order; a barrier completed since: yes; the same warp with a __syncwarp since: yes.
-static __device__ __forceinline__ bool td_ordered(unsigned int tag, unsigned int be, unsigned int we, unsigned int me,
-                                                  unsigned int my_be, unsigned int my_we, unsigned int ws) {
-  unsigned int other = TD_TAG_THREAD(tag);
-  if (other == me || be != my_be) return true;
-  return other / ws == me / ws && we != my_we;
+// Who is accessing: the tag without bytes, the aux word, the warp size.
+struct td_accessor {
+  unsigned long long tag;
+  unsigned int aux, thread, ws;
+};
+
+static __device__ __forceinline__ unsigned int td_block_linear() {
+  return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
 }
 
-static __device__ __forceinline__ void td_race_report(unsigned int kind, unsigned int site, unsigned int off,
-                                                      unsigned int partner_site, unsigned int tag) {
-  td_report(kind, site, off, (const void*)(((unsigned long long)partner_site << 32) | TD_TAG_THREAD(tag)));
+static __device__ __forceinline__ unsigned int td_thread_linear() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+static __device__ __forceinline__ td_accessor td_me() {
+  td_accessor a;
+  a.thread = td_thread_linear();
+  const unsigned int* ep = __td_thread_epochs();
+  a.aux = (ep[1] & 0xffffu) | (*(volatile unsigned int*)__td_block_sync_count() << 16);
+  a.tag = (unsigned long long)(a.thread + 1) | ((unsigned long long)(td_block_linear() & 0xffffffu) << 20) |
+          ((unsigned long long)ep[0] << TD_TAG_EPOCH_SHIFT);
+  a.ws = __td_warp_size();
+  return a;
+}
+
+// Is the access stored as (tag, aux) ordered before the one `me` makes now? Another block: never
+// (global memory; no barrier spans blocks). The same thread: program order. A full-block barrier
+// passed since (the barrier counts differ), any other synchronisation in the block since, or - for the
+// same warp - a __syncwarp since: yes. Counts that differ only ever order, so a race is missed, never
+// invented, where synchronisation is subtler than these counts.
+static __device__ __forceinline__ bool td_ordered(unsigned long long tag, unsigned int aux, const td_accessor& me) {
+  if ((tag ^ me.tag) & TD_TAG_BLOCK_MASK) return false;
+  unsigned int other = TD_TAG_THREAD(tag);
+  if (other == me.thread + 1 || ((tag ^ me.tag) >> TD_TAG_EPOCH_SHIFT) || ((aux ^ me.aux) >> 16)) return true;
+  return (other - 1) / me.ws == me.thread / me.ws && ((aux ^ me.aux) & 0xffffu);
+}
+
+// A conflict with the stored access: it exists, overlaps these bytes, is not atomic against atomic, and
+// nothing orders it before this one.
+static __device__ __forceinline__ bool td_conflicts(unsigned long long tag, unsigned int aux, unsigned int bytes,
+                                                    bool atomic, const td_accessor& me) {
+  return TD_TAG_THREAD(tag) && (TD_TAG_BYTES(tag) & bytes) && !(atomic && (tag & TD_TAG_ATOMIC)) &&
+         !td_ordered(tag, aux, me);
+}
+
+// Site words (td_granule.w_site/.r_site) carry the thread + 1 above the site: the tag and its site are
+// stored one after the other, so a reader between the two could pair a tag with an older site; a site
+// whose thread is not the tag's is reported as unknown (~0) rather than wrong.
+#define TD_SITE_WORD(site, thread) ((site) | (((thread) + 1u) << 21))
+static __device__ __forceinline__ unsigned int td_site_of(unsigned int word, unsigned long long tag) {
+  return (word >> 21) == TD_TAG_THREAD(tag) ? (word & 0x1fffffu) : ~0u;
+}
+
+static __device__ __forceinline__ void td_race_report(unsigned int kind, unsigned int site, long long off,
+                                                      unsigned int partner_word, unsigned long long tag) {
+  unsigned long long partner_site = td_site_of(partner_word, tag);
+  td_report(kind, site, off, (const void*)((partner_site << 32) | (TD_TAG_THREAD(tag) - 1)),
+            (unsigned int)((tag & TD_TAG_BLOCK_MASK) >> 20));
+}
+
+// Shadow kinds: the record kinds of one memory space (shared or global), in RAW, WAR, WAW, uninit order
+// as in abi.h, and the word exchange that space's shadow needs.
+struct td_space {
+  unsigned int raw, uninit;
+  bool concurrent;  // blocks share this shadow: exchange atomically
+};
+
+// Shadow words other threads exchange: read past the GPU's L1, which atomics bypass.
+static __device__ __forceinline__ unsigned long long td_load(const unsigned long long* p) {
+  return *(const volatile unsigned long long*)p;
+}
+
+static __device__ __forceinline__ unsigned long long td_swap(const td_space& sp, unsigned long long* p,
+                                                             unsigned long long v) {
+  return sp.concurrent ? __atomic_exchange_n(p, v, __ATOMIC_RELAXED) : __td_shadow_swap(p, v);
+}
+
+// One 4-byte granule of an access: `bytes` the granule's bytes it touches, `off` the reported offset.
+static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned int bytes, long long off, unsigned int site,
+                                                       unsigned int kind, const td_accessor& me, const td_space& sp) {
+  bool atomic = (kind & 3) == 2, write = (kind & 3) != 0, race = kind & 8, init = kind & 4;
+  unsigned long long mine = me.tag | ((unsigned long long)bytes << 11) | (atomic ? TD_TAG_ATOMIC : 0ull);
+  if (!write) {
+    unsigned long long w = td_load(&s.w);
+    if (init && (TD_TAG_WRITTEN(w) & bytes) != bytes) td_report(sp.uninit, site, off, 0);
+    if (race && td_conflicts(w, s.w_aux, bytes, atomic, me)) td_race_report(sp.raw, site, off, s.w_site, w);
+    // Broadcast reads (a tile element every thread of the block reads) keep the first reader of the
+    // epoch: enough to find a write that races with one of them, and no shadow store per read.
+    unsigned long long r = td_load(&s.r);
+    if (TD_TAG_THREAD(r) && !((r ^ me.tag) & ~0x7ffffull) && s.r_aux == me.aux && (TD_TAG_BYTES(r) & bytes) == bytes)
+      return;
+    s.r = mine;
+    s.r_site = TD_SITE_WORD(site, me.thread);
+    s.r_aux = me.aux;
+    return;
+  }
+  unsigned int aux = s.w_aux, wsite = s.w_site, written = TD_TAG_WRITTEN(td_load(&s.w)) | bytes;
+  unsigned long long old = td_swap(sp, &s.w, mine | ((unsigned long long)written << 15));
+  s.w_site = TD_SITE_WORD(site, me.thread);
+  s.w_aux = me.aux;
+  // Bytes another writer recorded between the load and the exchange: put them back (never lost).
+  if (TD_TAG_WRITTEN(old) & ~written) {
+    if (sp.concurrent) __atomic_fetch_or(&s.w, (unsigned long long)TD_TAG_WRITTEN(old) << 15, __ATOMIC_RELAXED);
+    else __td_shadow_or(&s.w, (unsigned long long)TD_TAG_WRITTEN(old) << 15);
+  }
+  if (race && td_conflicts(old, aux, bytes, atomic, me)) td_race_report(sp.raw + 2, site, off, wsite, old);
+  unsigned long long r = td_load(&s.r);
+  if (race && td_conflicts(r, s.r_aux, bytes, atomic, me)) td_race_report(sp.raw + 1, site, off, s.r_site, r);
+  if (TD_TAG_THREAD(r) && (TD_TAG_BYTES(r) & ~bytes) == 0) s.r = 0;  // the last read is now overwritten
+}
+
+// Walks the granules of [off, end) of a shadow; bytes, not granules, decide: two threads writing the
+// two halves of one 4-byte word do not race.
+static __device__ __forceinline__ void td_race_range(td_granule* shadow, unsigned long long off, unsigned long long end,
+                                                     unsigned int site, unsigned int kind, const td_space& sp) {
+  td_accessor me = td_me();
+  for (unsigned long long g = off / 4; g * 4 < end; ++g) {
+    unsigned int lo = g * 4 < off ? (unsigned int)(off - g * 4) : 0u;
+    unsigned int hi = end - g * 4 < 4 ? (unsigned int)(end - g * 4) : 4u;
+    unsigned int bytes = (0xfu >> (4 - (hi - lo))) << lo;
+    td_race_granule(shadow[g], bytes, (long long)(g * 4 + lo), site, kind, me, sp);
+  }
 }
 
 // A shared access of `size` bytes at p by this thread. kind: 0 read, 1 write, 2 atomic; +4 check
-// uninitialised reads, +8 check races. Bytes, not granules, decide: two threads writing the two halves
-// of one 4-byte word do not race.
+// uninitialised reads, +8 check races.
 // `obj`/`obj_bytes`: the static array the access belongs to (0 bytes: the dynamic array or unknown).
 __device__ void __td_race_shared(unsigned int site, const char* p, unsigned int size, unsigned int kind,
                                  const char* obj, unsigned long long obj_bytes) {
@@ -108,37 +228,99 @@ __device__ void __td_race_shared(unsigned int site, const char* p, unsigned int 
   unsigned int off = __td_shared_window_offset(p), limit = __td_shared_window_bytes();
   if (off >= limit || size == 0) return;  // outside the window: the bounds check reports it
   unsigned int end = off + size < limit ? off + size : limit;
-  unsigned int ws = __td_warp_size();
-  unsigned int me = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-  const unsigned int* epochs = __td_sync_epochs();
-  unsigned int be = epochs[0], we = epochs[1 + me / ws];
-  bool atomic = (kind & 3) == 2, write = (kind & 3) != 0, race = kind & 8, init = kind & 4;
-  td_granule* shadow = __td_race_shadow();
-  for (unsigned int g = off / 4; g * 4 < end; ++g) {
-    unsigned int lo = g * 4 < off ? off - g * 4 : 0, hi = end - g * 4 < 4 ? end - g * 4 : 4;
-    unsigned int bytes = (0xfu >> (4 - (hi - lo))) << lo;
-    td_granule& s = shadow[g];
-    unsigned int tag = (me + 1) | (bytes << 16) | (atomic ? TD_TAG_ATOMIC : 0u);
-    bool wr = s.w_thread && (TD_TAG_BYTES(s.w_thread) & bytes) && !(atomic && (s.w_thread & TD_TAG_ATOMIC)) &&
-              !td_ordered(s.w_thread, s.w_block_epoch, s.w_warp_epoch, me, be, we, ws);
-    if (!write) {
-      if (init && (TD_TAG_WRITTEN(s.w_thread) & bytes) != bytes) td_report(TD_KIND_SHARED_UNINIT, site, g * 4 + lo, p);
-      if (race && wr) td_race_report(TD_KIND_SHARED_RAW, site, g * 4 + lo, s.w_site, s.w_thread);
-      // Broadcast reads (a tile element every thread reads) keep the first reader of the epoch: enough to
-      // find a write that races with one of them, and no shadow store per read.
-      if (s.r_thread && s.r_block_epoch == be && s.r_warp_epoch == we && (TD_TAG_BYTES(s.r_thread) & bytes) == bytes)
-        continue;
-      s.r_site = site; s.r_thread = tag; s.r_block_epoch = be; s.r_warp_epoch = we;
-      continue;
+  if (__td_ctl.shadow_granules && end > __td_ctl.shadow_granules * 4u) return;  // beyond the GPU's shadow
+  td_race_range(__td_race_shadow(), off, end, site, kind,
+                td_space{TD_KIND_SHARED_RAW, TD_KIND_SHARED_UNINIT, false});
+}
+
+// A global access through kernel argument `arg`: races within and across blocks, and reads of an
+// init = "uninit" buffer's bytes nobody wrote. Accesses outside the buffer are the bounds check's.
+__device__ void __td_race_global(unsigned int site, unsigned int arg, const char* p, unsigned int size,
+                                 unsigned int kind) {
+  const td_buffer& b = __td_ctl.buffers[arg];
+  if (!b.shadow || size == 0) return;
+  unsigned long long off = (unsigned long long)p - b.base;
+  if (off >= b.bytes || b.bytes - off < size) return;
+  if (!(b.flags & TD_BUFFER_UNINIT)) kind &= ~4u;
+  td_race_range((td_granule*)b.shadow, off, off + size, site, kind,
+                td_space{TD_KIND_GLOBAL_RAW, TD_KIND_GLOBAL_UNINIT, true});
+}
+
+// After (acquire) or before (release) a synchronising operation, for the race checks' counts. kind 0:
+// a block barrier of `count` threads (0: all); 1: __syncwarp(mask); 2: other (mbarrier arrive or wait,
+// bar.arrive). Full-block barriers and full-warp __syncwarps are counted per thread after they
+// complete (every thread then agrees on the count); anything else bumps the block's other-sync count
+// before it releases, so every access it orders sees a different count.
+__device__ void __td_sync_passed(unsigned int kind, unsigned int count) {
+  unsigned int* ep = __td_thread_epochs();
+  unsigned int threads = blockDim.x * blockDim.y * blockDim.z;
+  if (kind == 0 && (count == 0 || count >= threads)) ++ep[0];
+  else if (kind == 1 && (count == 0xffffffffu || __popc(count) >= __td_warp_size())) ++ep[1];
+}
+__device__ void __td_sync_release(unsigned int kind, unsigned int count) {
+  unsigned int threads = blockDim.x * blockDim.y * blockDim.z;
+  bool full = (kind == 0 && (count == 0 || count >= threads)) ||
+              (kind == 1 && (count == 0xffffffffu || __popc(count) >= __td_warp_size()));
+  if (!full) atomicAdd(__td_block_sync_count(), 1u);
+}
+
+// Barrier checks (family "sync"). Every thread that waits at the block's full barrier of generation g
+// (the barriers it passed so far) claims slot g with its site; a thread finding another site there waits
+// at a different barrier of the same generation. A thread that exits marks the exit slot with its
+// generation: a thread waiting at that generation, before or after, waits for a barrier that completes
+// without it.
+static __device__ void td_barrier_report(unsigned int site, unsigned int other_site, unsigned int other_thread) {
+  td_report(TD_KIND_BARRIER_DIVERGENCE, site, 0, (const void*)(((unsigned long long)other_site << 32) | other_thread),
+            td_block_linear());
+}
+
+__device__ void __td_barrier_wait(unsigned int site, unsigned int count) {
+  if (count != 0) return;  // a barrier with a thread count is a group's (bar.arrive may count towards it)
+  unsigned long long gen = (unsigned long long)__td_thread_epochs()[0] + 1;
+  td_barrier_slot* slots = __td_block_checks()->slots;
+  td_barrier_slot& s = slots[gen % TD_BARRIER_SLOTS];
+  unsigned long long mine = (gen << 32) | (site + 1), v = td_load(&s.key);
+  while ((v >> 32) != gen) {
+    if (__atomic_compare_exchange_n(&s.key, &v, mine, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+      s.thread = td_thread_linear();
+      v = mine;
     }
-    if (race && wr) td_race_report(TD_KIND_SHARED_WAW, site, g * 4 + lo, s.w_site, s.w_thread);
-    if (race && s.r_thread && (TD_TAG_BYTES(s.r_thread) & bytes) && !(atomic && (s.r_thread & TD_TAG_ATOMIC)) &&
-        !td_ordered(s.r_thread, s.r_block_epoch, s.r_warp_epoch, me, be, we, ws))
-      td_race_report(TD_KIND_SHARED_WAR, site, g * 4 + lo, s.r_site, s.r_thread);
-    unsigned int written = (TD_TAG_WRITTEN(s.w_thread) | bytes) << 20;
-    s.w_site = site; s.w_thread = tag | written; s.w_block_epoch = be; s.w_warp_epoch = we;
-    if ((TD_TAG_BYTES(s.r_thread) & ~bytes) == 0) s.r_thread = 0;  // the last read is now overwritten
   }
+  if ((v & 0xffffffffu) != site + 1) td_barrier_report(site, (unsigned int)(v & 0xffffffffu) - 1, s.thread);
+  unsigned long long exited = td_load(&slots[TD_BARRIER_SLOTS].key);
+  if (exited >> 32 == gen) td_barrier_report(site, TD_SITE_EXITED, slots[TD_BARRIER_SLOTS].thread);
+}
+
+__device__ void __td_thread_exit() {
+  unsigned long long gen = (unsigned long long)__td_thread_epochs()[0] + 1;
+  td_block_checks* checks = __td_block_checks();
+  unsigned int me = td_thread_linear(), ws = __td_warp_size();
+  if (me / ws < TD_MAX_WARPS) __atomic_fetch_or(&checks->exited_lanes[me / ws], 1ull << (me % ws), __ATOMIC_RELAXED);
+  td_barrier_slot* slots = checks->slots;
+  td_barrier_slot& e = slots[TD_BARRIER_SLOTS];
+  unsigned long long none = 0;
+  if (__atomic_compare_exchange_n(&e.key, &none, gen << 32, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    e.thread = td_thread_linear();
+  unsigned long long v = td_load(&slots[gen % TD_BARRIER_SLOTS].key);
+  if (v >> 32 == gen) td_barrier_report((unsigned int)(v & 0xffffffffu) - 1, TD_SITE_WAITING, slots[gen % TD_BARRIER_SLOTS].thread);
+}
+
+// A warp collective's mask (__syncwarp, shuffles, votes, redux): the calling lane must be in it, the
+// lanes it names must not have exited, and on a 64-lane wave a literal 0xffffffff (`literal_full`)
+// names only half the wave: code written for 32-lane warps.
+__device__ void __td_warp_mask(unsigned int site, unsigned int mask, unsigned int literal_full) {
+  unsigned int ws = __td_warp_size(), me = td_thread_linear(), lane = me % ws;
+  if (literal_full && ws == 64) {
+    td_report(TD_KIND_WARP_MASK, site, TD_MASK_32_ON_WAVE64, (const void*)(unsigned long long)mask);
+    return;  // the executor widens it to the whole wave, as the kernel meant
+  }
+  unsigned long long lanes = (ws == 64 && mask == 0xffffffffu) ? ~0ull : (unsigned long long)mask;
+  if (!((lanes >> lane) & 1)) {
+    td_report(TD_KIND_WARP_MASK, site, TD_MASK_MISSES_SELF, (const void*)(unsigned long long)mask);
+    return;
+  }
+  if (me / ws < TD_MAX_WARPS && (td_load(&__td_block_checks()->exited_lanes[me / ws]) & lanes))
+    td_report(TD_KIND_WARP_MASK, site, TD_MASK_NAMES_EXITED, (const void*)(unsigned long long)mask);
 }
 
 // An access through a pointer the pass could not attribute: no check, but the site is noted so a fault

@@ -78,13 +78,16 @@ TEST(SharedRaces, RacyGemmGivesOneFindingPerSitePairAndAShortReport) {
 
 TEST(Barriers, BarrierUnderAThreadDependentBranch) {
   CheckResult r = check(races("divergent_barrier"));
-  const Finding* f = find(r, "barrier-divergence", 98);
-  ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->partner.line, 102u) << "the other group waits at the next __syncthreads: " << f->title;
-  EXPECT_EQ(f->threads.at(0).thread[0], 0u);
+  ASSERT_EQ(r.report.findings.size(), 1u);
+  const Finding& f = r.report.findings[0];
+  EXPECT_EQ(f.kind, "barrier-divergence");
+  // Both barriers, whichever group the schedule brought first: the one under the branch (98) and the next (102).
+  EXPECT_TRUE((f.loc.line == 102u && f.partner.line == 98u) || (f.loc.line == 98u && f.partner.line == 102u))
+      << f.title;
+  EXPECT_FALSE(f.threads.empty());
   CheckResult exits = check(races("divergent_exit"));
   ASSERT_EQ(exits.report.findings.size(), 1u);
   EXPECT_EQ(exits.report.findings[0].kind, "barrier-divergence");
-  EXPECT_NE(exits.report.findings[0].title.find("128 of 256 threads"), std::string::npos) << exits.report.findings[0].title;
+  EXPECT_NE(exits.report.findings[0].title.find("without all 256 threads"), std::string::npos) << exits.report.findings[0].title;
   EXPECT_NE(exits.report.findings[0].title.find("thread (128,0,0)"), std::string::npos);
 }
