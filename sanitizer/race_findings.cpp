@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "instrument/shared_layout.h"
 #include "sanitizer/records.h"
 
 namespace td {
@@ -38,16 +37,15 @@ std::string globalPlace(const Site& s, int64_t offset, const Bundle& b, Finding&
   return fmt::format("{} (byte offset {})", coordText(a.name, f.coords), offset);
 }
 
-// "__shared__ tile[1] (byte 4 of 'tile')", from a window offset.
-std::string sharedPlace(const Site& s, int64_t windowOffset, const SiteTable& sites, Finding& f) {
-  SharedLayout layout = layOutShared(sites);
+// "__shared__ tile[1] (byte offset 4)", from the record's offset: in the array when the site's array is
+// known, else in the block's window.
+std::string sharedPlace(const Site& s, int64_t off, const SiteTable& sites, Finding& f) {
   if (s.object < 0 || static_cast<size_t>(s.object) >= sites.shared.size()) {
     f.buffer = "shared window";
-    f.byteOffset = windowOffset;
-    return fmt::format("byte {} of the block's shared memory", windowOffset);
+    f.byteOffset = off;
+    return fmt::format("byte {} of the block's shared memory", off);
   }
   const SharedObject& o = sites.shared[s.object];
-  int64_t off = windowOffset - static_cast<int64_t>(o.dynamic ? layout.dynamicOffset : layout.offsets[s.object]);
   f.buffer = o.name;
   f.byteOffset = off;
   f.element = off / static_cast<int64_t>(o.elemSize);

@@ -208,20 +208,24 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
 
 // Walks the granules of [off, end) of a shadow; bytes, not granules, decide: two threads writing the
 // two halves of one 4-byte word do not race.
+// `base`: subtracted from the reported offsets (the start of the accessed array, so a finding names the
+// array's own element whatever layout the GPU's assembler chose).
 static __device__ __forceinline__ void td_race_range(td_granule* shadow, unsigned long long off, unsigned long long end,
-                                                     unsigned int site, unsigned int kind, const td_space& sp) {
+                                                     unsigned int site, unsigned int kind, const td_space& sp,
+                                                     unsigned long long base = 0) {
   td_accessor me = td_me();
   for (unsigned long long g = off / 4; g * 4 < end; ++g) {
     unsigned int lo = g * 4 < off ? (unsigned int)(off - g * 4) : 0u;
     unsigned int hi = end - g * 4 < 4 ? (unsigned int)(end - g * 4) : 4u;
     unsigned int bytes = (0xfu >> (4 - (hi - lo))) << lo;
-    td_race_granule(shadow[g], bytes, (long long)(g * 4 + lo), site, kind, me, sp);
+    td_race_granule(shadow[g], bytes, (long long)(g * 4 + lo - base), site, kind, me, sp);
   }
 }
 
 // A shared access of `size` bytes at p by this thread. kind: 0 read, 1 write, 2 atomic; +4 check
 // uninitialised reads, +8 check races.
-// `obj`/`obj_bytes`: the static array the access belongs to (0 bytes: the dynamic array or unknown).
+// `obj`/`obj_bytes`: the array the access belongs to (0 bytes: the dynamic array; obj null: unknown).
+// Records carry the offset in `obj`, or in the window when the array is unknown.
 __device__ void __td_race_shared(unsigned int site, const char* p, unsigned int size, unsigned int kind,
                                  const char* obj, unsigned long long obj_bytes) {
   if (obj_bytes && (p < obj || (unsigned long long)(p - obj) + size > obj_bytes)) return;  // the bounds check's
@@ -229,8 +233,8 @@ __device__ void __td_race_shared(unsigned int site, const char* p, unsigned int 
   if (off >= limit || size == 0) return;  // outside the window: the bounds check reports it
   unsigned int end = off + size < limit ? off + size : limit;
   if (__td_ctl.shadow_granules && end > __td_ctl.shadow_granules * 4u) return;  // beyond the GPU's shadow
-  td_race_range(__td_race_shadow(), off, end, site, kind,
-                td_space{TD_KIND_SHARED_RAW, TD_KIND_SHARED_UNINIT, false});
+  td_race_range(__td_race_shadow(), off, end, site, kind, td_space{TD_KIND_SHARED_RAW, TD_KIND_SHARED_UNINIT, false},
+                obj ? __td_shared_window_offset(obj) : 0u);
 }
 
 // A global access through kernel argument `arg`: races within and across blocks, and reads of an

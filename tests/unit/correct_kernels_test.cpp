@@ -68,7 +68,14 @@ TEST_P(OnTargets, TransposeThroughPaddedSharedMemory) {
 TEST_P(OnTargets, RowSoftmaxWithWarpShuffles) {
   std::string warp = GetParam() == "metax-c500" ? "64" : "32";
   CheckResult r = check(bundle("softmax"), GetParam(), {{"WARP", warp}});
-  expectClean(r);
+  if (GetParam() == "metax-c500") {
+    // Its literal 0xffffffff masks name half of a 64-lane wave: a porting finding, one per shuffle site;
+    // the executor runs them over the whole wave, so the values are right.
+    ASSERT_FALSE(r.report.findings.empty());
+    for (const Finding& f : r.report.findings) EXPECT_EQ(f.kind, "warp-size-assumption") << f.title;
+  } else {
+    expectClean(r);
+  }
   auto x = values(r, "x"), y = values(r, "y");
   for (int row = 0; row < 64; ++row) {
     double m = -INFINITY, s = 0;

