@@ -9,11 +9,11 @@ extern __device__ td_ctl __td_ctl;
 __device__ int __td_warp_size(void) { return 32; }  // every NVIDIA GPU so far
 
 // Shared addresses count from the start of the block's window, where sm_80 and later keep reserved
-// shared memory (1 KiB on the H200, measured: the first __shared__ array at 1024, %total_smem_size 512
-// for its 512 bytes); the user's window starts after it.
+// shared memory; the user's window starts at its cap (measured on the H200: reserved [0, 288), cap 1024,
+// the first __shared__ array at 1024, %total_smem_size 512 for its 512 bytes).
 __device__ unsigned int __td_shared_window_offset(const void* p) {
   unsigned int reserved;
-  asm("mov.u32 %0, %%reserved_smem_offset_end;" : "=r"(reserved));
+  asm("mov.u32 %0, %%reserved_smem_offset_cap;" : "=r"(reserved));
   return __nvvm_get_smem_pointer(const_cast<void*>(p)) - reserved;
 }
 

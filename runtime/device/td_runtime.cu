@@ -191,8 +191,11 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
     s.r_aux = me.aux;
     return;
   }
-  unsigned int aux = s.w_aux, wsite = s.w_site, written = TD_TAG_WRITTEN(td_load(&s.w)) | bytes;
+  unsigned int written = TD_TAG_WRITTEN(td_load(&s.w)) | bytes;
   unsigned long long old = td_swap(sp, &s.w, mine | ((unsigned long long)written << 15));
+  // The previous writer's site and counts, read after the exchange: it stored them after its own, so
+  // this is the latest moment they can be its.
+  unsigned int aux = *(volatile unsigned int*)&s.w_aux, wsite = *(volatile unsigned int*)&s.w_site;
   s.w_site = TD_SITE_WORD(site, me.thread);
   s.w_aux = me.aux;
   // Bytes another writer recorded between the load and the exchange: put them back (never lost).

@@ -42,13 +42,30 @@ def run(bundle, extra, executor, outdir):
 ORDER_DEPENDENT = ("shared-race", "global-race", "uninitialized-", "barrier-divergence", "warp-mask")
 
 
+def group(f):
+    """Race and uninitialised-read findings of one memory space are one group: which of the two accesses
+    came first decides RAW or WAR, and whether a read saw nothing written yet."""
+    k = f["kind"]
+    if k.startswith(("shared-race", "uninitialized-shared")):
+        return "shared races/uninit"
+    if k.startswith(("global-race", "uninitialized-global")):
+        return "global races/uninit"
+    return k
+
+
+def order_dependent(findings):
+    """(group, buffer) -> every source line the group's findings name, the partner lines included."""
+    out = {}
+    for f in findings:
+        if f["kind"].startswith(ORDER_DEPENDENT):
+            lines = {f.get("location", {}).get("line"), f.get("other_access", {}).get("line")} - {None}
+            out.setdefault((group(f), f.get("buffer")), set()).update(lines)
+    return {k: sorted(v) for k, v in out.items()}
+
+
 def key(f):
     if f["kind"] in FATAL_SAME:
         return (FATAL_SAME[f["kind"]],)
-    if f["kind"].startswith(ORDER_DEPENDENT):
-        family = f["kind"].rsplit("-", 1)[0] if "race" in f["kind"] else f["kind"]
-        lines = {f.get("location", {}).get("line"), f.get("other_access", {}).get("line")} - {None}
-        return (family, tuple(sorted(lines)), f.get("buffer"))
     k = (f["kind"], f.get("location", {}).get("line"), f.get("buffer"), f.get("access"), f["count"])
     return k + (tuple(f["coordinates"]),) if f["count"] <= 4 and "coordinates" in f else k
 
@@ -81,10 +98,13 @@ for bundle, extra in cases:
             if rc_c != rc_g:
                 problems.append(f"exit {rc_c} on cpu, {rc_g} on cuda")
             fatal = (lambda k: ("fatal",) if k in {("hang",), ("fault",)} else k) if bundle in FATAL_ANY else (lambda k: k)
-            kc = sorted((fatal(key(f)) for f in rep_c["findings"]), key=str)
-            kg = sorted((fatal(key(f)) for f in rep_g["findings"]), key=str)
+            exact = lambda fs: sorted((fatal(key(f)) for f in fs if not f["kind"].startswith(ORDER_DEPENDENT)), key=str)
+            kc, kg = exact(rep_c["findings"]), exact(rep_g["findings"])
             if kc != kg:
                 problems.append(f"findings differ: cpu {kc} cuda {kg}")
+            oc, og = order_dependent(rep_c["findings"]), order_dependent(rep_g["findings"])
+            if oc != og:
+                problems.append(f"race/init/barrier findings differ: cpu {oc} cuda {og}")
             if rc_c == 0:
                 diff = compare_outputs(c, g)
                 if diff:
