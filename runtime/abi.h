@@ -65,13 +65,15 @@ typedef struct td_channel {
 } td_channel;
 
 // Race shadow: one per 4 bytes of a block's shared window (zeroed when the block starts) and of every
-// global buffer (zeroed at launch): the last write and the last read, each a 64-bit tag (thread, block,
-// bytes, atomic, barrier count: td_runtime.cu) swapped as one word, so the GPU's concurrent updates
-// never pair one access's thread with another's epoch; the site and the warp/other-sync counts beside it.
+// global buffer (zeroed at launch): the last write and the last read, each a 64-bit tag (thread, site,
+// block, bytes, atomic, barrier count: td_runtime.cu) exchanged as one word, so the GPU's concurrent
+// updates never pair one access's thread with another's site or epoch; beside them each access's warp
+// and other-sync counts, and the bytes any thread wrote in this launch.
 typedef struct td_granule {
   unsigned long long w, r;
-  unsigned int w_site, r_site;
   unsigned int w_aux, r_aux;  // low 16 bits: the thread's __syncwarp count; high 16: the block's other-sync count
+  unsigned int written;       // bits 0-3: the granule's bytes written so far
+  unsigned int pad;
 } td_granule;
 
 // Barrier checks: per block, TD_BARRIER_SLOTS generations of its full-block barrier (key = generation + 1

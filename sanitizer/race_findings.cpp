@@ -107,10 +107,18 @@ Finding raceFinding(unsigned kind, unsigned site, const std::vector<const td_rec
   uint32_t partnerSite = static_cast<uint32_t>(r.addr >> 32);
   const Site* other = partnerSite < sites.sites.size() ? &sites.sites[partnerSite] : nullptr;
   ThreadRef me = recordThread(r), partner = partnerOf(r, b);
-  bool otherBlock = global && std::equal(me.block, me.block + 3, partner.block) == false;
+  // Tags keep the block id modulo 4096 (runtime/device/td_runtime.cu): past that the partner's block is
+  // known only up to it.
+  uint64_t blocks = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
+  uint64_t myLinear = me.block[0] + b.grid[0] * (me.block[1] + b.grid[1] * me.block[2]);
+  bool otherBlock = global && (myLinear % 4096 != r.other_block || !std::equal(me.block, me.block + 3, partner.block));
+  std::string partnerText = blocks <= 4096 || !otherBlock
+                                ? threadText(partner)
+                                : fmt::format("thread ({},{},{}) of a block whose linear id is {} modulo 4096",
+                                              partner.thread[0], partner.thread[1], partner.thread[2], r.other_block);
   f.title = fmt::format("{} race on {}: {} by {} {} the {} by {}", hazard, where, f.access, threadText(me),
                         otherBlock ? "unordered with" : "with no barrier since", other ? accessWord(other->kind) : "access",
-                        threadText(partner));
+                        partnerText);
   if (other) {
     f.notes.push_back(fmt::format("the earlier {}: {}{}", accessWord(other->kind), other->loc.str(),
                                   other->loc.function.empty() ? "" : " in " + other->loc.function));

@@ -176,7 +176,7 @@ class Lowering {
       repl = b.CreateLoad(ptr_, b.CreateConstGEP1_64(llvm::Type::getInt8Ty(ctx_), threadCtx(f), field));
     } else if (name == "__td_shadow_swap" || name == "__td_shadow_or") {
       // One OS thread runs the block: its shadow needs no atomics.
-      llvm::Value* old = b.CreateLoad(i64_, arg(0));
+      llvm::Value* old = b.CreateLoad(arg(1)->getType(), arg(0));  // i64 tags, i32 written masks
       b.CreateStore(name == "__td_shadow_swap" ? arg(1) : b.CreateOr(old, arg(1)), arg(0));
       if (name == "__td_shadow_swap") repl = old;
     } else if (name == "__td_mark_site") {

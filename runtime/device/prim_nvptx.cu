@@ -51,6 +51,6 @@ __device__ td_block_checks* __td_block_checks() {
 
 // A block's threads update its shared shadow concurrently on the GPU: whole-word atomics.
 __device__ unsigned long long __td_shadow_swap(unsigned long long* p, unsigned long long v) { return __atomic_exchange_n(p, v, __ATOMIC_RELAXED); }
-__device__ void __td_shadow_or(unsigned long long* p, unsigned long long v) { __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }
+__device__ void __td_shadow_or(unsigned int* p, unsigned int v) { __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }
 
 }  // extern "C"

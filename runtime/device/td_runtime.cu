@@ -22,7 +22,7 @@ __device__ unsigned int* __td_thread_epochs();
 __device__ unsigned int* __td_block_sync_count();
 __device__ td_granule* __td_race_shadow();
 __device__ unsigned long long __td_shadow_swap(unsigned long long* p, unsigned long long v);
-__device__ void __td_shadow_or(unsigned long long* p, unsigned long long v);
+__device__ void __td_shadow_or(unsigned int* p, unsigned int v);
 // Barrier and warp-mask checks: the block's td_block_checks (abi.h), zero when it starts.
 __device__ td_block_checks* __td_block_checks();
 
@@ -86,13 +86,14 @@ __device__ int __td_check_shared_window(unsigned int site, const char* p, unsign
 }
 
 // Shadow tags (td_granule.w/.r): bits 0-10 the thread's linear id + 1 (0: none), 11-14 the bytes of the
-// granule it accessed, 15-18 (write tags) every byte any thread wrote in this launch, 19 atomic, 20-43
-// the linear block id, 44-63 the thread's full-block barrier count.
+// granule it accessed, 15 atomic, 16-31 the site (0xffff: one past 65534), 32-43 the linear block id
+// modulo 4096 (blocks that alias only hide races), 44-63 the thread's full-block barrier count.
 #define TD_TAG_THREAD(t) ((unsigned int)((t) & 0x7ffu))
 #define TD_TAG_BYTES(t) ((unsigned int)((t) >> 11) & 0xfu)
-#define TD_TAG_WRITTEN(t) ((unsigned int)((t) >> 15) & 0xfu)
-#define TD_TAG_ATOMIC (1ull << 19)
-#define TD_TAG_BLOCK_MASK (0xffffffull << 20)
+#define TD_TAG_ATOMIC (1ull << 15)
+#define TD_TAG_SITE(t) ((unsigned int)((t) >> 16) & 0xffffu)
+#define TD_TAG_BLOCK_SHIFT 32
+#define TD_TAG_BLOCK_MASK (0xfffull << TD_TAG_BLOCK_SHIFT)
 #define TD_TAG_EPOCH_SHIFT 44
 
 // Who is accessing: the tag without bytes, the aux word, the warp size.
@@ -114,7 +115,7 @@ static __device__ __forceinline__ td_accessor td_me() {
   a.thread = td_thread_linear();
   const unsigned int* ep = __td_thread_epochs();
   a.aux = (ep[1] & 0xffffu) | (*(volatile unsigned int*)__td_block_sync_count() << 16);
-  a.tag = (unsigned long long)(a.thread + 1) | ((unsigned long long)(td_block_linear() & 0xffffffu) << 20) |
+  a.tag = (unsigned long long)(a.thread + 1) | ((unsigned long long)(td_block_linear() & 0xfffu) << TD_TAG_BLOCK_SHIFT) |
           ((unsigned long long)ep[0] << TD_TAG_EPOCH_SHIFT);
   a.ws = __td_warp_size();
   return a;
@@ -140,19 +141,11 @@ static __device__ __forceinline__ bool td_conflicts(unsigned long long tag, unsi
          !td_ordered(tag, aux, me);
 }
 
-// Site words (td_granule.w_site/.r_site) carry the thread + 1 above the site: the tag and its site are
-// stored one after the other, so a reader between the two could pair a tag with an older site; a site
-// whose thread is not the tag's is reported as unknown (~0) rather than wrong.
-#define TD_SITE_WORD(site, thread) ((site) | (((thread) + 1u) << 21))
-static __device__ __forceinline__ unsigned int td_site_of(unsigned int word, unsigned long long tag) {
-  return (word >> 21) == TD_TAG_THREAD(tag) ? (word & 0x1fffffu) : ~0u;
-}
-
 static __device__ __forceinline__ void td_race_report(unsigned int kind, unsigned int site, long long off,
-                                                      unsigned int partner_word, unsigned long long tag) {
-  unsigned long long partner_site = td_site_of(partner_word, tag);
+                                                      unsigned long long tag) {
+  unsigned long long partner_site = TD_TAG_SITE(tag) == 0xffffu ? ~0u : TD_TAG_SITE(tag);
   td_report(kind, site, off, (const void*)((partner_site << 32) | (TD_TAG_THREAD(tag) - 1)),
-            (unsigned int)((tag & TD_TAG_BLOCK_MASK) >> 20));
+            (unsigned int)((tag & TD_TAG_BLOCK_MASK) >> TD_TAG_BLOCK_SHIFT));
 }
 
 // Shadow kinds: the record kinds of one memory space (shared or global), in RAW, WAR, WAW, uninit order
@@ -176,36 +169,34 @@ static __device__ __forceinline__ unsigned long long td_swap(const td_space& sp,
 static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned int bytes, long long off, unsigned int site,
                                                        unsigned int kind, const td_accessor& me, const td_space& sp) {
   bool atomic = (kind & 3) == 2, write = (kind & 3) != 0, race = kind & 8, init = kind & 4;
-  unsigned long long mine = me.tag | ((unsigned long long)bytes << 11) | (atomic ? TD_TAG_ATOMIC : 0ull);
+  unsigned long long mine = me.tag | ((unsigned long long)bytes << 11) | (atomic ? TD_TAG_ATOMIC : 0ull) |
+                            ((unsigned long long)(site < 0xffffu ? site : 0xffffu) << 16);
   if (!write) {
+    if (init && (*(volatile unsigned int*)&s.written & bytes) != bytes) td_report(sp.uninit, site, off, 0);
     unsigned long long w = td_load(&s.w);
-    if (init && (TD_TAG_WRITTEN(w) & bytes) != bytes) td_report(sp.uninit, site, off, 0);
-    if (race && td_conflicts(w, s.w_aux, bytes, atomic, me)) td_race_report(sp.raw, site, off, s.w_site, w);
+    if (race && td_conflicts(w, s.w_aux, bytes, atomic, me)) td_race_report(sp.raw, site, off, w);
     // Broadcast reads (a tile element every thread of the block reads) keep the first reader of the
     // epoch: enough to find a write that races with one of them, and no shadow store per read.
     unsigned long long r = td_load(&s.r);
-    if (TD_TAG_THREAD(r) && !((r ^ me.tag) & ~0x7ffffull) && s.r_aux == me.aux && (TD_TAG_BYTES(r) & bytes) == bytes)
+    if (TD_TAG_THREAD(r) && !((r ^ me.tag) >> TD_TAG_BLOCK_SHIFT) && s.r_aux == me.aux &&
+        (TD_TAG_BYTES(r) & bytes) == bytes)
       return;
     s.r = mine;
-    s.r_site = TD_SITE_WORD(site, me.thread);
     s.r_aux = me.aux;
     return;
   }
-  unsigned int written = TD_TAG_WRITTEN(td_load(&s.w)) | bytes;
-  unsigned long long old = td_swap(sp, &s.w, mine | ((unsigned long long)written << 15));
-  // The previous writer's site and counts, read after the exchange: it stored them after its own, so
-  // this is the latest moment they can be its.
-  unsigned int aux = *(volatile unsigned int*)&s.w_aux, wsite = *(volatile unsigned int*)&s.w_site;
-  s.w_site = TD_SITE_WORD(site, me.thread);
-  s.w_aux = me.aux;
-  // Bytes another writer recorded between the load and the exchange: put them back (never lost).
-  if (TD_TAG_WRITTEN(old) & ~written) {
-    if (sp.concurrent) __atomic_fetch_or(&s.w, (unsigned long long)TD_TAG_WRITTEN(old) << 15, __ATOMIC_RELAXED);
-    else __td_shadow_or(&s.w, (unsigned long long)TD_TAG_WRITTEN(old) << 15);
+  if ((*(volatile unsigned int*)&s.written & bytes) != bytes) {  // the first write of these bytes
+    if (sp.concurrent) __atomic_fetch_or(&s.written, bytes, __ATOMIC_RELAXED);
+    else __td_shadow_or(&s.written, bytes);
   }
-  if (race && td_conflicts(old, aux, bytes, atomic, me)) td_race_report(sp.raw + 2, site, off, wsite, old);
+  unsigned long long old = td_swap(sp, &s.w, mine);
+  // The previous writer's counts, read after the exchange: it stored them after its own, so this is the
+  // latest moment they can be its.
+  unsigned int aux = *(volatile unsigned int*)&s.w_aux;
+  s.w_aux = me.aux;
+  if (race && td_conflicts(old, aux, bytes, atomic, me)) td_race_report(sp.raw + 2, site, off, old);
   unsigned long long r = td_load(&s.r);
-  if (race && td_conflicts(r, s.r_aux, bytes, atomic, me)) td_race_report(sp.raw + 1, site, off, s.r_site, r);
+  if (race && td_conflicts(r, s.r_aux, bytes, atomic, me)) td_race_report(sp.raw + 1, site, off, r);
   if (TD_TAG_THREAD(r) && (TD_TAG_BYTES(r) & ~bytes) == 0) s.r = 0;  // the last read is now overwritten
 }
 
