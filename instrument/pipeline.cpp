@@ -1,8 +1,10 @@
 #include "instrument/pipeline.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
 #include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -81,6 +83,43 @@ void dropInboundsAssumptions(llvm::Module& m) {
         if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(&i)) gep->setNoWrapFlags(llvm::GEPNoWrapFlags::none());
 }
 
+// The bundle checks one kernel: the source's other kernels, and what only they use (their __shared__
+// arrays above all), leave the module — so the entry's shared memory is its own, not the file's total,
+// and nothing else is instrumented.
+void keepOnlyEntry(llvm::Module& m, llvm::Function* entry) {
+  std::vector<llvm::Function*> others;
+  for (llvm::Function& f : m)
+    if (&f != entry && !f.isDeclaration() && isKernel(f)) others.push_back(&f);
+  if (others.empty()) return;
+  if (llvm::NamedMDNode* ann = m.getNamedMetadata("nvvm.annotations")) {
+    std::vector<llvm::MDNode*> keep;
+    for (llvm::MDNode* n : ann->operands()) {
+      auto* fn = n->getNumOperands() ? llvm::mdconst::dyn_extract_or_null<llvm::Function>(n->getOperand(0)) : nullptr;
+      if (!fn || std::find(others.begin(), others.end(), fn) == others.end()) keep.push_back(n);
+    }
+    ann->clearOperands();
+    for (llvm::MDNode* n : keep) ann->addOperand(n);
+  }
+  for (llvm::Function* f : others) {
+    f->replaceAllUsesWith(llvm::PoisonValue::get(f->getType()));
+    f->eraseFromParent();
+  }
+  for (bool changed = true; changed;) {  // what only the removed kernels used
+    changed = false;
+    for (llvm::Function& f : llvm::make_early_inc_range(m))
+      if (f.removeDeadConstantUsers(), &f != entry && !f.isDeclaration() && f.use_empty() &&
+          (f.hasLocalLinkage() || f.hasLinkOnceLinkage())) {
+        f.eraseFromParent();
+        changed = true;
+      }
+    for (llvm::GlobalVariable& g : llvm::make_early_inc_range(m.globals()))
+      if (g.removeDeadConstantUsers(), g.getAddressSpace() == 3 && g.use_empty()) {
+        g.eraseFromParent();
+        changed = true;
+      }
+  }
+}
+
 double secondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -133,6 +172,7 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {
                                  bundle.irPath.empty() ? bundle.sourcePath : bundle.irPath, kernelNames(*km.module)));
   km.entrySymbol = kernel->getName().str();
   checkSignature(*kernel, bundle);
+  keepOnlyEntry(*km.module, kernel);
 
   t0 = std::chrono::steady_clock::now();
   dropInboundsAssumptions(*km.module);

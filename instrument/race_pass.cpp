@@ -4,6 +4,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Module.h>
+#include <set>
 
 #include "instrument/accesses.h"
 #include "instrument/bounds_pass.h"
@@ -97,9 +98,23 @@ llvm::PreservedAnalyses RacePass::run(llvm::Module& m, llvm::ModuleAnalysisManag
   llvm::FunctionCallee warpMask = m.getOrInsertFunction("__td_warp_mask", voidTy, i32, i32, i32);
   llvm::DenseMap<const llvm::GlobalVariable*, int> sharedIds = sharedObjectIds(m);
   unsigned flags = (init_ ? 4u : 0u) | (race_ ? 8u : 0u);
+  // A buffer the kernel never writes cannot race (read against read never does): its reads need only
+  // the init check. Unless some write's target is unknown, which may be any buffer.
+  std::set<unsigned> writtenArgs;
+  bool unknownWrite = false;
+  if (race_) forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
+    bool writes = a.kind == SiteKind::Store || a.kind == SiteKind::Atomic ||
+                  (a.kind == SiteKind::MemIntrinsic && a.ptr == a.inst->getOperand(0));
+    if (!writes || root.kind == PointerRoot::SharedVar || a.ptr->getType()->getPointerAddressSpace() == 3) return;
+    if (root.kind == PointerRoot::KernelArg) writtenArgs.insert(root.argNo);
+    else if (root.kind != PointerRoot::Local) unknownWrite = true;
+  });
   if (race_ || init_) forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
     bool shared = root.kind == PointerRoot::SharedVar || a.ptr->getType()->getPointerAddressSpace() == 3;
     if (!shared && root.kind != PointerRoot::KernelArg) return;
+    unsigned accessFlags = flags;
+    if (!shared && !unknownWrite && !writtenArgs.count(root.argNo)) accessFlags &= ~8u;  // a read-only buffer
+    if (!(accessFlags & 12u)) return;
     Site s;
     s.kind = a.kind;
     s.loc = userLocation(*a.inst);
@@ -115,7 +130,7 @@ llvm::PreservedAnalyses RacePass::run(llvm::Module& m, llvm::ModuleAnalysisManag
     if (a.kind == SiteKind::MemIntrinsic) kind = a.ptr == a.inst->getOperand(0) ? 1 : 0;  // dest written, source read
     if (!shared) {
       b.CreateCall(globalHook, {llvm::ConstantInt::get(i32, id), llvm::ConstantInt::get(i32, root.argNo), generic, a.size,
-                                llvm::ConstantInt::get(i32, kind | flags)});
+                                llvm::ConstantInt::get(i32, kind | accessFlags)});
       return;
     }
     // The array the access belongs to: an access outside it is the bounds check's (and is skipped).

@@ -240,6 +240,7 @@ __device__ void __td_race_global(unsigned int site, unsigned int arg, const char
   unsigned long long off = (unsigned long long)p - b.base;
   if (off >= b.bytes || b.bytes - off < size) return;
   if (!(b.flags & TD_BUFFER_UNINIT)) kind &= ~4u;
+  if (!(kind & 12u)) return;  // a read-only buffer that starts initialised: nothing to check
   td_race_range((td_granule*)b.shadow, off, off + size, site, kind,
                 td_space{TD_KIND_GLOBAL_RAW, TD_KIND_GLOBAL_UNINIT, true});
 }

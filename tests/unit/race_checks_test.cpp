@@ -36,6 +36,8 @@ TEST(SharedRaces, TwoThreadsWriteOneSlot) {
   CheckResult r = check(races("two_writers"));
   expectRace(r, "shared-race-waw", 9, 9, "slot");
   EXPECT_EQ(find(r, "shared-race-waw")->count, 64u) << "one per slot: the second writer of each of 64 slots";
+  // races.cu holds ten kernels; the launch uses (and the limit check counts) only this one's 256 bytes.
+  EXPECT_EQ(r.report.staticShared, 256);
 }
 
 TEST(SharedRaces, WarpReductionWithoutSyncwarp) {
