@@ -173,8 +173,9 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
                             ((unsigned long long)(site < 0xffffu ? site : 0xffffu) << 16);
   if (!write) {
     if (init && (*(volatile unsigned int*)&s.written & bytes) != bytes) td_report(sp.uninit, site, off, 0);
+    if (!race) return;  // the init check needs only the written bytes
     unsigned long long w = td_load(&s.w);
-    if (race && td_conflicts(w, s.w_aux, bytes, atomic, me)) td_race_report(sp.raw, site, off, w);
+    if (td_conflicts(w, s.w_aux, bytes, atomic, me)) td_race_report(sp.raw, site, off, w);
     // Broadcast reads (a tile element every thread of the block reads) keep the first reader of the
     // epoch: enough to find a write that races with one of them, and no shadow store per read.
     unsigned long long r = td_load(&s.r);
@@ -189,14 +190,15 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
     if (sp.concurrent) __atomic_fetch_or(&s.written, bytes, __ATOMIC_RELAXED);
     else __td_shadow_or(&s.written, bytes);
   }
+  if (!race) return;
   unsigned long long old = td_swap(sp, &s.w, mine);
   // The previous writer's counts, read after the exchange: it stored them after its own, so this is the
   // latest moment they can be its.
   unsigned int aux = *(volatile unsigned int*)&s.w_aux;
   s.w_aux = me.aux;
-  if (race && td_conflicts(old, aux, bytes, atomic, me)) td_race_report(sp.raw + 2, site, off, old);
+  if (td_conflicts(old, aux, bytes, atomic, me)) td_race_report(sp.raw + 2, site, off, old);
   unsigned long long r = td_load(&s.r);
-  if (race && td_conflicts(r, s.r_aux, bytes, atomic, me)) td_race_report(sp.raw + 1, site, off, r);
+  if (td_conflicts(r, s.r_aux, bytes, atomic, me)) td_race_report(sp.raw + 1, site, off, r);
   if (TD_TAG_THREAD(r) && (TD_TAG_BYTES(r) & ~bytes) == 0) s.r = 0;  // the last read is now overwritten
 }
 
