@@ -79,11 +79,25 @@ llvm::Value* warpMaskOf(llvm::CallInst& call) {
   return nullptr;
 }
 
+// Kernel arguments some access writes through; `unknown` when a write's target is unknown (any buffer).
+std::set<unsigned> writtenArguments(llvm::Module& m, bool& unknown) {
+  std::set<unsigned> written;
+  unknown = false;
+  forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
+    bool writes = a.kind == SiteKind::Store || a.kind == SiteKind::Atomic ||
+                  (a.kind == SiteKind::MemIntrinsic && a.ptr == a.inst->getOperand(0));
+    if (!writes || root.kind == PointerRoot::SharedVar || a.ptr->getType()->getPointerAddressSpace() == 3) return;
+    if (root.kind == PointerRoot::KernelArg) written.insert(root.argNo);
+    else if (root.kind != PointerRoot::Local) unknown = true;
+  });
+  return written;
+}
+
 }  // namespace
 
 // Access kinds of the hooks (td_runtime.cu): 0 read, 1 write, 2 atomic; +4 checks uninitialised reads,
 // +8 checks races.
-llvm::PreservedAnalyses RacePass::run(llvm::Module& m, llvm::ModuleAnalysisManager&) {
+void RacePass::hookAccesses(llvm::Module& m) {
   llvm::LLVMContext& ctx = m.getContext();
   llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
   llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
@@ -91,29 +105,17 @@ llvm::PreservedAnalyses RacePass::run(llvm::Module& m, llvm::ModuleAnalysisManag
   llvm::Type* voidTy = llvm::Type::getVoidTy(ctx);
   llvm::FunctionCallee sharedHook = m.getOrInsertFunction("__td_race_shared", voidTy, i32, ptr, i32, i32, ptr, i64);
   llvm::FunctionCallee globalHook = m.getOrInsertFunction("__td_race_global", voidTy, i32, i32, ptr, i32, i32);
-  llvm::FunctionCallee release = m.getOrInsertFunction("__td_sync_release", voidTy, i32, i32);
-  llvm::FunctionCallee passed = m.getOrInsertFunction("__td_sync_passed", voidTy, i32, i32);
-  llvm::FunctionCallee barrierWait = m.getOrInsertFunction("__td_barrier_wait", voidTy, i32, i32);
-  llvm::FunctionCallee threadExit = m.getOrInsertFunction("__td_thread_exit", voidTy);
-  llvm::FunctionCallee warpMask = m.getOrInsertFunction("__td_warp_mask", voidTy, i32, i32, i32);
   llvm::DenseMap<const llvm::GlobalVariable*, int> sharedIds = sharedObjectIds(m);
   unsigned flags = (init_ ? 4u : 0u) | (race_ ? 8u : 0u);
   // A buffer the kernel never writes cannot race (read against read never does): its reads need only
-  // the init check. Unless some write's target is unknown, which may be any buffer.
-  std::set<unsigned> writtenArgs;
-  bool unknownWrite = false;
-  if (race_) forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
-    bool writes = a.kind == SiteKind::Store || a.kind == SiteKind::Atomic ||
-                  (a.kind == SiteKind::MemIntrinsic && a.ptr == a.inst->getOperand(0));
-    if (!writes || root.kind == PointerRoot::SharedVar || a.ptr->getType()->getPointerAddressSpace() == 3) return;
-    if (root.kind == PointerRoot::KernelArg) writtenArgs.insert(root.argNo);
-    else if (root.kind != PointerRoot::Local) unknownWrite = true;
-  });
-  if (race_ || init_) forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
+  // the init check.
+  bool unknownWrite = true;
+  std::set<unsigned> writtenArgs = race_ ? writtenArguments(m, unknownWrite) : std::set<unsigned>{};
+  forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
     bool shared = root.kind == PointerRoot::SharedVar || a.ptr->getType()->getPointerAddressSpace() == 3;
     if (!shared && root.kind != PointerRoot::KernelArg) return;
     unsigned accessFlags = flags;
-    if (!shared && !unknownWrite && !writtenArgs.count(root.argNo)) accessFlags &= ~8u;  // a read-only buffer
+    if (!shared && !unknownWrite && !writtenArgs.count(root.argNo)) accessFlags &= ~8u;
     if (!(accessFlags & 12u)) return;
     Site s;
     s.kind = a.kind;
@@ -129,8 +131,7 @@ llvm::PreservedAnalyses RacePass::run(llvm::Module& m, llvm::ModuleAnalysisManag
     unsigned kind = a.kind == SiteKind::Atomic ? 2 : (a.kind == SiteKind::Store ? 1 : 0);
     if (a.kind == SiteKind::MemIntrinsic) kind = a.ptr == a.inst->getOperand(0) ? 1 : 0;  // dest written, source read
     if (!shared) {
-      b.CreateCall(globalHook, {llvm::ConstantInt::get(i32, id), llvm::ConstantInt::get(i32, root.argNo), generic, a.size,
-                                llvm::ConstantInt::get(i32, kind | accessFlags)});
+      b.CreateCall(globalHook, {b.getInt32(id), b.getInt32(root.argNo), generic, a.size, b.getInt32(kind | accessFlags)});
       return;
     }
     // The array the access belongs to: an access outside it is the bounds check's (and is skipped).
@@ -140,10 +141,20 @@ llvm::PreservedAnalyses RacePass::run(llvm::Module& m, llvm::ModuleAnalysisManag
       obj = llvm::ConstantExpr::getAddrSpaceCast(root.var, ptr);
       objBytes = table_.shared[s.object].bytes;
     }
-    b.CreateCall(sharedHook, {llvm::ConstantInt::get(i32, id), generic, a.size, llvm::ConstantInt::get(i32, kind | flags),
-                              obj, llvm::ConstantInt::get(i64, objBytes)});
+    b.CreateCall(sharedHook, {b.getInt32(id), generic, a.size, b.getInt32(kind | flags), obj, b.getInt64(objBytes)});
   });
-  // Synchronisation: counted before it releases and after it completes.
+}
+
+// Synchronisation, counted before it releases and after it completes; with "sync", the barrier, warp-mask
+// and exit hooks.
+void RacePass::hookSynchronisation(llvm::Module& m) {
+  llvm::Type* i32 = llvm::Type::getInt32Ty(m.getContext());
+  llvm::Type* voidTy = llvm::Type::getVoidTy(m.getContext());
+  llvm::FunctionCallee release = m.getOrInsertFunction("__td_sync_release", voidTy, i32, i32);
+  llvm::FunctionCallee passed = m.getOrInsertFunction("__td_sync_passed", voidTy, i32, i32);
+  llvm::FunctionCallee barrierWait = m.getOrInsertFunction("__td_barrier_wait", voidTy, i32, i32);
+  llvm::FunctionCallee threadExit = m.getOrInsertFunction("__td_thread_exit", voidTy);
+  llvm::FunctionCallee warpMask = m.getOrInsertFunction("__td_warp_mask", voidTy, i32, i32, i32);
   std::vector<llvm::CallInst*> calls;
   std::vector<llvm::ReturnInst*> exits;
   for (llvm::Function& f : m) {
@@ -151,37 +162,41 @@ llvm::PreservedAnalyses RacePass::run(llvm::Module& m, llvm::ModuleAnalysisManag
     for (llvm::BasicBlock& bb : f)
       for (llvm::Instruction& i : bb) {
         if (auto* c = llvm::dyn_cast<llvm::CallInst>(&i)) calls.push_back(c);
-        if (auto* r = llvm::dyn_cast<llvm::ReturnInst>(&i); r && isKernel(f)) exits.push_back(r);
+        if (auto* r = llvm::dyn_cast<llvm::ReturnInst>(&i); r && sync_ && isKernel(f)) exits.push_back(r);
       }
   }
   for (llvm::ReturnInst* r : exits) {
-    if (!sync_) break;
     llvm::IRBuilder<> b(r);
     setHookLocation(b, r);
     b.CreateCall(threadExit, {});
   }
   for (llvm::CallInst* c : calls) {
-    if (llvm::Value* mask = sync_ && siteOf(*c) >= 0 ? warpMaskOf(*c) : nullptr; mask && mask->getType()->isIntegerTy()) {
+    int site = siteOf(*c);
+    if (llvm::Value* mask = sync_ && site >= 0 ? warpMaskOf(*c) : nullptr; mask && mask->getType()->isIntegerTy()) {
       llvm::IRBuilder<> b(c);
       setHookLocation(b, c);
       auto* literal = llvm::dyn_cast<llvm::ConstantInt>(mask);
       bool full32 = literal && literal->getZExtValue() == 0xffffffffu;  // written for 32-lane warps
-      b.CreateCall(warpMask, {b.getInt32(static_cast<uint32_t>(siteOf(*c))), b.CreateZExtOrTrunc(mask, b.getInt32Ty()),
-                              b.getInt32(full32 ? 1 : 0)});
+      b.CreateCall(warpMask, {b.getInt32(static_cast<uint32_t>(site)), b.CreateZExtOrTrunc(mask, i32), b.getInt32(full32)});
     }
     SyncOp op = syncOpOf(*c);
     if (op.kind < 0) continue;
     llvm::IRBuilder<> b(c);
     setHookLocation(b, c);
     llvm::Value* kind = b.getInt32(static_cast<uint32_t>(op.kind));
-    if (sync_ && op.kind == 0 && op.waits && siteOf(*c) >= 0)
-      b.CreateCall(barrierWait, {b.getInt32(static_cast<uint32_t>(siteOf(*c))), op.count});
+    if (sync_ && op.kind == 0 && op.waits && site >= 0)
+      b.CreateCall(barrierWait, {b.getInt32(static_cast<uint32_t>(site)), op.count});
     b.CreateCall(release, {kind, op.count});
     if (!op.waits) continue;
     b.SetInsertPoint(c->getNextNode());
     setHookLocation(b, c);
     b.CreateCall(passed, {kind, op.count});
   }
+}
+
+llvm::PreservedAnalyses RacePass::run(llvm::Module& m, llvm::ModuleAnalysisManager&) {
+  if (race_ || init_) hookAccesses(m);
+  hookSynchronisation(m);
   return llvm::PreservedAnalyses::none();
 }
 

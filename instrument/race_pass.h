@@ -20,6 +20,8 @@ class RacePass : public llvm::PassInfoMixin<RacePass> {
   llvm::PreservedAnalyses run(llvm::Module& m, llvm::ModuleAnalysisManager&);
 
  private:
+  void hookAccesses(llvm::Module& m);
+  void hookSynchronisation(llvm::Module& m);
   SiteTable& table_;
   bool race_, init_, sync_;
 };
