@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where the time of `tile-doctor check kernel.py` goes, for the TileLang programs of tests/tilelang, and
-what the bounds checks cost on them: per program, REPEATS interleaved runs of the whole command with
---checks launch (uninstrumented) and --checks bounds,launch; medians of the wall time, of the capture
+what the checks cost on them: per program, REPEATS interleaved runs of the whole command with
+--checks launch (uninstrumented), --checks bounds,launch and --checks all; medians of the wall time, of the capture
 (TileLang import + lowering in the Python child: wall minus what the report accounts for), of compile +
 instrument, and of the kernel run, with the run ratio checked / uninstrumented.
 Usage: bench/tilelang_bench.py [--binary build/tile-doctor] [--repeats 3] [--programs a.py,b.py]"""
@@ -20,7 +20,7 @@ ap.add_argument("--repeats", type=int, default=3)
 ap.add_argument("--programs", default="gemm_tensorcore.py,gemm_pipelined.py,softmax.py,flash_attention_fwd.py")
 args = ap.parse_args()
 
-configs = {"uninstrumented": "launch", "bounds": "bounds,launch"}
+configs = {"uninstrumented": "launch", "bounds": "bounds,launch", "all checks": "all"}
 print(f"{'program':>24} {'config':>15} {'wall s':>7} {'capture s':>9} {'compile s':>9} {'run s':>7} {'run ratio':>9}")
 for program in args.programs.split(","):
     samples = {c: {"wall": [], "capture": [], "compile": [], "run": []} for c in configs}
