@@ -134,12 +134,9 @@ void linkDeviceRuntime(llvm::Module& m) {
   rt->setTargetTriple(m.getTargetTriple());
   if (llvm::Linker::linkModules(m, std::move(rt)))
     throw std::runtime_error("linking the device runtime failed");
+  // The runtime's hooks; its primitives stay declarations, for the executor to provide.
   for (llvm::Function& f : m)
-    if (!f.isDeclaration() && f.getName().starts_with("__td_check_")) f.setLinkage(llvm::GlobalValue::InternalLinkage);
-  for (const char* hook : {"__td_unchecked_access", "__td_race_shared", "__td_race_global", "__td_sync_release",
-                           "__td_sync_passed", "__td_barrier_wait", "__td_thread_exit",
-                           "__td_warp_mask"})
-    if (llvm::Function* f = m.getFunction(hook)) f->setLinkage(llvm::GlobalValue::InternalLinkage);
+    if (!f.isDeclaration() && f.getName().starts_with("__td_")) f.setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
 KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {

@@ -51,6 +51,13 @@ struct PtxStatement {
   // cvt pack: k = 1 for bf16; valueOperand = the high half's source, mode = the low half's operand.
 };
 
+// bar.sync / bar.arrive: the asm operand holding the barrier id, and the one holding the thread count;
+// -1 where it is an immediate (kept in `count` and `mode`) or, for the count, absent (`hasCount`).
+inline int barrierIdOperand(const PtxStatement& st) { return st.count >= 0 ? -1 : 0; }
+inline int barrierCountOperand(const PtxStatement& st) {
+  return !st.hasCount || st.mode >= 0 ? -1 : barrierIdOperand(st) + 1;
+}
+
 // Recognises an asm string (whitespace-insensitive). nullopt: not in the catalogue.
 std::optional<PtxStatement> parsePtx(const std::string& asmText);
 

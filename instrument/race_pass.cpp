@@ -35,8 +35,8 @@ SyncOp syncOpOf(llvm::CallInst& call) {
     if (st->op == PtxOp::Barrier) {
       op.kind = st->arrive ? 2 : 0;
       op.waits = !st->arrive;
-      unsigned next = st->count >= 0 ? 0 : 1;  // a run-time id comes first
-      op.count = !st->hasCount ? b.getInt32(0) : st->mode >= 0 ? b.getInt32(st->mode) : arg(next);
+      int countOp = barrierCountOperand(*st);
+      op.count = countOp >= 0 ? arg(countOp) : b.getInt32(st->hasCount ? st->mode : 0);
     } else if (st->op == PtxOp::MbarArrive || st->op == PtxOp::CpAsyncMbarArrive) {
       op.kind = 2;
       op.waits = false;

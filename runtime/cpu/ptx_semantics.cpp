@@ -174,16 +174,14 @@ struct Mbarrier {
   uint32_t expected() const { return (*word >> 20) & 0xfffff; }
   uint32_t phase() const { return (*word >> 40) & 1; }
   void init(uint32_t count) { *word = (uint64_t(count) & 0xfffff) | ((uint64_t(count) & 0xfffff) << 20); }
-  bool arrive() {  // true when this arrival completes the phase
+  void arrive() {
     uint32_t left = pending() ? pending() - 1 : 0;
     uint32_t ph = phase();
-    bool completes = left == 0;
-    if (completes) {  // the phase completes; the next one expects the same count
+    if (left == 0) {  // the phase completes; the next one expects the same count
       left = expected();
       ph ^= 1;
     }
     *word = uint64_t(left) | (uint64_t(expected()) << 20) | (uint64_t(ph) << 40);
-    return completes;
   }
   // try_wait.parity p: true once the phase of parity p has completed
   bool phaseDone(uint32_t parity) const { return phase() != (parity & 1); }
@@ -238,7 +236,6 @@ void Worker::inlinePtx(uint32_t site, uint32_t opCode, uint32_t param, const uin
       Mbarrier bar{reinterpret_cast<uint64_t*>(sharedAddress(me, in[addrOp]))};
       uint32_t value = valueOp >= 0 ? static_cast<uint32_t>(in[valueOp]) : 0;
       if (op == PtxOp::MbarInit) bar.init(value);
-      // (The race checks count mbarrier operations through the instrumentation's sync hooks.)
       else if (op == PtxOp::MbarArrive) bar.arrive();
       else if (op == PtxOp::MbarTryWait) out[0] = bar.phaseDone(value);
       else if (op == PtxOp::MbarWait)

@@ -306,9 +306,9 @@ class Lowering {
     auto arg = [&](unsigned k) { return b.CreateZExtOrTrunc(call->getArgOperand(k), i32_); };
     llvm::Value* repl = nullptr;
     if (st.op == PtxOp::Barrier) {
-      unsigned next = 0;
-      llvm::Value* id = st.count >= 0 ? b.getInt32(st.count) : arg(next++);
-      llvm::Value* count = !st.hasCount ? b.getInt32(0) : st.mode >= 0 ? b.getInt32(st.mode) : arg(next++);
+      int idOp = barrierIdOperand(st), countOp = barrierCountOperand(st);
+      llvm::Value* id = idOp < 0 ? b.getInt32(st.count) : arg(idOp);
+      llvm::Value* count = countOp >= 0 ? arg(countOp) : b.getInt32(st.hasCount ? st.mode : 0);
       b.CreateCall(hook(st.arrive ? "__td_cpu_barrier_arrive" : "__td_cpu_barrier", void_, {i32_, i32_, i32_}),
                    {siteArg(*call), id, count});
     } else if (st.op == PtxOp::Shfl) {  // operands: a, b, c, membermask

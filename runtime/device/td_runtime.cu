@@ -252,17 +252,15 @@ __device__ void __td_race_global(unsigned int site, unsigned int arg, const char
 // bar.arrive). Full-block barriers and full-warp __syncwarps are counted per thread after they
 // complete (every thread then agrees on the count); anything else bumps the block's other-sync count
 // before it releases, so every access it orders sees a different count.
+static __device__ __forceinline__ bool td_full_sync(unsigned int kind, unsigned int count) {
+  return (kind == 0 && (count == 0 || count >= blockDim.x * blockDim.y * blockDim.z)) ||
+         (kind == 1 && (count == 0xffffffffu || __popc(count) >= __td_warp_size()));
+}
 __device__ void __td_sync_passed(unsigned int kind, unsigned int count) {
-  unsigned int* ep = __td_thread_epochs();
-  unsigned int threads = blockDim.x * blockDim.y * blockDim.z;
-  if (kind == 0 && (count == 0 || count >= threads)) ++ep[0];
-  else if (kind == 1 && (count == 0xffffffffu || __popc(count) >= __td_warp_size())) ++ep[1];
+  if (td_full_sync(kind, count)) ++__td_thread_epochs()[kind];
 }
 __device__ void __td_sync_release(unsigned int kind, unsigned int count) {
-  unsigned int threads = blockDim.x * blockDim.y * blockDim.z;
-  bool full = (kind == 0 && (count == 0 || count >= threads)) ||
-              (kind == 1 && (count == 0xffffffffu || __popc(count) >= __td_warp_size()));
-  if (!full) atomicAdd(__td_block_sync_count(), 1u);
+  if (!td_full_sync(kind, count)) atomicAdd(__td_block_sync_count(), 1u);
 }
 
 // Barrier checks (family "sync"). Every thread that waits at the block's full barrier of generation g
