@@ -194,9 +194,23 @@ void RacePass::hookSynchronisation(llvm::Module& m) {
   }
 }
 
+// Each kernel starts by setting up its block's race state (an executor primitive: the GPU zeroes a shadow
+// it keeps in shared memory).
+void RacePass::hookEntries(llvm::Module& m) {
+  llvm::FunctionCallee start = m.getOrInsertFunction("__td_block_start", llvm::Type::getVoidTy(m.getContext()));
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration() || !isKernel(f)) continue;
+    llvm::Instruction* first = &*f.getEntryBlock().getFirstInsertionPt();
+    llvm::IRBuilder<> b(first);
+    setHookLocation(b, first);
+    b.CreateCall(start, {});
+  }
+}
+
 llvm::PreservedAnalyses RacePass::run(llvm::Module& m, llvm::ModuleAnalysisManager&) {
   if (race_ || init_) hookAccesses(m);
   hookSynchronisation(m);
+  hookEntries(m);
   return llvm::PreservedAnalyses::none();
 }
 

@@ -74,7 +74,7 @@ typedef struct td_granule {
   unsigned int w_aux, r_aux;  // low 16 bits: the thread's __syncwarp count; high 16: the block's other-sync count
   unsigned int written;       // bits 0-3: the granule's bytes written so far
   unsigned int pad;
-} td_granule;
+} __attribute__((aligned(16))) td_granule;  // a reader loads it as two 16-byte words
 
 // Barrier checks: per block, TD_BARRIER_SLOTS generations of its full-block barrier (key = generation + 1
 // << 32 | site + 1, and the first thread there), then one slot for the first thread that exited; and
@@ -90,6 +90,9 @@ typedef struct td_block_checks {
   unsigned long long exited_lanes[TD_MAX_WARPS];
 } td_block_checks;
 
+#define TD_SHARED_TAIL_ALIGN 16u
+#define TD_SHARED_TAIL_OFFSET(dynamic_bytes) (((dynamic_bytes) + TD_SHARED_TAIL_ALIGN - 1) / TD_SHARED_TAIL_ALIGN * TD_SHARED_TAIL_ALIGN)
+
 typedef struct td_ctl {
   unsigned int abi_version;
   unsigned int nbuffers;
@@ -104,7 +107,10 @@ typedef struct td_ctl {
   unsigned long long block_sync;
   unsigned long long block_checks;   // one td_block_checks per block
   unsigned int shadow_granules;
-  unsigned int pad;
+  // Non-zero: the block's shared shadow, its td_block_checks and its sync count live in the block's own
+  // shared memory instead, this many bytes launched after the kernel's dynamic shared array (at
+  // TD_SHARED_TAIL_OFFSET of it), zeroed by the block when it starts.
+  unsigned int shared_tail_bytes;
   td_buffer buffers[TD_MAX_BUFFERS];
 } td_ctl;
 

@@ -69,6 +69,7 @@ void bakeGlobal(llvm::Module& m, const char* name, const void* bytes, size_t siz
     throw std::logic_error(std::string("bakeGlobal: ") + name + " differs in size from the host's structure");
   gv->setInitializer(fromBytes(gv->getValueType(), static_cast<const char*>(bytes), dl));
   gv->setConstant(true);
+  gv->setExternallyInitialized(false);  // clang marks __device__ variables so (the host may write them): not now
 }
 
 }  // namespace td::cpu

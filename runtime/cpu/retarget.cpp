@@ -1,5 +1,7 @@
 #include "runtime/cpu/retarget.h"
 
+#include "runtime/abi.h"
+
 #include <fmt/format.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
@@ -73,21 +75,23 @@ class Lowering {
     return v;
   }
 
-  llvm::Value* sharedBase(llvm::Function* f) {
-    auto it = sharedOf_.find(f);
-    if (it != sharedOf_.end()) return it->second;
+  // A pointer of the thread's context that stays the same while the kernel runs (the worker sets it
+  // before the block starts): loaded once at the function's entry, so loops need not reload it.
+  llvm::Value* invariantPointer(llvm::Function* f, size_t offset, uint64_t align, const char* name) {
+    llvm::Value*& v = pointerOf_[{f, offset}];
+    if (v) return v;
     llvm::Instruction* ctx = llvm::cast<llvm::Instruction>(threadCtx(f));
     llvm::IRBuilder<> b(ctx->getNextNode());
-    llvm::Value* p = b.CreateConstGEP1_64(llvm::Type::getInt8Ty(ctx_), ctx, kSharedBaseOffset);
-    llvm::LoadInst* base = b.CreateLoad(ptr_, p, "td.shared");
-    base->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(ctx_, {}));
-    base->setMetadata(llvm::LLVMContext::MD_nonnull, llvm::MDNode::get(ctx_, {}));
-    // The window is 16-byte aligned (simt.cpp), which lets alignment checks on it fold away.
-    llvm::Metadata* a16 = llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i64_, 16));
-    base->setMetadata(llvm::LLVMContext::MD_align, llvm::MDNode::get(ctx_, a16));
-    sharedOf_[f] = base;
-    return base;
+    llvm::LoadInst* p = b.CreateLoad(ptr_, b.CreateConstGEP1_64(llvm::Type::getInt8Ty(ctx_), ctx, offset), name);
+    p->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(ctx_, {}));
+    p->setMetadata(llvm::LLVMContext::MD_nonnull, llvm::MDNode::get(ctx_, {}));
+    llvm::Metadata* a = llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i64_, align));
+    p->setMetadata(llvm::LLVMContext::MD_align, llvm::MDNode::get(ctx_, a));
+    return v = p;
   }
+
+  // The window is 16-byte aligned (simt.cpp), which lets alignment checks on it fold away.
+  llvm::Value* sharedBase(llvm::Function* f) { return invariantPointer(f, kSharedBaseOffset, 16, "td.shared"); }
 
   uint64_t placeShared() {
     SharedLayout layout = layOutShared(sites_);
@@ -173,7 +177,8 @@ class Lowering {
       size_t field = name == "__td_block_sync_count" ? kBlockSyncOffset
                      : name == "__td_race_shadow"    ? kRaceShadowOffset
                                                      : kBlockChecksOffset;
-      repl = b.CreateLoad(ptr_, b.CreateConstGEP1_64(llvm::Type::getInt8Ty(ctx_), threadCtx(f), field));
+      uint64_t align = field == kRaceShadowOffset ? alignof(td_granule) : field == kBlockSyncOffset ? 4 : 8;
+      repl = invariantPointer(f, field, align, "td.race");
     } else if (name == "__td_shadow_swap" || name == "__td_shadow_or") {
       // One OS thread runs the block: its shadow needs no atomics.
       llvm::Value* old = b.CreateLoad(arg(1)->getType(), arg(0));  // i64 tags, i32 written masks
@@ -181,6 +186,8 @@ class Lowering {
       if (name == "__td_shadow_swap") repl = old;
     } else if (name == "__td_mark_site") {
       b.CreateStore(arg(0), b.CreateConstGEP1_32(i32_, threadCtx(f), kLastSite));
+    } else if (name == "__td_block_start") {
+      // Nothing: the worker zeroes a block's race state before the block starts.
     } else if (name.consume_front("llvm.nvvm.read.ptx.sreg.")) {
       static const std::map<std::string, unsigned> fields = {
           {"tid.x", kTidX}, {"tid.y", kTidX + 1}, {"tid.z", kTidX + 2}, {"ntid.x", kNtidX}, {"ntid.y", kNtidX + 1},
@@ -255,7 +262,7 @@ class Lowering {
     return n == "__td_warp_size" || n == "__td_shared_window_bytes" || n == "__td_shared_window_offset" ||
            n == "__td_thread_epochs" || n == "__td_block_sync_count" || n == "__td_race_shadow" ||
            n == "__td_shadow_swap" || n == "__td_shadow_or" || n == "__td_block_checks" ||
-           n == "__td_mark_site";
+           n == "__td_mark_site" || n == "__td_block_start";
   }
 
   // A catalogue statement becomes __td_cpu_asm(site, op, param, in, out): operands as 64-bit slots in
@@ -435,7 +442,8 @@ class Lowering {
   const SiteTable& sites_;
   LaunchConstants launch_;
   llvm::Type *i32_, *i64_, *ptr_, *void_;
-  std::map<llvm::Function*, llvm::Value*> ctxOf_, sharedOf_;
+  std::map<llvm::Function*, llvm::Value*> ctxOf_;
+  std::map<std::pair<llvm::Function*, size_t>, llvm::Value*> pointerOf_;
 };
 
 }  // namespace

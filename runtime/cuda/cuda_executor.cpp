@@ -63,16 +63,16 @@ struct RecordMemory {
 };
 RecordMemory gRecords;
 
-CUresult launchOnce(const Driver& d, CUfunction fn, const Bundle& b, std::vector<void*>& params) {
+CUresult launchOnce(const Driver& d, CUfunction fn, const Bundle& b, uint32_t dynamicShared, std::vector<void*>& params) {
   return d.cuLaunchKernel(fn, static_cast<unsigned>(b.grid[0]), static_cast<unsigned>(b.grid[1]),
                           static_cast<unsigned>(b.grid[2]), static_cast<unsigned>(b.block[0]),
-                          static_cast<unsigned>(b.block[1]), static_cast<unsigned>(b.block[2]),
-                          static_cast<unsigned>(b.dynamicShared), nullptr, params.data(), nullptr);
+                          static_cast<unsigned>(b.block[1]), static_cast<unsigned>(b.block[2]), dynamicShared,
+                          nullptr, params.data(), nullptr);
 }
 
 // Median kernel time over `n` more launches, CUDA events around each. The checked launch's records and
 // counts are restored afterwards, so the report describes that one launch only.
-double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, std::vector<void*>& params, int n,
+double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, uint32_t dynamicShared, std::vector<void*>& params, int n,
                     td_channel* channel, uint32_t* hits, size_t hitsBytes, const std::function<void()>& beforeEach) {
   std::vector<uint32_t> savedHits(hits, hits + hitsBytes / sizeof(uint32_t));
   uint32_t savedCursor = channel->cursor;
@@ -83,7 +83,7 @@ double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, std::vector
   for (int i = 0; i < n; ++i) {
     beforeEach();
     d.cuEventRecord(start, nullptr);
-    check(d, launchOnce(d, fn, b, params), "cuLaunchKernel");
+    check(d, launchOnce(d, fn, b, dynamicShared, params), "cuLaunchKernel");
     d.cuEventRecord(stop, nullptr);
     check(d, d.cuEventSynchronize(stop), "cuEventSynchronize");
     float t = 0;
@@ -96,15 +96,21 @@ double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, std::vector
   return ms[ms.size() / 2];
 }
 
-// The race checks' state on the GPU (td_ctl): a shadow per buffer, and per block of the grid a shared
-// shadow, two counters per thread and one for the block, all zero at launch.
+// The race checks' state on the GPU (td_ctl): a shadow per buffer; per block of the grid a shared
+// shadow, its barrier slots, a sync count and two counters per thread, in the block's own shared memory
+// where they fit (the tail), else in global memory. All zero at launch.
 struct RaceState {
   std::vector<uint64_t> buffers;
   CUdeviceptr shared = 0, epochs = 0, blockSync = 0, blockChecks = 0;
   uint32_t granulesPerBlock = 0;
+  uint32_t tailBytes = 0;  // of shared memory per block, after the kernel's dynamic array
   std::vector<std::pair<CUdeviceptr, size_t>> allocations;
   void zero(const Driver& d) const {  // for another launch (the timing runs start from a fresh state too)
     for (auto [p, n] : allocations) check(d, d.cuMemsetD8(p, 0, n), "cuMemsetD8 (race shadow)");
+  }
+  uint32_t dynamicShared(const Bundle& b) const {  // the launch's dynamic shared bytes
+    auto dynamic = static_cast<uint32_t>(b.dynamicShared);
+    return tailBytes ? TD_SHARED_TAIL_OFFSET(dynamic) + tailBytes : dynamic;
   }
 };
 constexpr uint64_t kRaceStateLimit = 32ull << 30;  // of the GPU's memory, for all of it together
@@ -117,16 +123,20 @@ CUdeviceptr zeroedAlloc(const Driver& d, size_t bytes, RaceState& rs) {
   return p;
 }
 
-RaceState allocateRaceState(const Driver& d, const KernelModule& km, const Bundle& b, const std::vector<ArgValue>& args) {
+RaceState allocateRaceState(const Driver& d, const KernelModule& km, const Bundle& b, const std::vector<ArgValue>& args,
+                            uint64_t sharedPerBlockLimit) {
   RaceState rs;
   uint64_t blocks = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
   uint64_t threads = static_cast<uint64_t>(b.block[0] * b.block[1] * b.block[2]);
-  // The window as the GPU numbers it may start after reserved bytes (1 KiB on sm_90): cover those too;
-  // the runtime skips anything past the shadow.
-  uint64_t window = layOutShared(km.sites).dynamicOffset + static_cast<uint64_t>(b.dynamicShared) + 1024;
-  rs.granulesPerBlock = static_cast<uint32_t>((window + 3) / 4);
-  uint64_t total = blocks * (rs.granulesPerBlock * sizeof(td_granule) + threads * 8 + 4 +
-                             sizeof(td_block_checks));
+  // The kernel's window (its static arrays as laid out here, then the dynamic array), with 1 KiB of slack
+  // for the assembler's padding; the runtime skips anything past the shadow.
+  uint64_t kernelShared = layOutShared(km.sites).dynamicOffset + static_cast<uint64_t>(b.dynamicShared);
+  rs.granulesPerBlock = static_cast<uint32_t>((kernelShared + 1024 + 3) / 4);
+  uint64_t tail = sizeof(td_block_checks) + 16 + (threads * 8 + 15) / 16 * 16 +
+                  uint64_t{rs.granulesPerBlock} * sizeof(td_granule);  // prim_nvptx.cu's layout
+  if (kernelShared + 1024 + TD_SHARED_TAIL_ALIGN + tail <= sharedPerBlockLimit) rs.tailBytes = static_cast<uint32_t>(tail);
+  uint64_t perBlockInGlobal = uint64_t{rs.granulesPerBlock} * sizeof(td_granule) + 4 + sizeof(td_block_checks);
+  uint64_t total = rs.tailBytes ? 0 : blocks * (threads * 8 + perBlockInGlobal);
   for (const ArgValue& a : args) total += a.spec->isBuffer ? shadowBytesFor(a.bytes) : 0;
   if (total > kRaceStateLimit)
     throw std::runtime_error(fmt::format("the race and init checks need {:.1f} GiB of GPU memory for this launch "
@@ -135,8 +145,9 @@ RaceState allocateRaceState(const Driver& d, const KernelModule& km, const Bundl
   rs.buffers.assign(args.size(), 0);
   for (size_t i = 0; i < args.size(); ++i)
     if (args[i].spec->isBuffer && args[i].bytes) rs.buffers[i] = zeroedAlloc(d, shadowBytesFor(args[i].bytes), rs);
-  rs.shared = zeroedAlloc(d, blocks * rs.granulesPerBlock * sizeof(td_granule), rs);
+  if (rs.tailBytes) return rs;
   rs.epochs = zeroedAlloc(d, blocks * threads * 8, rs);
+  rs.shared = zeroedAlloc(d, blocks * rs.granulesPerBlock * sizeof(td_granule), rs);
   rs.blockSync = zeroedAlloc(d, blocks * 4, rs);
   rs.blockChecks = zeroedAlloc(d, blocks * sizeof(td_block_checks), rs);
   return rs;
@@ -199,7 +210,10 @@ RaceState allocateRaceState(const Driver& d, const KernelModule& km, const Bundl
         params[i] = &args[i].scalar;
       }
     }
-    RaceState race = opts.raceShadows ? allocateRaceState(d, km, b, args) : RaceState{};
+    int sharedOptin = 48 * 1024;
+    d.cuDeviceGetAttribute(&sharedOptin, kAttrMaxSharedPerBlockOptin, dev);
+    RaceState race = opts.raceShadows ? allocateRaceState(d, km, b, args, static_cast<uint64_t>(sharedOptin)) : RaceState{};
+    const uint32_t dynamicShared = race.dynamicShared(b);
     // The control block is baked into the module as on the CPU: the checks read immediates.
     td_ctl ctl = makeControlBlock(args, std::vector<uint64_t>(devPtrs.begin(), devPtrs.end()),
                                   static_cast<uint32_t>(km.sites.sites.size()),
@@ -209,6 +223,7 @@ RaceState allocateRaceState(const Driver& d, const KernelModule& km, const Bundl
     ctl.block_sync = race.blockSync;
     ctl.block_checks = race.blockChecks;
     ctl.shadow_granules = race.granulesPerBlock;
+    ctl.shared_tail_bytes = race.tailBytes;
     cpu::bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
     cpu::bakeArguments(*km.module, km.entrySymbol, std::vector<const void*>(params.begin(), params.end()));
     std::string ptx = generatePtx(*km.module, arch, b.grid.data(), b.block.data());
@@ -221,13 +236,13 @@ RaceState allocateRaceState(const Driver& d, const KernelModule& km, const Bundl
     if (r != 0) throw std::runtime_error(fmt::format("loading the PTX failed: {}\n{}", d.errorName(r), log));
     CUfunction fn;
     check(d, d.cuModuleGetFunction(&fn, mod, km.entrySymbol.c_str()), "cuModuleGetFunction");
-    if (b.dynamicShared > 48 * 1024)  // above 48 KiB a launch must opt in, as a user's launcher does
-      check(d, d.cuFuncSetAttribute(fn, kFuncMaxDynamicSharedBytes, static_cast<int>(b.dynamicShared)),
+    if (dynamicShared > 48 * 1024)  // above 48 KiB a launch must opt in, as a user's launcher does
+      check(d, d.cuFuncSetAttribute(fn, kFuncMaxDynamicSharedBytes, static_cast<int>(dynamicShared)),
             "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
 
     st->state.store(kLaunched);
     auto t0 = std::chrono::steady_clock::now();
-    r = launchOnce(d, fn, b, params);
+    r = launchOnce(d, fn, b, dynamicShared, params);
     if (r != 0) throw KernelError(d.errorName(r), "cuLaunchKernel: " + d.errorString(r));
     r = d.cuCtxSynchronize();
     st->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -235,7 +250,7 @@ RaceState allocateRaceState(const Driver& d, const KernelModule& km, const Bundl
     for (size_t i = 0; i < args.size(); ++i)
       if (args[i].spec->isBuffer) check(d, d.cuMemcpyDtoH(args[i].data, devPtrs[i], args[i].bytes), "cuMemcpyDtoH");
     if (opts.timingLaunches > 0)
-      st->kernelMsMedian = timeLaunches(d, fn, b, params, opts.timingLaunches, static_cast<td_channel*>(gRecords.channel),
+      st->kernelMsMedian = timeLaunches(d, fn, b, dynamicShared, params, opts.timingLaunches, static_cast<td_channel*>(gRecords.channel),
                                         static_cast<uint32_t*>(gRecords.hits), hitsBytes,
                                         [&] { race.zero(d); });
     gRecords.flush();

@@ -17,7 +17,7 @@ using CUstream = struct CUstream_st*;
 using CUevent = struct CUevent_st*;
 
 // Enum values of cuda.h (CUDA 12/13).
-constexpr int kAttrComputeMajor = 75, kAttrComputeMinor = 76;
+constexpr int kAttrComputeMajor = 75, kAttrComputeMinor = 76, kAttrMaxSharedPerBlockOptin = 97;
 constexpr int kFuncSharedSizeBytes = 1, kFuncMaxDynamicSharedBytes = 8;
 constexpr unsigned kHostRegisterPortable = 0x01, kHostRegisterDeviceMap = 0x02, kHostAllocDeviceMap = 0x02;
 constexpr int kJitErrorLogBuffer = 5, kJitErrorLogBufferSize = 6;

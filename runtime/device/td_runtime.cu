@@ -165,6 +165,9 @@ static __device__ __forceinline__ unsigned long long td_swap(const td_space& sp,
   return sp.concurrent ? __atomic_exchange_n(p, v, __ATOMIC_RELAXED) : __td_shadow_swap(p, v);
 }
 
+typedef unsigned long long td_u64x2 __attribute__((ext_vector_type(2)));
+typedef unsigned int td_u32x4 __attribute__((ext_vector_type(4)));
+
 // One 4-byte granule of an access: `bytes` the granule's bytes it touches, `off` the reported offset.
 static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned int bytes, long long off, unsigned int site,
                                                        unsigned int kind, const td_accessor& me, const td_space& sp) {
@@ -172,15 +175,16 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
   unsigned long long mine = me.tag | ((unsigned long long)bytes << 11) | (atomic ? TD_TAG_ATOMIC : 0ull) |
                             ((unsigned long long)(site < 0xffffu ? site : 0xffffu) << 16);
   if (!write) {
-    if (init && (*(volatile unsigned int*)&s.written & bytes) != bytes) td_report(sp.uninit, site, off, 0);
+    // A read looks at the whole granule at once: two 16-byte loads, issued together.
+    td_u32x4 words = *(const volatile td_u32x4*)&s.w_aux;  // w_aux, r_aux, written, pad
+    if (init && (words.z & bytes) != bytes) td_report(sp.uninit, site, off, 0);
     if (!race) return;  // the init check needs only the written bytes
-    unsigned long long w = td_load(&s.w);
-    if (td_conflicts(w, s.w_aux, bytes, atomic, me)) td_race_report(sp.raw, site, off, w);
+    td_u64x2 tags = *(const volatile td_u64x2*)&s.w;  // w, r
+    if (td_conflicts(tags.x, words.x, bytes, atomic, me)) td_race_report(sp.raw, site, off, tags.x);
     // Broadcast reads (a tile element every thread of the block reads) keep the first reader of the
     // epoch: enough to find a write that races with one of them, and no shadow store per read.
-    unsigned long long r = td_load(&s.r);
-    if (TD_TAG_THREAD(r) && !((r ^ me.tag) >> TD_TAG_BLOCK_SHIFT) && s.r_aux == me.aux &&
-        (TD_TAG_BYTES(r) & bytes) == bytes)
+    unsigned long long r = tags.y;
+    if (TD_TAG_THREAD(r) && !((r ^ me.tag) >> TD_TAG_BLOCK_SHIFT) && words.y == me.aux && (TD_TAG_BYTES(r) & bytes) == bytes)
       return;
     s.r = mine;
     s.r_aux = me.aux;
@@ -210,6 +214,11 @@ static __device__ __forceinline__ void td_race_range(td_granule* shadow, unsigne
                                                      unsigned int site, unsigned int kind, const td_space& sp,
                                                      unsigned long long base = 0) {
   td_accessor me = td_me();
+  if ((off & 3) + (end - off) <= 4) {  // within one granule, as nearly every access is: no loop
+    unsigned int bytes = ((1u << (end - off)) - 1) << (off & 3);
+    td_race_granule(shadow[off / 4], bytes, (long long)(off - base), site, kind, me, sp);
+    return;
+  }
   for (unsigned long long g = off / 4; g * 4 < end; ++g) {
     unsigned int lo = g * 4 < off ? (unsigned int)(off - g * 4) : 0u;
     unsigned int hi = end - g * 4 < 4 ? (unsigned int)(end - g * 4) : 4u;

@@ -18,13 +18,23 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string ptxFor(const std::string& bundlePath) {
+std::string ptxFor(const std::string& bundlePath, uint32_t sharedTailBytes = 0) {
   Bundle b = loadBundle(bundlePath, {});
   KernelModule km = buildKernelModule(b, CheckSet::parse("all"));
   td_ctl ctl{};
   ctl.abi_version = TD_ABI_VERSION;
-  for (size_t i = 0; i < b.args.size(); ++i)  // made-up device addresses: the checks stay in the code
+  ctl.shared_tail_bytes = sharedTailBytes;
+  // Made-up device addresses: the checks stay in the code (with null ones they fold away).
+  for (size_t i = 0; i < b.args.size(); ++i)
     if (b.args[i].isBuffer) ctl.buffers[i] = {0x7f0000000000ull + (i << 32), b.args[i].byteSize()};
+  ctl.channel = reinterpret_cast<td_channel*>(0x7e0000000000ull);
+  ctl.hits = reinterpret_cast<unsigned int*>(0x7e0100000000ull);
+  ctl.thread_epochs = 0x7e0200000000ull;
+  if (!sharedTailBytes) {
+    ctl.race_shadow = 0x7e0300000000ull;
+    ctl.block_sync = 0x7e0400000000ull;
+    ctl.block_checks = 0x7e0500000000ull;
+  }
   cpu::bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
   return cuda::generatePtx(*km.module, "sm_90", b.grid.data(), b.block.data());
 }
@@ -55,6 +65,18 @@ TEST(Ptx, InstrumentedGemmBecomesSm90Ptx) {
   EXPECT_NE(ptx.find("bar.sync"), std::string::npos);
   EXPECT_NE(ptx.find("__td_sink"), std::string::npos) << "the bounds guards are in the code";
   expectAssembles(ptx, "gemm");
+}
+
+// Where the race state fits in shared memory, the block keeps it there: its shadow words are exchanged
+// by shared-memory atomics (inside the SM), and nothing of it goes to global memory.
+TEST(Ptx, RaceStateInSharedMemoryUsesSharedAtomics) {
+  std::string inGlobal = ptxFor(example("gemm")), inShared = ptxFor(example("gemm"), 64 * 1024);
+  EXPECT_NE(inShared.find("__td_dynamic_shared"), std::string::npos);
+  EXPECT_NE(inShared.find("atom.shared.exch.b64"), std::string::npos) << "shared writes exchange the tag in shared memory";
+  EXPECT_EQ(inShared.find("atom.global.exch.b64"), std::string::npos) << "no shared access exchanges in global memory";
+  EXPECT_EQ(inGlobal.find("atom.shared.exch.b64"), std::string::npos) << "without the tail the shadow is in global memory";
+  EXPECT_EQ(inGlobal.find("__td_dynamic_shared"), std::string::npos);
+  expectAssembles(inShared, "gemm_shared_tail");
 }
 
 TEST(Ptx, MathAndWarpShufflesNeedLibdevice) {
