@@ -103,7 +103,7 @@ void RacePass::hookAccesses(llvm::Module& m) {
   llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
   llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
   llvm::Type* voidTy = llvm::Type::getVoidTy(ctx);
-  llvm::FunctionCallee sharedHook = m.getOrInsertFunction("__td_race_shared", voidTy, i32, ptr, i32, i32, ptr, i64);
+  llvm::FunctionCallee sharedHook = m.getOrInsertFunction("__td_race_shared", voidTy, i32, ptr, i32, i32, ptr, i64, i32);
   llvm::FunctionCallee globalHook = m.getOrInsertFunction("__td_race_global", voidTy, i32, i32, ptr, i32, i32);
   llvm::DenseMap<const llvm::GlobalVariable*, int> sharedIds = sharedObjectIds(m);
   unsigned flags = (init_ ? 4u : 0u) | (race_ ? 8u : 0u);
@@ -136,12 +136,21 @@ void RacePass::hookAccesses(llvm::Module& m) {
     }
     // The array the access belongs to: an access outside it is the bounds check's (and is skipped).
     llvm::Value* obj = llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx, 0));
+    llvm::Value* offset = b.getInt32(0);
     uint64_t objBytes = 0;
     if (root.kind == PointerRoot::SharedVar) {
       obj = llvm::ConstantExpr::getAddrSpaceCast(root.var, ptr);
       objBytes = table_.shared[s.object].bytes;
+      // The offset in the array, as the index arithmetic computes it: it folds with the access's own
+      // GEP, and its known alignment lets the runtime's granule arithmetic fold too.
+      llvm::Value* p = a.ptr->stripPointerCasts();
+      llvm::Constant* base = p->getType() == root.var->getType()
+                                 ? static_cast<llvm::Constant*>(root.var)
+                                 : llvm::ConstantExpr::getPointerBitCastOrAddrSpaceCast(root.var, p->getType());
+      offset = b.CreateTrunc(b.CreateSub(b.CreatePtrToInt(p, i64), b.CreatePtrToInt(base, i64)), i32);
     }
-    b.CreateCall(sharedHook, {b.getInt32(id), generic, a.size, b.getInt32(kind | flags), obj, b.getInt64(objBytes)});
+    b.CreateCall(sharedHook,
+                 {b.getInt32(id), generic, a.size, b.getInt32(kind | flags), obj, b.getInt64(objBytes), offset});
   });
 }
 

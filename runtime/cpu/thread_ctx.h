@@ -16,7 +16,7 @@ struct ThreadCtx {
   uint32_t warpsize;
   uint32_t lastSite;     // last unchecked access site (for fault reports); ~0u none
   char* sharedBase;      // this block's shared window
-  uint32_t epochs[2];    // race checks: full-block barriers this thread passed, full-warp __syncwarps
+  alignas(8) uint32_t epochs[2];  // race checks: full-block barriers passed, full-warp __syncwarps (one 8-byte load)
   uint32_t* blockSync;   // race checks: the block's count of other synchronisation
   void* raceShadow;      // the block's race shadow (td_granule per 4 shared bytes)
   void* blockChecks;     // barrier and warp-mask checks: the block's td_block_checks

@@ -113,10 +113,13 @@ static __device__ __forceinline__ unsigned int td_thread_linear() {
 static __device__ __forceinline__ td_accessor td_me() {
   td_accessor a;
   a.thread = td_thread_linear();
-  const unsigned int* ep = __td_thread_epochs();
-  a.aux = (ep[1] & 0xffffu) | (*(volatile unsigned int*)__td_block_sync_count() << 16);
+  // Both counters in one 8-byte load (executors keep them 8-byte aligned): [0] low, [1] high. may_alias:
+  // they are counted as ints, and this load must not move past a count.
+  typedef unsigned long long __attribute__((may_alias, aligned(8))) td_counter_pair;
+  unsigned long long ep = *(const td_counter_pair*)__td_thread_epochs();
+  a.aux = ((unsigned int)(ep >> 32) & 0xffffu) | (*(volatile unsigned int*)__td_block_sync_count() << 16);
   a.tag = (unsigned long long)(a.thread + 1) | ((unsigned long long)(td_block_linear() & 0xfffu) << TD_TAG_BLOCK_SHIFT) |
-          ((unsigned long long)ep[0] << TD_TAG_EPOCH_SHIFT);
+          ((ep & 0xffffffffull) << TD_TAG_EPOCH_SHIFT);
   a.ws = __td_warp_size();
   return a;
 }
@@ -206,19 +209,25 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
   if (TD_TAG_THREAD(r) && (TD_TAG_BYTES(r) & ~bytes) == 0) s.r = 0;  // the last read is now overwritten
 }
 
-// Walks the granules of [off, end) of a shadow; bytes, not granules, decide: two threads writing the
-// two halves of one 4-byte word do not race.
+// Walks the granules of the `size` bytes at `off` of a shadow; bytes, not granules, decide: two threads
+// writing the two halves of one 4-byte word do not race.
 // `base`: subtracted from the reported offsets (the start of the accessed array, so a finding names the
 // array's own element whatever layout the GPU's assembler chose).
-static __device__ __forceinline__ void td_race_range(td_granule* shadow, unsigned long long off, unsigned long long end,
+static __device__ __forceinline__ void td_race_range(td_granule* shadow, unsigned long long off, unsigned int size,
                                                      unsigned int site, unsigned int kind, const td_space& sp,
                                                      unsigned long long base = 0) {
   td_accessor me = td_me();
-  if ((off & 3) + (end - off) <= 4) {  // within one granule, as nearly every access is: no loop
-    unsigned int bytes = ((1u << (end - off)) - 1) << (off & 3);
-    td_race_granule(shadow[off / 4], bytes, (long long)(off - base), site, kind, me, sp);
+  unsigned int lead = (unsigned int)off & 3u;
+  if (lead + size <= 4) {  // within one granule, as nearly every access is: no loop
+    td_race_granule(shadow[off / 4], ((1u << size) - 1) << lead, (long long)(off - base), site, kind, me, sp);
     return;
   }
+  if (lead == 0 && (size & 3) == 0) {  // whole words (a vector access): every byte of each granule
+    for (unsigned int k = 0; k < size / 4; ++k)
+      td_race_granule(shadow[off / 4 + k], 0xfu, (long long)(off + 4 * k - base), site, kind, me, sp);
+    return;
+  }
+  unsigned long long end = off + size;
   for (unsigned long long g = off / 4; g * 4 < end; ++g) {
     unsigned int lo = g * 4 < off ? (unsigned int)(off - g * 4) : 0u;
     unsigned int hi = end - g * 4 < 4 ? (unsigned int)(end - g * 4) : 4u;
@@ -229,17 +238,24 @@ static __device__ __forceinline__ void td_race_range(td_granule* shadow, unsigne
 
 // A shared access of `size` bytes at p by this thread. kind: 0 read, 1 write, 2 atomic; +4 check
 // uninitialised reads, +8 check races.
-// `obj`/`obj_bytes`: the array the access belongs to (0 bytes: the dynamic array; obj null: unknown).
+// `obj`/`obj_bytes`: the array the access belongs to (0 bytes: the dynamic array; obj null: unknown),
+// and `obj_offset` the access's offset in it (negative ones wrap).
 // Records carry the offset in `obj`, or in the window when the array is unknown.
 __device__ void __td_race_shared(unsigned int site, const char* p, unsigned int size, unsigned int kind,
-                                 const char* obj, unsigned long long obj_bytes) {
-  if (obj_bytes && (p < obj || (unsigned long long)(p - obj) + size > obj_bytes)) return;  // the bounds check's
-  unsigned int off = __td_shared_window_offset(p), limit = __td_shared_window_bytes();
-  if (off >= limit || size == 0) return;  // outside the window: the bounds check reports it
-  unsigned int end = off + size < limit ? off + size : limit;
+                                 const char* obj, unsigned long long obj_bytes, unsigned int obj_offset) {
+  if (size == 0) return;
+  // A static array (the pass says so: this folds): outside it is the bounds check's.
+  if (obj_bytes && (unsigned long long)obj_offset + size > obj_bytes) return;
+  unsigned int base = obj ? __td_shared_window_offset(obj) : 0u;
+  unsigned int off = obj ? base + obj_offset : __td_shared_window_offset(p), end = off + size;
+  if (!obj_bytes) {  // the dynamic array or unknown: checked against the window
+    unsigned int limit = __td_shared_window_bytes();
+    if (off >= limit) return;  // outside the window: the bounds check reports it
+    end = end < limit ? end : limit;
+  }
   if (__td_ctl.shadow_granules && end > __td_ctl.shadow_granules * 4u) return;  // beyond the GPU's shadow
-  td_race_range(__td_race_shadow(), off, end, site, kind, td_space{TD_KIND_SHARED_RAW, TD_KIND_SHARED_UNINIT, false},
-                obj ? __td_shared_window_offset(obj) : 0u);
+  td_race_range(__td_race_shadow(), off, end - off, site, kind,
+                td_space{TD_KIND_SHARED_RAW, TD_KIND_SHARED_UNINIT, false}, base);
 }
 
 // A global access through kernel argument `arg`: races within and across blocks, and reads of an
@@ -252,7 +268,7 @@ __device__ void __td_race_global(unsigned int site, unsigned int arg, const char
   if (off >= b.bytes || b.bytes - off < size) return;
   if (!(b.flags & TD_BUFFER_UNINIT)) kind &= ~4u;
   if (!(kind & 12u)) return;  // a read-only buffer that starts initialised: nothing to check
-  td_race_range((td_granule*)b.shadow, off, off + size, site, kind,
+  td_race_range((td_granule*)b.shadow, off, size, site, kind,
                 td_space{TD_KIND_GLOBAL_RAW, TD_KIND_GLOBAL_UNINIT, true});
 }
 
