@@ -4,9 +4,11 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Module.h>
+#include <map>
 #include <set>
 
 #include "instrument/accesses.h"
+#include "instrument/barrier_intervals.h"
 #include "instrument/bounds_pass.h"
 #include "instrument/pointer_roots.h"
 #include "instrument/ptx_catalogue.h"
@@ -93,6 +95,40 @@ std::set<unsigned> writtenArguments(llvm::Module& m, bool& unknown) {
   return written;
 }
 
+// Shared reads that share no barrier interval with any write to their array (barrier_intervals.h): they
+// cannot race, so they need the init check only. Writes through pointers of unknown root count as
+// writes to every array.
+std::set<const llvm::Instruction*> readsNoWriteCanRace(llvm::Module& m) {
+  std::map<const llvm::Function*, BarrierIntervals> intervals;
+  std::map<std::pair<const llvm::Function*, const llvm::GlobalVariable*>, llvm::BitVector> writes;
+  std::vector<std::pair<const llvm::Instruction*, const llvm::GlobalVariable*>> reads;
+  forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
+    llvm::Function* f = a.inst->getFunction();
+    if (!isKernel(*f) || root.kind == PointerRoot::KernelArg || root.kind == PointerRoot::Local) return;
+    const BarrierIntervals& in = intervals.try_emplace(f, *f).first->second;
+    if (!in.known()) return;
+    bool isWrite = a.kind == SiteKind::Store || a.kind == SiteKind::Atomic ||
+                   (a.kind == SiteKind::MemIntrinsic && a.ptr == a.inst->getOperand(0));
+    const llvm::GlobalVariable* var = root.kind == PointerRoot::SharedVar ? root.var : nullptr;  // null: any
+    if (isWrite) {
+      llvm::BitVector& w = writes[{f, var}];
+      if (w.empty()) w.resize(in.of(a.inst).size());
+      w |= in.of(a.inst);
+    } else if (var) {
+      reads.emplace_back(a.inst, var);
+    }
+  });
+  std::set<const llvm::Instruction*> quiet;
+  for (auto [inst, var] : reads) {
+    const llvm::Function* f = inst->getFunction();
+    llvm::BitVector rivals(intervals.at(f).of(inst).size());
+    for (const llvm::GlobalVariable* v : {var, static_cast<const llvm::GlobalVariable*>(nullptr)})
+      if (auto it = writes.find({f, v}); it != writes.end()) rivals |= it->second;
+    if (!rivals.anyCommon(intervals.at(f).of(inst))) quiet.insert(inst);
+  }
+  return quiet;
+}
+
 }  // namespace
 
 // Access kinds of the hooks (td_runtime.cu): 0 read, 1 write, 2 atomic; +4 checks uninitialised reads,
@@ -111,11 +147,17 @@ void RacePass::hookAccesses(llvm::Module& m) {
   // the init check.
   bool unknownWrite = true;
   std::set<unsigned> writtenArgs = race_ ? writtenArguments(m, unknownWrite) : std::set<unsigned>{};
+  // Only with the sync family on: the intervals assume every thread passes the same barriers, which is
+  // what its barrier-divergence check verifies.
+  std::set<const llvm::Instruction*> quietReads = race_ && sync_ ? readsNoWriteCanRace(m) : std::set<const llvm::Instruction*>{};
   forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
     bool shared = root.kind == PointerRoot::SharedVar || a.ptr->getType()->getPointerAddressSpace() == 3;
     if (!shared && root.kind != PointerRoot::KernelArg) return;
     unsigned accessFlags = flags;
     if (!shared && !unknownWrite && !writtenArgs.count(root.argNo)) accessFlags &= ~8u;
+    if (shared && a.kind != SiteKind::Store && a.kind != SiteKind::Atomic && quietReads.count(a.inst) &&
+        !(a.kind == SiteKind::MemIntrinsic && a.ptr == a.inst->getOperand(0)))
+      accessFlags &= ~8u;
     if (!(accessFlags & 12u)) return;
     Site s;
     s.kind = a.kind;
@@ -150,7 +192,7 @@ void RacePass::hookAccesses(llvm::Module& m) {
       offset = b.CreateTrunc(b.CreateSub(b.CreatePtrToInt(p, i64), b.CreatePtrToInt(base, i64)), i32);
     }
     b.CreateCall(sharedHook,
-                 {b.getInt32(id), generic, a.size, b.getInt32(kind | flags), obj, b.getInt64(objBytes), offset});
+                 {b.getInt32(id), generic, a.size, b.getInt32(kind | accessFlags), obj, b.getInt64(objBytes), offset});
   });
 }
 

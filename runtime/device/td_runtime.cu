@@ -177,20 +177,32 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
   bool atomic = (kind & 3) == 2, write = (kind & 3) != 0, race = kind & 8, init = kind & 4;
   unsigned long long mine = me.tag | ((unsigned long long)bytes << 11) | (atomic ? TD_TAG_ATOMIC : 0ull) |
                             ((unsigned long long)(site < 0xffffu ? site : 0xffffu) << 16);
+  // Findings are reported after the shadow is up to date: the reports are calls the compiler cannot see
+  // through, so checking first and reporting last lets it issue the shadow loads together and keep the
+  // common path free of branches.
+  if (!write && !race) {  // the init check needs only the written bytes
+    if (init && (*(volatile unsigned int*)&s.written & bytes) != bytes) td_report(sp.uninit, site, off, 0);
+    return;
+  }
   if (!write) {
     // A read looks at the whole granule at once: two 16-byte loads, issued together.
     td_u32x4 words = *(const volatile td_u32x4*)&s.w_aux;  // w_aux, r_aux, written, pad
-    if (init && (words.z & bytes) != bytes) td_report(sp.uninit, site, off, 0);
-    if (!race) return;  // the init check needs only the written bytes
+    bool uninit = init && (words.z & bytes) != bytes;
     td_u64x2 tags = *(const volatile td_u64x2*)&s.w;  // w, r
-    if (td_conflicts(tags.x, words.x, bytes, atomic, me)) td_race_report(sp.raw, site, off, tags.x);
+    unsigned long long w = tags.x, r = tags.y;
+    bool raw = td_conflicts(w, words.x, bytes, atomic, me);
     // Broadcast reads (a tile element every thread of the block reads) keep the first reader of the
     // epoch: enough to find a write that races with one of them, and no shadow store per read.
-    unsigned long long r = tags.y;
-    if (TD_TAG_THREAD(r) && !((r ^ me.tag) >> TD_TAG_BLOCK_SHIFT) && words.y == me.aux && (TD_TAG_BYTES(r) & bytes) == bytes)
-      return;
-    s.r = mine;
-    s.r_aux = me.aux;
+    bool kept = TD_TAG_THREAD(r) && !((r ^ me.tag) >> TD_TAG_BLOCK_SHIFT) && words.y == me.aux &&
+                (TD_TAG_BYTES(r) & bytes) == bytes;
+    if (!kept) {
+      s.r = mine;
+      s.r_aux = me.aux;
+    }
+    if (__builtin_expect(uninit | raw, 0)) {
+      if (uninit) td_report(sp.uninit, site, off, 0);
+      if (raw) td_race_report(sp.raw, site, off, w);
+    }
     return;
   }
   if ((*(volatile unsigned int*)&s.written & bytes) != bytes) {  // the first write of these bytes
@@ -203,10 +215,13 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
   // latest moment they can be its.
   unsigned int aux = *(volatile unsigned int*)&s.w_aux;
   s.w_aux = me.aux;
-  if (td_conflicts(old, aux, bytes, atomic, me)) td_race_report(sp.raw + 2, site, off, old);
   unsigned long long r = td_load(&s.r);
-  if (td_conflicts(r, s.r_aux, bytes, atomic, me)) td_race_report(sp.raw + 1, site, off, r);
+  bool waw = td_conflicts(old, aux, bytes, atomic, me), war = td_conflicts(r, s.r_aux, bytes, atomic, me);
   if (TD_TAG_THREAD(r) && (TD_TAG_BYTES(r) & ~bytes) == 0) s.r = 0;  // the last read is now overwritten
+  if (__builtin_expect(waw | war, 0)) {
+    if (waw) td_race_report(sp.raw + 2, site, off, old);
+    if (war) td_race_report(sp.raw + 1, site, off, r);
+  }
 }
 
 // Walks the granules of the `size` bytes at `off` of a shadow; bytes, not granules, decide: two threads
@@ -216,7 +231,7 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
 static __device__ __forceinline__ void td_race_range(td_granule* shadow, unsigned long long off, unsigned int size,
                                                      unsigned int site, unsigned int kind, const td_space& sp,
                                                      unsigned long long base = 0) {
-  td_accessor me = td_me();
+  td_accessor me = (kind & 8) ? td_me() : td_accessor{};  // who accesses: for the race check only
   unsigned int lead = (unsigned int)off & 3u;
   if (lead + size <= 4) {  // within one granule, as nearly every access is: no loop
     td_race_granule(shadow[off / 4], ((1u << size) - 1) << lead, (long long)(off - base), site, kind, me, sp);

@@ -1,0 +1,54 @@
+// Barrier intervals (instrument/barrier_intervals): a shared read that no write of its array can share
+// a barrier interval with keeps the init check and loses the race check - and only then.
+#include <gtest/gtest.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <map>
+
+#include "instrument/pipeline.h"
+#include "test_support.h"
+
+using namespace td;
+using namespace td::test;
+
+namespace {
+
+// For each source line, the access kinds its __td_race_shared hooks pass (0 read, 1 write; +4 init, +8 race).
+std::map<unsigned, std::set<unsigned>> sharedHookKinds(const std::string& bundlePath, const std::string& checks) {
+  Bundle b = loadBundle(bundlePath, {});
+  KernelModule km = buildKernelModule(b, CheckSet::parse(checks));
+  std::map<unsigned, std::set<unsigned>> kinds;
+  for (llvm::Function& f : *km.module)
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& i : bb)
+        if (auto* c = llvm::dyn_cast<llvm::CallInst>(&i); c && c->getCalledFunction() &&
+                                                          c->getCalledFunction()->getName() == "__td_race_shared")
+          kinds[c->getDebugLoc() ? c->getDebugLoc().getLine() : 0].insert(
+              static_cast<unsigned>(llvm::cast<llvm::ConstantInt>(c->getArgOperand(3))->getZExtValue()));
+  return kinds;
+}
+
+constexpr unsigned kTileStoreA = 20, kTileStoreB = 24, kTileReads = 32;  // examples/gemm/gemm.cu
+
+}  // namespace
+
+TEST(BarrierIntervals, ReadsBetweenBarriersWithNoWriteLoseOnlyTheRaceCheck) {
+  auto kinds = sharedHookKinds(example("gemm"), "all");
+  EXPECT_EQ(kinds[kTileReads], (std::set<unsigned>{0 | 4})) << "the compute phase reads tiles no thread writes then";
+  EXPECT_EQ(kinds[kTileStoreA], (std::set<unsigned>{1 | 4 | 8})) << "writes keep every check";
+  EXPECT_EQ(kinds[kTileStoreB], (std::set<unsigned>{1 | 4 | 8}));
+}
+
+TEST(BarrierIntervals, AMissingBarrierPutsTheReadsBesideTheWrites) {
+  // tests/bundles/racy_gemm: the same kernel without the barrier between the tile stores and the reads.
+  auto kinds = sharedHookKinds(bundle("racy_gemm"), "all");
+  EXPECT_EQ(kinds[kTileReads], (std::set<unsigned>{0 | 4 | 8}));
+}
+
+TEST(BarrierIntervals, OnlyWithTheSyncFamily) {
+  // Without the barrier-divergence check nothing vouches that every thread passes the same barriers.
+  auto kinds = sharedHookKinds(example("gemm"), "race,init");
+  EXPECT_EQ(kinds[kTileReads], (std::set<unsigned>{0 | 4 | 8}));
+}
