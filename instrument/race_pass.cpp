@@ -24,6 +24,7 @@ struct SyncOp {
   int kind = -1;
   llvm::Value* count = nullptr;
   bool waits = true;  // the thread waits for the others (barriers, __syncwarp), so it counts after
+  bool barrierArrive = false;  // bar.arrive: a barrier passed without waiting
 };
 
 SyncOp syncOpOf(llvm::CallInst& call) {
@@ -37,6 +38,7 @@ SyncOp syncOpOf(llvm::CallInst& call) {
     if (st->op == PtxOp::Barrier) {
       op.kind = st->arrive ? 2 : 0;
       op.waits = !st->arrive;
+      op.barrierArrive = st->arrive;
       int countOp = barrierCountOperand(*st);
       op.count = countOp >= 0 ? arg(countOp) : b.getInt32(st->hasCount ? st->mode : 0);
     } else if (st->op == PtxOp::MbarArrive || st->op == PtxOp::CpAsyncMbarArrive) {
@@ -205,6 +207,7 @@ void RacePass::hookSynchronisation(llvm::Module& m) {
   llvm::FunctionCallee passed = m.getOrInsertFunction("__td_sync_passed", voidTy, i32, i32);
   llvm::FunctionCallee barrierWait = m.getOrInsertFunction("__td_barrier_wait", voidTy, i32, i32);
   llvm::FunctionCallee threadExit = m.getOrInsertFunction("__td_thread_exit", voidTy);
+  llvm::FunctionCallee barrierArrive = m.getOrInsertFunction("__td_barrier_arrive", voidTy, i32);
   llvm::FunctionCallee warpMask = m.getOrInsertFunction("__td_warp_mask", voidTy, i32, i32, i32);
   std::vector<llvm::CallInst*> calls;
   std::vector<llvm::ReturnInst*> exits;
@@ -237,6 +240,7 @@ void RacePass::hookSynchronisation(llvm::Module& m) {
     llvm::Value* kind = b.getInt32(static_cast<uint32_t>(op.kind));
     if (sync_ && op.kind == 0 && op.waits && site >= 0)
       b.CreateCall(barrierWait, {b.getInt32(static_cast<uint32_t>(site)), op.count});
+    if (sync_ && op.barrierArrive && site >= 0) b.CreateCall(barrierArrive, {b.getInt32(static_cast<uint32_t>(site))});
     b.CreateCall(release, {kind, op.count});
     if (!op.waits) continue;
     b.SetInsertPoint(c->getNextNode());

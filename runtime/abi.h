@@ -90,6 +90,13 @@ typedef struct td_block_checks {
   unsigned long long exited_lanes[TD_MAX_WARPS];
 } td_block_checks;
 
+// GPU hang reports: one word per thread of the grid saying where it is at the barriers (td_runtime.cu
+// writes it; the CUDA executor reads it back when a launch runs past its timeout). 0: running (or not
+// started); site + 1: waiting at that barrier; TD_WAIT_ARRIVED | site + 1: last passed a barrier there
+// without waiting (bar.arrive); TD_WAIT_EXITED set: returned.
+#define TD_WAIT_ARRIVED 0x40000000u
+#define TD_WAIT_EXITED 0x80000000u
+
 #define TD_SHARED_TAIL_ALIGN 16u
 #define TD_SHARED_TAIL_OFFSET(dynamic_bytes) (((dynamic_bytes) + TD_SHARED_TAIL_ALIGN - 1) / TD_SHARED_TAIL_ALIGN * TD_SHARED_TAIL_ALIGN)
 
@@ -111,6 +118,7 @@ typedef struct td_ctl {
   // shared memory instead, this many bytes launched after the kernel's dynamic shared array (at
   // TD_SHARED_TAIL_OFFSET of it), zeroed by the block when it starts.
   unsigned int shared_tail_bytes;
+  unsigned long long wait_board;  // the GPU's hang-report words, 0 where there are none (the CPU)
   td_buffer buffers[TD_MAX_BUFFERS];
 } td_ctl;
 

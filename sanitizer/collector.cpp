@@ -161,9 +161,12 @@ Finding hangFinding(const LaunchOutcome& out, const SiteTable& sites) {
     else bySite[w.state == Waiter::Running ? ~0u - 1 : w.site].push_back(w.thread);
   }
   f.count = out.waiters.size();
+  size_t n = out.waiters.size();
   f.title = out.status == LaunchOutcome::Deadlocked
-                ? fmt::format("deadlock: {} thread{} wait and none can proceed", out.waiters.size(),
-                              out.waiters.size() == 1 ? "" : "s")
+                ? fmt::format("{} thread{} wait and none can proceed", n, n == 1 ? "" : "s")
+            : running == 0  // the GPU's wait board: every thread left in the block is at a barrier
+                ? fmt::format("the kernel did not finish within the timeout: {} thread{} wait at barriers that never "
+                              "complete", n, n == 1 ? "" : "s")
                 : fmt::format("the kernel did not finish within the timeout: {} thread{} never stop{} running; {} "
                               "other thread{} of {} wait", running, running == 1 ? "" : "s", running == 1 ? "s" : "",
                               out.waiters.size() - running, out.waiters.size() - running == 1 ? "" : "s",

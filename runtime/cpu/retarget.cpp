@@ -186,6 +186,8 @@ class Lowering {
       if (name == "__td_shadow_swap") repl = old;
     } else if (name == "__td_mark_site") {
       b.CreateStore(arg(0), b.CreateConstGEP1_32(i32_, threadCtx(f), kLastSite));
+    } else if (name == "__td_wait_slot") {
+      repl = llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx_, 0));  // the scheduler sees waiters itself
     } else if (name == "__td_block_start") {
       // Nothing: the worker zeroes a block's race state before the block starts.
     } else if (name.consume_front("llvm.nvvm.read.ptx.sreg.")) {
@@ -262,7 +264,7 @@ class Lowering {
     return n == "__td_warp_size" || n == "__td_shared_window_bytes" || n == "__td_shared_window_offset" ||
            n == "__td_thread_epochs" || n == "__td_block_sync_count" || n == "__td_race_shadow" ||
            n == "__td_shadow_swap" || n == "__td_shadow_or" || n == "__td_block_checks" ||
-           n == "__td_mark_site" || n == "__td_block_start";
+           n == "__td_mark_site" || n == "__td_block_start" || n == "__td_wait_slot";
   }
 
   // A catalogue statement becomes __td_cpu_asm(site, op, param, in, out): operands as 64-bit slots in

@@ -19,6 +19,7 @@
 #include "runtime/cpu/bake.h"
 #include "runtime/cuda/driver.h"
 #include "runtime/cuda/ptx.h"
+#include "runtime/cuda/wait_board.h"
 
 namespace td::cuda {
 
@@ -29,6 +30,8 @@ enum ChildState : int { kSetup = 0, kLaunched = 1, kDone = 2, kKernelError = 3, 
 // Written by the child, read by the parent.
 struct SharedStatus {
   std::atomic<int> state;
+  std::atomic<int> boardDump;  // hang reports: 1 the parent asks for the wait board, 2 copied, 3 failed
+  char boardNote[128];         // why the copy failed
   double seconds;
   double kernelMsMedian;
   char device[160];
@@ -104,6 +107,8 @@ struct RaceState {
   CUdeviceptr shared = 0, epochs = 0, blockSync = 0, blockChecks = 0;
   uint32_t granulesPerBlock = 0;
   uint32_t tailBytes = 0;  // of shared memory per block, after the kernel's dynamic array
+  CUdeviceptr waitBoard = 0;  // hang reports (wait_board.h), 0 for grids too large
+  size_t waitBoardBytes = 0;
   std::vector<std::pair<CUdeviceptr, size_t>> allocations;
   void zero(const Driver& d) const {  // for another launch (the timing runs start from a fresh state too)
     for (auto [p, n] : allocations) check(d, d.cuMemsetD8(p, 0, n), "cuMemsetD8 (race shadow)");
@@ -137,12 +142,15 @@ RaceState allocateRaceState(const Driver& d, const KernelModule& km, const Bundl
   if (kernelShared + 1024 + TD_SHARED_TAIL_ALIGN + tail <= sharedPerBlockLimit) rs.tailBytes = static_cast<uint32_t>(tail);
   uint64_t perBlockInGlobal = uint64_t{rs.granulesPerBlock} * sizeof(td_granule) + 4 + sizeof(td_block_checks);
   uint64_t total = rs.tailBytes ? 0 : blocks * (threads * 8 + perBlockInGlobal);
+  bool board = blocks * threads <= kWaitBoardThreads;
+  total += board ? blocks * threads * 4 : 0;
   for (const ArgValue& a : args) total += a.spec->isBuffer ? shadowBytesFor(a.bytes) : 0;
   if (total > kRaceStateLimit)
     throw std::runtime_error(fmt::format("the race and init checks need {:.1f} GiB of GPU memory for this launch "
                                          "(limit {} GiB): run them on the CPU executor, or leave them out with --checks",
                                          total / double(1ull << 30), kRaceStateLimit >> 30));
   rs.buffers.assign(args.size(), 0);
+  if (board) rs.waitBoard = zeroedAlloc(d, rs.waitBoardBytes = blocks * threads * 4, rs);
   for (size_t i = 0; i < args.size(); ++i)
     if (args[i].spec->isBuffer && args[i].bytes) rs.buffers[i] = zeroedAlloc(d, shadowBytesFor(args[i].bytes), rs);
   if (rs.tailBytes) return rs;
@@ -153,9 +161,30 @@ RaceState allocateRaceState(const Driver& d, const KernelModule& km, const Bundl
   return rs;
 }
 
+// Hang reports: when the parent asks (the launch ran past its timeout), copies the wait board out on a
+// stream of its own, which does not wait for the hung kernel, into the mapping the parent reads.
+void copyBoardWhenAsked(const Driver& d, CUcontext ctx, CUdeviceptr board, uint32_t* host, size_t hostBytes,
+                        size_t bytes, SharedStatus* st) {
+  d.cuMemHostRegister(host, hostBytes, kHostRegisterPortable);  // pinned: the copy need not stage (best effort)
+  std::thread([&d, ctx, board, host, bytes, st] {
+    while (st->boardDump.load() != 1) {
+      if (st->state.load() != kLaunched) return;  // finished: nobody will ask
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    CUstream stream = nullptr;
+    const char* step = "cuCtxSetCurrent";
+    CUresult r = d.cuCtxSetCurrent(ctx);
+    if (r == 0) r = d.cuStreamCreate(&stream, kStreamNonBlocking), step = "cuStreamCreate";
+    if (r == 0) r = d.cuMemcpyDtoHAsync(host, board, bytes, stream), step = "cuMemcpyDtoHAsync";
+    if (r == 0) r = d.cuStreamSynchronize(stream), step = "cuStreamSynchronize";
+    if (r != 0) copyText(st->boardNote, sizeof st->boardNote, fmt::format("{}: {}", step, d.errorName(r)));
+    st->boardDump.store(r == 0 ? 2 : 3);
+  }).detach();
+}
+
 [[noreturn]] void childMain(KernelModule& km, const Bundle& b, std::vector<ArgValue>& args, const LaunchOptions& opts,
                             td_channel* channel, size_t channelBytes, uint32_t* hits, size_t hitsBytes,
-                            SharedStatus* st) {
+                            SharedStatus* st, uint32_t* boardHost, size_t boardBytes) {
   Driver d{};
   try {
     std::string why;
@@ -224,6 +253,7 @@ RaceState allocateRaceState(const Driver& d, const KernelModule& km, const Bundl
     ctl.block_checks = race.blockChecks;
     ctl.shadow_granules = race.granulesPerBlock;
     ctl.shared_tail_bytes = race.tailBytes;
+    ctl.wait_board = boardHost ? race.waitBoard : 0;
     cpu::bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
     cpu::bakeArguments(*km.module, km.entrySymbol, std::vector<const void*>(params.begin(), params.end()));
     std::string ptx = generatePtx(*km.module, arch, b.grid.data(), b.block.data());
@@ -244,6 +274,7 @@ RaceState allocateRaceState(const Driver& d, const KernelModule& km, const Bundl
     auto t0 = std::chrono::steady_clock::now();
     r = launchOnce(d, fn, b, dynamicShared, params);
     if (r != 0) throw KernelError(d.errorName(r), "cuLaunchKernel: " + d.errorString(r));
+    if (ctl.wait_board) copyBoardWhenAsked(d, ctx, race.waitBoard, boardHost, boardBytes, race.waitBoardBytes, st);
     r = d.cuCtxSynchronize();
     st->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (r != 0) throw KernelError(d.errorName(r), d.errorString(r));
@@ -311,11 +342,14 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   channel->capacity = opts.channelCapacity;
   auto* hits = mapShared<uint32_t>(hitsBytes);
   auto* st = mapShared<SharedStatus>(sizeof(SharedStatus));
+  uint64_t gridThreads = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2] * b.block[0] * b.block[1] * b.block[2]);
+  size_t boardBytes = opts.raceShadows && gridThreads <= kWaitBoardThreads ? roundUp(gridThreads * 4) : 0;
+  auto* boardHost = boardBytes ? mapShared<uint32_t>(boardBytes) : nullptr;
 
   std::fflush(nullptr);
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) childMain(km, b, args, opts, channel, channelBytes, hits, hitsBytes, st);
+  if (pid == 0) childMain(km, b, args, opts, channel, channelBytes, hits, hitsBytes, st, boardHost, boardBytes);
 
   int wstatus = 0;
   auto start = std::chrono::steady_clock::now();
@@ -329,6 +363,10 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
                 std::chrono::duration<double>(now - launched).count() > opts.timeoutSeconds;
     bool stuckInSetup = std::chrono::duration<double>(now - start).count() > opts.timeoutSeconds + 120;
     if (hung || stuckInSetup) {
+      if (hung && boardHost) {  // who waits where: the child copies the wait board out first
+        st->boardDump.store(1);
+        for (int i = 0; i < 3000 && st->boardDump.load() == 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
       kill(pid, SIGKILL);
       waitpid(pid, &wstatus, 0);
       killed = true;
@@ -346,6 +384,10 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   if (killed && state == kLaunched) {
     out.status = LaunchOutcome::TimedOut;
     out.message = fmt::format("the kernel ran longer than {} s on the GPU and was stopped", opts.timeoutSeconds);
+    int dump = st->boardDump.load();
+    if (dump == 2) out.waiters = waitersFromBoard(boardHost, b.grid.data(), b.block.data(), km.sites);
+    if (dump == 1) out.message += " (where threads waited is unknown: the wait board's copy did not finish)";
+    if (dump == 3) out.message += fmt::format(" (where threads waited is unknown: {})", st->boardNote);
   } else if (state == kDone) {
     out.status = LaunchOutcome::Completed;
     out.blocksRun = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
@@ -362,6 +404,7 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   munmap(channel, channelBytes);
   munmap(hits, hitsBytes);
   munmap(st, sizeof(SharedStatus));
+  if (boardHost) munmap(boardHost, boardBytes);
   return out;
 }
 

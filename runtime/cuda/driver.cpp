@@ -38,6 +38,9 @@ bool Driver::open(std::string& why) {
   bind(cuMemFree, "cuMemFree_v2");
   bind(cuMemcpyHtoD, "cuMemcpyHtoD_v2");
   bind(cuMemcpyDtoH, "cuMemcpyDtoH_v2");
+  bind(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
+  bind(cuStreamCreate, "cuStreamCreate");
+  bind(cuStreamSynchronize, "cuStreamSynchronize");
   bind(cuMemHostRegister, "cuMemHostRegister_v2");
   bind(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2");
   bind(cuMemHostAlloc, "cuMemHostAlloc");

@@ -21,6 +21,7 @@ constexpr int kAttrComputeMajor = 75, kAttrComputeMinor = 76, kAttrMaxSharedPerB
 constexpr int kFuncSharedSizeBytes = 1, kFuncMaxDynamicSharedBytes = 8;
 constexpr unsigned kHostRegisterPortable = 0x01, kHostRegisterDeviceMap = 0x02, kHostAllocDeviceMap = 0x02;
 constexpr int kJitErrorLogBuffer = 5, kJitErrorLogBufferSize = 6;
+constexpr unsigned kStreamNonBlocking = 0x1;
 
 struct Driver {
   CUresult (*cuInit)(unsigned);
@@ -41,6 +42,9 @@ struct Driver {
   CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, size_t);
   CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, size_t);
+  CUresult (*cuMemcpyDtoHAsync)(void*, CUdeviceptr, size_t, CUstream);
+  CUresult (*cuStreamCreate)(CUstream*, unsigned);
+  CUresult (*cuStreamSynchronize)(CUstream);
   CUresult (*cuMemHostRegister)(void*, size_t, unsigned);
   CUresult (*cuMemHostAlloc)(void**, size_t, unsigned);
   CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr*, void*, unsigned);

@@ -70,6 +70,13 @@ __device__ td_granule* __td_race_shadow() {
   return reinterpret_cast<td_granule*>(__td_ctl.race_shadow) + td_block_linear() * __td_ctl.shadow_granules;
 }
 
+__device__ unsigned int* __td_wait_slot() {
+  if (!__td_ctl.wait_board) return nullptr;
+  unsigned long long threads = blockDim.x * blockDim.y * blockDim.z;
+  unsigned long long me = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  return reinterpret_cast<unsigned int*>(__td_ctl.wait_board) + td_block_linear() * threads + me;
+}
+
 // At the kernel's entry: the block zeroes its shared tail, and waits until every thread has (shared
 // memory starts with what the SM's last block left there).
 __device__ void __td_block_start() {

@@ -25,6 +25,13 @@ __device__ unsigned long long __td_shadow_swap(unsigned long long* p, unsigned l
 __device__ void __td_shadow_or(unsigned int* p, unsigned int v);
 // Barrier and warp-mask checks: the block's td_block_checks (abi.h), zero when it starts.
 __device__ td_block_checks* __td_block_checks();
+// Hang reports: this thread's word of the wait board (abi.h), or null where the executor sees waiting
+// threads itself (the CPU scheduler).
+__device__ unsigned int* __td_wait_slot();
+
+static __device__ __forceinline__ void td_note_wait(unsigned int word) {
+  if (unsigned int* slot = __td_wait_slot()) *(volatile unsigned int*)slot = word;
+}
 
 static __device__ __attribute__((noinline, cold)) void td_report(unsigned int kind, unsigned int site, long long offset,
                                                             const void* addr, unsigned int other_block = 0) {
@@ -298,6 +305,7 @@ static __device__ __forceinline__ bool td_full_sync(unsigned int kind, unsigned 
 }
 __device__ void __td_sync_passed(unsigned int kind, unsigned int count) {
   if (td_full_sync(kind, count)) ++__td_thread_epochs()[kind];
+  if (kind == 0) td_note_wait(0);
 }
 __device__ void __td_sync_release(unsigned int kind, unsigned int count) {
   if (!td_full_sync(kind, count)) atomicAdd(__td_block_sync_count(), 1u);
@@ -314,6 +322,7 @@ static __device__ void td_barrier_report(unsigned int site, unsigned int other_s
 }
 
 __device__ void __td_barrier_wait(unsigned int site, unsigned int count) {
+  td_note_wait(site + 1);
   if (count != 0) return;  // a barrier with a thread count is a group's (bar.arrive may count towards it)
   unsigned long long gen = (unsigned long long)__td_thread_epochs()[0] + 1;
   td_barrier_slot* slots = __td_block_checks()->slots;
@@ -330,7 +339,11 @@ __device__ void __td_barrier_wait(unsigned int site, unsigned int count) {
   if (exited >> 32 == gen) td_barrier_report(site, TD_SITE_EXITED, slots[TD_BARRIER_SLOTS].thread);
 }
 
+// A barrier passed without waiting (bar.arrive): in a hang report, the other side of a counted barrier.
+__device__ void __td_barrier_arrive(unsigned int site) { td_note_wait(TD_WAIT_ARRIVED | (site + 1)); }
+
 __device__ void __td_thread_exit() {
+  if (unsigned int* slot = __td_wait_slot()) *(volatile unsigned int*)slot |= TD_WAIT_EXITED;
   unsigned long long gen = (unsigned long long)__td_thread_epochs()[0] + 1;
   td_block_checks* checks = __td_block_checks();
   unsigned int me = td_thread_linear(), ws = __td_warp_size();
