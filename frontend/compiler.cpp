@@ -50,11 +50,13 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const std::string
 }
 
 // The first "file:line:col: error:" of clang's output, for the InputError's location.
-int firstErrorLine(const std::string& diags, const std::string& path) {
+// Where clang's first error is: its own file and line (a header's, where the error is in one), else the
+// kernel's file.
+std::pair<std::string, int> firstError(const std::string& diags, const std::string& path) {
   std::smatch m;
   static const std::regex re(R"(([^\s:]+):(\d+):\d+: (fatal )?error:)");
-  if (std::regex_search(diags, m, re)) return std::stoi(m[2]);
-  return 0;
+  if (std::regex_search(diags, m, re)) return {m[1].str(), std::stoi(m[2])};
+  return {path, 0};
 }
 
 // clang's own headers (the CUDA wrappers the prelude builds on): $TILE_DOCTOR_CLANG_RESOURCE_DIR, then
@@ -128,8 +130,10 @@ std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::str
   clang::EmitLLVMOnlyAction action(&ctx);
   bool ok = ci.ExecuteAction(action);
   diagOut.flush();
-  if (!ok || ci.getDiagnostics().hasErrorOccurred())
-    throw InputError(path, firstErrorLine(diagText, path), "the kernel does not compile:\n" + diagText);
+  if (!ok || ci.getDiagnostics().hasErrorOccurred()) {
+    auto [file, line] = firstError(diagText, path);
+    throw InputError(file, line, "the kernel does not compile:\n" + diagText);
+  }
   std::unique_ptr<llvm::Module> m = action.takeModule();
   if (!m) throw InputError(path, 0, "clang produced no module:\n" + diagText);
   return m;

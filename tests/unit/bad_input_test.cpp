@@ -113,6 +113,15 @@ TEST_F(BadInput, KernelDoesNotCompile) {
   expectBadInput(r, "k.cu:2", "use of undeclared identifier 'undefined_name'");
 }
 
+TEST_F(BadInput, KernelDoesNotCompileInAHeader) {
+  // The error is the header's: its file and line, not the kernel's file with the header's line.
+  write("helper.h", "// a helper\n__device__ float twice(float x) {\n  return x * missing_factor;\n}\n");
+  write("k.cu", "#include \"helper.h\"\n__global__ void k(float* out, int n) { out[0] = twice(1.0f); }\n");
+  Cli r = checkWith("", "");
+  expectBadInput(r, "helper.h:3", "use of undeclared identifier 'missing_factor'");
+  EXPECT_EQ(r.output.find("k.cu:3"), std::string::npos) << r.output;
+}
+
 TEST_F(BadInput, UnknownTargetAndCheckFamily) {
   expectBadInput(checkWith("", "", "--target metax-x9"), "--target", "unknown target 'metax-x9'");
   expectBadInput(checkWith("", "", "--checks bounds,speling"), "--checks", "unknown check family 'speling'");
