@@ -133,6 +133,7 @@ CheckResult runCheck(const CheckRequest& req) {
   LaunchOptions launch = req.launch;
   launch.blocks = sel.blocks;
   launch.raceShadows = checks.has("race") || checks.has("init") || checks.has("sync");
+  launch.barrierHooks = checks.has("sync");
   r.blocksNote = onGpu || sel.all ? "" : sel.description;
   LaunchOutcome out = launchOn(onGpu, km, b, res.args, profile, launch);
   r.launched = true;

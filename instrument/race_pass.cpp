@@ -83,14 +83,18 @@ llvm::Value* warpMaskOf(llvm::CallInst& call) {
   return nullptr;
 }
 
+// Stores, atomics, and the destination of a memory intrinsic (its source is read).
+bool isWrite(const Access& a) {
+  return a.kind == SiteKind::Store || a.kind == SiteKind::Atomic ||
+         (a.kind == SiteKind::MemIntrinsic && a.ptr == a.inst->getOperand(0));
+}
+
 // Kernel arguments some access writes through; `unknown` when a write's target is unknown (any buffer).
 std::set<unsigned> writtenArguments(llvm::Module& m, bool& unknown) {
   std::set<unsigned> written;
   unknown = false;
   forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
-    bool writes = a.kind == SiteKind::Store || a.kind == SiteKind::Atomic ||
-                  (a.kind == SiteKind::MemIntrinsic && a.ptr == a.inst->getOperand(0));
-    if (!writes || root.kind == PointerRoot::SharedVar || a.ptr->getType()->getPointerAddressSpace() == 3) return;
+    if (!isWrite(a) || root.kind == PointerRoot::SharedVar || a.ptr->getType()->getPointerAddressSpace() == 3) return;
     if (root.kind == PointerRoot::KernelArg) written.insert(root.argNo);
     else if (root.kind != PointerRoot::Local) unknown = true;
   });
@@ -109,10 +113,8 @@ std::set<const llvm::Instruction*> readsNoWriteCanRace(llvm::Module& m) {
     if (!isKernel(*f) || root.kind == PointerRoot::KernelArg || root.kind == PointerRoot::Local) return;
     const BarrierIntervals& in = intervals.try_emplace(f, *f).first->second;
     if (!in.known()) return;
-    bool isWrite = a.kind == SiteKind::Store || a.kind == SiteKind::Atomic ||
-                   (a.kind == SiteKind::MemIntrinsic && a.ptr == a.inst->getOperand(0));
     const llvm::GlobalVariable* var = root.kind == PointerRoot::SharedVar ? root.var : nullptr;  // null: any
-    if (isWrite) {
+    if (isWrite(a)) {
       llvm::BitVector& w = writes[{f, var}];
       if (w.empty()) w.resize(in.of(a.inst).size());
       w |= in.of(a.inst);
@@ -157,9 +159,7 @@ void RacePass::hookAccesses(llvm::Module& m) {
     if (!shared && root.kind != PointerRoot::KernelArg) return;
     unsigned accessFlags = flags;
     if (!shared && !unknownWrite && !writtenArgs.count(root.argNo)) accessFlags &= ~8u;
-    if (shared && a.kind != SiteKind::Store && a.kind != SiteKind::Atomic && quietReads.count(a.inst) &&
-        !(a.kind == SiteKind::MemIntrinsic && a.ptr == a.inst->getOperand(0)))
-      accessFlags &= ~8u;
+    if (shared && !isWrite(a) && quietReads.count(a.inst)) accessFlags &= ~8u;
     if (!(accessFlags & 12u)) return;
     Site s;
     s.kind = a.kind;
@@ -172,8 +172,7 @@ void RacePass::hookAccesses(llvm::Module& m) {
     llvm::IRBuilder<> b(a.inst);
     setHookLocation(b, a.inst);
     llvm::Value* generic = a.ptr->getType()->getPointerAddressSpace() == 0 ? a.ptr : b.CreateAddrSpaceCast(a.ptr, ptr);
-    unsigned kind = a.kind == SiteKind::Atomic ? 2 : (a.kind == SiteKind::Store ? 1 : 0);
-    if (a.kind == SiteKind::MemIntrinsic) kind = a.ptr == a.inst->getOperand(0) ? 1 : 0;  // dest written, source read
+    unsigned kind = a.kind == SiteKind::Atomic ? 2 : isWrite(a) ? 1 : 0;
     if (!shared) {
       b.CreateCall(globalHook, {b.getInt32(id), b.getInt32(root.argNo), generic, a.size, b.getInt32(kind | accessFlags)});
       return;

@@ -97,8 +97,15 @@ typedef struct td_block_checks {
 #define TD_WAIT_ARRIVED 0x40000000u
 #define TD_WAIT_EXITED 0x80000000u
 
+// A block's race state in its own shared memory (the CUDA executor, where it fits): the tail, launched
+// after the kernel's dynamic array at TD_SHARED_TAIL_OFFSET of it: td_block_checks, the block's sync
+// count in 16 bytes, two counters per thread rounded up to 16 bytes, then the granules.
 #define TD_SHARED_TAIL_ALIGN 16u
 #define TD_SHARED_TAIL_OFFSET(dynamic_bytes) (((dynamic_bytes) + TD_SHARED_TAIL_ALIGN - 1) / TD_SHARED_TAIL_ALIGN * TD_SHARED_TAIL_ALIGN)
+#define TD_TAIL_SYNC_OFFSET sizeof(td_block_checks)
+#define TD_TAIL_EPOCHS_OFFSET (TD_TAIL_SYNC_OFFSET + 16)
+#define TD_TAIL_GRANULES_OFFSET(threads) (TD_TAIL_EPOCHS_OFFSET + ((threads) * 8 + 15) / 16 * 16)
+#define TD_TAIL_BYTES(threads, granules) (TD_TAIL_GRANULES_OFFSET(threads) + (granules) * sizeof(td_granule))
 
 typedef struct td_ctl {
   unsigned int abi_version;

@@ -62,6 +62,7 @@ struct LaunchOptions {
   int timingLaunches = 0;
   Schedule schedule = Schedule::Forward;  // CPU executor
   bool raceShadows = false;               // the module has race/init/sync hooks: their state is needed
+  bool barrierHooks = false;              // the module has the sync family's barrier hooks (GPU hang reports)
   uint64_t scheduleSeed = 0;
   std::vector<uint64_t> blocks;  // CPU executor: linear indices of the blocks to run; empty: all      // CUDA executor: extra launches after the checked one, timed with events
 };

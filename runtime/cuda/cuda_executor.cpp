@@ -107,7 +107,7 @@ struct RaceState {
   CUdeviceptr shared = 0, epochs = 0, blockSync = 0, blockChecks = 0;
   uint32_t granulesPerBlock = 0;
   uint32_t tailBytes = 0;  // of shared memory per block, after the kernel's dynamic array
-  CUdeviceptr waitBoard = 0;  // hang reports (wait_board.h), 0 for grids too large
+  CUdeviceptr waitBoard = 0;  // hang reports (wait_board.h), 0 without the barrier hooks or for grids too large
   size_t waitBoardBytes = 0;
   std::vector<std::pair<CUdeviceptr, size_t>> allocations;
   void zero(const Driver& d) const {  // for another launch (the timing runs start from a fresh state too)
@@ -129,7 +129,7 @@ CUdeviceptr zeroedAlloc(const Driver& d, size_t bytes, RaceState& rs) {
 }
 
 RaceState allocateRaceState(const Driver& d, const KernelModule& km, const Bundle& b, const std::vector<ArgValue>& args,
-                            uint64_t sharedPerBlockLimit) {
+                            uint64_t sharedPerBlockLimit, bool waitBoard) {
   RaceState rs;
   uint64_t blocks = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
   uint64_t threads = static_cast<uint64_t>(b.block[0] * b.block[1] * b.block[2]);
@@ -137,20 +137,18 @@ RaceState allocateRaceState(const Driver& d, const KernelModule& km, const Bundl
   // for the assembler's padding; the runtime skips anything past the shadow.
   uint64_t kernelShared = layOutShared(km.sites).dynamicOffset + static_cast<uint64_t>(b.dynamicShared);
   rs.granulesPerBlock = static_cast<uint32_t>((kernelShared + 1024 + 3) / 4);
-  uint64_t tail = sizeof(td_block_checks) + 16 + (threads * 8 + 15) / 16 * 16 +
-                  uint64_t{rs.granulesPerBlock} * sizeof(td_granule);  // prim_nvptx.cu's layout
+  uint64_t tail = TD_TAIL_BYTES(threads, uint64_t{rs.granulesPerBlock});
   if (kernelShared + 1024 + TD_SHARED_TAIL_ALIGN + tail <= sharedPerBlockLimit) rs.tailBytes = static_cast<uint32_t>(tail);
   uint64_t perBlockInGlobal = uint64_t{rs.granulesPerBlock} * sizeof(td_granule) + 4 + sizeof(td_block_checks);
   uint64_t total = rs.tailBytes ? 0 : blocks * (threads * 8 + perBlockInGlobal);
-  bool board = blocks * threads <= kWaitBoardThreads;
-  total += board ? blocks * threads * 4 : 0;
+  total += waitBoard ? blocks * threads * 4 : 0;
   for (const ArgValue& a : args) total += a.spec->isBuffer ? shadowBytesFor(a.bytes) : 0;
   if (total > kRaceStateLimit)
     throw std::runtime_error(fmt::format("the race and init checks need {:.1f} GiB of GPU memory for this launch "
                                          "(limit {} GiB): run them on the CPU executor, or leave them out with --checks",
                                          total / double(1ull << 30), kRaceStateLimit >> 30));
   rs.buffers.assign(args.size(), 0);
-  if (board) rs.waitBoard = zeroedAlloc(d, rs.waitBoardBytes = blocks * threads * 4, rs);
+  if (waitBoard) rs.waitBoard = zeroedAlloc(d, rs.waitBoardBytes = blocks * threads * 4, rs);
   for (size_t i = 0; i < args.size(); ++i)
     if (args[i].spec->isBuffer && args[i].bytes) rs.buffers[i] = zeroedAlloc(d, shadowBytesFor(args[i].bytes), rs);
   if (rs.tailBytes) return rs;
@@ -241,7 +239,9 @@ void copyBoardWhenAsked(const Driver& d, CUcontext ctx, CUdeviceptr board, uint3
     }
     int sharedOptin = 48 * 1024;
     d.cuDeviceGetAttribute(&sharedOptin, kAttrMaxSharedPerBlockOptin, dev);
-    RaceState race = opts.raceShadows ? allocateRaceState(d, km, b, args, static_cast<uint64_t>(sharedOptin)) : RaceState{};
+    RaceState race = opts.raceShadows
+                         ? allocateRaceState(d, km, b, args, static_cast<uint64_t>(sharedOptin), boardHost != nullptr)
+                         : RaceState{};
     const uint32_t dynamicShared = race.dynamicShared(b);
     // The control block is baked into the module as on the CPU: the checks read immediates.
     td_ctl ctl = makeControlBlock(args, std::vector<uint64_t>(devPtrs.begin(), devPtrs.end()),
@@ -253,7 +253,7 @@ void copyBoardWhenAsked(const Driver& d, CUcontext ctx, CUdeviceptr board, uint3
     ctl.block_checks = race.blockChecks;
     ctl.shadow_granules = race.granulesPerBlock;
     ctl.shared_tail_bytes = race.tailBytes;
-    ctl.wait_board = boardHost ? race.waitBoard : 0;
+    ctl.wait_board = race.waitBoard;
     cpu::bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
     cpu::bakeArguments(*km.module, km.entrySymbol, std::vector<const void*>(params.begin(), params.end()));
     std::string ptx = generatePtx(*km.module, arch, b.grid.data(), b.block.data());
@@ -343,7 +343,8 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   auto* hits = mapShared<uint32_t>(hitsBytes);
   auto* st = mapShared<SharedStatus>(sizeof(SharedStatus));
   uint64_t gridThreads = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2] * b.block[0] * b.block[1] * b.block[2]);
-  size_t boardBytes = opts.raceShadows && gridThreads <= kWaitBoardThreads ? roundUp(gridThreads * 4) : 0;
+  // Who waits where in a hang: the barrier hooks' wait board, read back through this mapping.
+  size_t boardBytes = opts.barrierHooks && gridThreads <= kWaitBoardThreads ? roundUp(gridThreads * 4) : 0;
   auto* boardHost = boardBytes ? mapShared<uint32_t>(boardBytes) : nullptr;
 
   std::fflush(nullptr);

@@ -30,11 +30,10 @@ __device__ unsigned int __td_shared_window_bytes() {
 __device__ void __td_mark_site(unsigned int) {}
 
 // Race state. Where it fits, a block keeps its shared shadow, barrier slots, sync count and its threads'
-// counters in its own shared memory (tail layout: td_block_checks, the sync count in 16 bytes, two
-// counters per thread rounded up to 16 bytes, the granules), launched after the kernel's dynamic array;
-// otherwise the executor allocates one slice per block in global memory.
+// counters in its own shared memory (the tail, laid out in abi.h), launched after the kernel's dynamic
+// array; otherwise the executor allocates one slice per block in global memory.
 // Shared memory: the same latency as the kernel's own shared accesses and atomics inside the SM, where
-// global shadow words go past L1 to L2 (measured: 38-44x native for a GEMM against N with the tail).
+// global shadow words go past L1 to L2 (measured: 38-44x native for a GEMM against 14x with the tail).
 extern __shared__ __align__(16) unsigned char __td_dynamic_shared[];  // aliases the kernel's dynamic array
 
 static __device__ unsigned char* td_shared_tail() {
@@ -45,46 +44,50 @@ static __device__ unsigned long long td_block_linear() {
   return blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
 }
 
+static __device__ unsigned int td_block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
+
+static __device__ unsigned int td_thread_linear() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+// This thread's index among all of the grid's, for state kept per thread in global memory.
+static __device__ unsigned long long td_grid_thread() {
+  return td_block_linear() * td_block_threads() + td_thread_linear();
+}
+
 __device__ td_block_checks* __td_block_checks() {
   if (__td_ctl.shared_tail_bytes) return reinterpret_cast<td_block_checks*>(td_shared_tail());
   return reinterpret_cast<td_block_checks*>(__td_ctl.block_checks) + td_block_linear();
 }
 
 __device__ unsigned int* __td_block_sync_count() {
-  if (__td_ctl.shared_tail_bytes) return reinterpret_cast<unsigned int*>(td_shared_tail() + sizeof(td_block_checks));
+  if (__td_ctl.shared_tail_bytes) return reinterpret_cast<unsigned int*>(td_shared_tail() + TD_TAIL_SYNC_OFFSET);
   return reinterpret_cast<unsigned int*>(__td_ctl.block_sync) + td_block_linear();
 }
 
-static __device__ unsigned char* td_shared_epochs() { return td_shared_tail() + sizeof(td_block_checks) + 16; }
-
 __device__ unsigned int* __td_thread_epochs() {
-  unsigned long long threads = blockDim.x * blockDim.y * blockDim.z;
-  unsigned long long me = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-  if (__td_ctl.shared_tail_bytes) return reinterpret_cast<unsigned int*>(td_shared_epochs()) + 2 * me;
-  return reinterpret_cast<unsigned int*>(__td_ctl.thread_epochs) + 2 * (td_block_linear() * threads + me);
+  if (__td_ctl.shared_tail_bytes)
+    return reinterpret_cast<unsigned int*>(td_shared_tail() + TD_TAIL_EPOCHS_OFFSET) + 2 * td_thread_linear();
+  return reinterpret_cast<unsigned int*>(__td_ctl.thread_epochs) + 2 * td_grid_thread();
 }
 
 __device__ td_granule* __td_race_shadow() {
-  unsigned int threads = blockDim.x * blockDim.y * blockDim.z;
-  if (__td_ctl.shared_tail_bytes) return reinterpret_cast<td_granule*>(td_shared_epochs() + (threads * 8 + 15) / 16 * 16);
+  if (__td_ctl.shared_tail_bytes)
+    return reinterpret_cast<td_granule*>(td_shared_tail() + TD_TAIL_GRANULES_OFFSET(td_block_threads()));
   return reinterpret_cast<td_granule*>(__td_ctl.race_shadow) + td_block_linear() * __td_ctl.shadow_granules;
 }
 
 __device__ unsigned int* __td_wait_slot() {
   if (!__td_ctl.wait_board) return nullptr;
-  unsigned long long threads = blockDim.x * blockDim.y * blockDim.z;
-  unsigned long long me = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-  return reinterpret_cast<unsigned int*>(__td_ctl.wait_board) + td_block_linear() * threads + me;
+  return reinterpret_cast<unsigned int*>(__td_ctl.wait_board) + td_grid_thread();
 }
 
 // At the kernel's entry: the block zeroes its shared tail, and waits until every thread has (shared
 // memory starts with what the SM's last block left there).
 __device__ void __td_block_start() {
   if (!__td_ctl.shared_tail_bytes) return;
-  unsigned int threads = blockDim.x * blockDim.y * blockDim.z;
-  unsigned int me = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   unsigned long long* tail = reinterpret_cast<unsigned long long*>(td_shared_tail());
-  for (unsigned int i = me; i < __td_ctl.shared_tail_bytes / 8; i += threads) tail[i] = 0;
+  for (unsigned int i = td_thread_linear(); i < __td_ctl.shared_tail_bytes / 8; i += td_block_threads()) tail[i] = 0;
   __syncthreads();
 }
 
