@@ -97,6 +97,9 @@ std::function<int()> addCheckCommand(CLI::App& app) {
                   "run N times (CPU: under N schedules) and report output elements that differ between runs")
       ->check(CLI::Range(1, 1000));
   sub->add_option("--keep", args->keep, "TileLang scripts: keep the captured bundles in DIR (one folder per kernel)");
+  sub->add_option("--launches", args->launches,
+                  "TileLang scripts: which launches are checked: first (default: each kernel with new shapes or "
+                  "scalars), all, or N (the script's first N launches); the others run unchecked");
   sub->add_option("--tilelang-arch", args->tilelangArch,
                   "TileLang scripts: the CUDA architecture TileLang lowers for (default sm_80, its non-Hopper forms)");
   return [args] {

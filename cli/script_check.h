@@ -13,7 +13,11 @@ struct CheckArgs {
   CheckRequest req;
   std::vector<std::string> params, scriptArgs;
   std::string format = "text", out, saveOutputs, keep, tilelangArch = "sm_80", schedule = "forward";
+  std::string launches = "first";  // scripts: which launches are checked (driver/launch_policy.h)
 };
+
+// `check kernel.py`: the script failed (an exception, a non-zero exit) and no check found anything.
+constexpr int kExitScriptFailed = 5;
 
 bool isScript(const std::string& path);  // a .py file
 int checkScript(CheckArgs& args);

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <csignal>
+#include <cstdio>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,25 +34,85 @@ std::string makeTempDir() {
   return templ;
 }
 
+// One pipe end for each direction; closed when the session ends.
+struct Pipe {
+  int fd[2] = {-1, -1};
+  Pipe() {
+    if (pipe(fd) != 0) throw std::runtime_error("cannot make a pipe for the script's channel");
+  }
+  ~Pipe() {
+    for (int f : fd)
+      if (f >= 0) close(f);
+  }
+  void closeEnd(int i) {
+    if (fd[i] >= 0) close(fd[i]);
+    fd[i] = -1;
+  }
+};
+
+// Answers the script's requests until it closes the channel (ends or dies).
+void serveChannel(int readFd, int writeFd, const LaunchHandler& onLaunch) {
+  FILE* in = fdopen(readFd, "r");
+  if (!in) throw std::runtime_error("cannot read the script's channel");
+  char* line = nullptr;
+  size_t cap = 0;
+  while (getline(&line, &cap, in) > 0) {
+    nlohmann::json reply;
+    try {
+      nlohmann::json request = nlohmann::json::parse(line);
+      reply = onLaunch(request);
+    } catch (const nlohmann::json::exception& e) {
+      reply = {{"ran", false}, {"message", std::string("unreadable request: ") + e.what()}};
+    }
+    std::string text = reply.dump() + "\n";
+    if (write(writeFd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) break;  // script gone
+  }
+  free(line);
+  fclose(in);  // closes readFd
+}
+
 // Runs the capture module; the script's own output goes to the terminal as usual.
-int runCaptureModule(const CaptureRequest& req, const std::string& dir) {
-  std::vector<std::string> argv = {capturePython(), "-m", "tile_doctor_capture", "--out", dir, "--arch", req.arch};
+int runCaptureModule(const CaptureRequest& req, const std::string& dir, const LaunchHandler& onLaunch) {
+  std::vector<std::string> argv = {capturePython(), "-m", "tile_doctor_capture", "--out", dir, "--arch", req.arch,
+                                   "--profile", req.profile.is_null() ? "{}" : req.profile.dump()};
   for (auto& [k, v] : req.params) argv.push_back("--param=" + k + "=" + v);
   argv.push_back(req.script);
   for (auto& a : req.scriptArgs) argv.push_back(a);
   std::string pythonPath = dataDir("python", "TILE_DOCTOR_PYTHONPATH");
   if (const char* old = std::getenv("PYTHONPATH"); old && *old) pythonPath += std::string(":") + old;
 
+  Pipe toScript, fromScript;
+  std::string channel = fmt::format("{},{}", toScript.fd[0], fromScript.fd[1]);
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
+    close(toScript.fd[1]);
+    close(fromScript.fd[0]);
     setenv("PYTHONPATH", pythonPath.c_str(), 1);
+    setenv("TILE_DOCTOR_CHANNEL", channel.c_str(), 1);
     std::vector<char*> cargv;
     for (auto& a : argv) cargv.push_back(a.data());
     cargv.push_back(nullptr);
     execvp(cargv[0], cargv.data());
     _exit(127);
   }
+  toScript.closeEnd(0);
+  fromScript.closeEnd(1);
+  // A script that dies while an answer is on its way must not take tile-doctor with it.
+  struct sigaction ignore {}, old {};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGPIPE, &ignore, &old);
+  int readFd = fromScript.fd[0];
+  fromScript.fd[0] = -1;  // serveChannel closes it
+  try {
+    serveChannel(readFd, toScript.fd[1], onLaunch);
+  } catch (...) {
+    sigaction(SIGPIPE, &old, nullptr);
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    throw;
+  }
+  sigaction(SIGPIPE, &old, nullptr);
   int status = 0;
   waitpid(pid, &status, 0);
   if (WIFEXITED(status)) return WEXITSTATUS(status);
@@ -66,7 +128,7 @@ int lineOf(const std::string& where) {
 
 }  // namespace
 
-CaptureResult captureScript(const CaptureRequest& req) {
+CaptureResult captureScript(const CaptureRequest& req, const LaunchHandler& onLaunch) {
   if (!fs::exists(req.script)) throw InputError(req.script, 0, "no such script");
   CaptureResult res;
   res.temporary = req.keepDir.empty();
@@ -76,15 +138,19 @@ CaptureResult captureScript(const CaptureRequest& req) {
     fs::create_directories(res.dir, ec);
     if (ec) throw InputError(res.dir, 0, "cannot create the --keep folder: " + ec.message());
   }
-  int rc = runCaptureModule(req, res.dir);
+  int rc = runCaptureModule(req, res.dir, onLaunch);
   std::ifstream in(fs::path(res.dir) / "capture.json");
   if (!in) {
     if (rc == 127)
       throw InputError(req.script, 0, fmt::format("cannot run {} (set TILE_DOCTOR_PYTHON to the interpreter of an "
                                                   "environment with TileLang; scripts/setup-tilelang.sh makes one)",
                                                   capturePython()));
-    throw InputError(req.script, 0, fmt::format("the TileLang capture ended without a result ({} exited with {})",
-                                                capturePython(), rc));
+    // The interpreter died before it could write how the script ended (a signal, os._exit): say so.
+    res.interrupted = true;
+    res.scriptExit = rc;
+    res.exitWhy = rc > 128 ? fmt::format("the Python process was killed by signal {}", rc - 128)
+                           : fmt::format("the Python process exited with {} before the script ended", rc);
+    return res;
   }
   nlohmann::json j;
   try {
@@ -101,32 +167,18 @@ CaptureResult captureScript(const CaptureRequest& req) {
                          : err);
   }
   if (j["tilelang_version"].is_string()) res.tilelangVersion = j["tilelang_version"];
-  if (j["stopped"].is_object()) {
-    res.stoppedWhere = j["stopped"]["where"];
-    res.stoppedWhy = j["stopped"]["why"];
+  res.hostDevice = j.value("host_device", false);
+  if (j["script_exit"].is_object()) {
+    res.scriptExit = j["script_exit"].value("code", 0);
+    res.exitWhere = j["script_exit"].value("where", std::string());
+    res.exitWhy = j["script_exit"].value("why", std::string());
   }
+  for (auto& n : j["notes"]) res.notes.push_back({n.value("where", std::string()), n.value("text", std::string())});
   for (auto& k : j["kernels"]) {
-    CapturedKernel c{k["bundle"], k["entry"], k["from"], {}};
+    CapturedKernel c{k["bundle"], k["entry"], k["from"], {}, k.value("launched", false)};
     for (auto& u : k["unresolved"]) c.unresolved.push_back(u);
     res.kernels.push_back(std::move(c));
   }
-  if (res.kernels.empty()) {
-    if (!res.stoppedWhere.empty() || !res.stoppedWhy.empty())
-      throw InputError(res.stoppedWhere.empty() ? req.script : res.stoppedWhere, 0,
-                       "no TileLang kernel was captured: the script stopped here (" + res.stoppedWhy +
-                           ") before compiling one. tile-doctor captures the kernels a script compiles "
-                           "(tilelang.compile, @tilelang.jit) before it first needs a GPU; see docs/guide-tilelang.md");
-    throw InputError(req.script, 0,
-                     "the script ran to its end without compiling a TileLang kernel (tilelang.compile or a "
-                     "@tilelang.jit function called with its shape arguments); see docs/guide-tilelang.md");
-  }
-  for (const CapturedKernel& k : res.kernels)
-    if (!k.unresolved.empty()) {
-      std::string names;
-      for (auto& u : k.unresolved) names += (names.empty() ? "" : ", ") + u;
-      throw InputError(k.from, 0, fmt::format("kernel {} has symbolic dimensions without a value ({}); give each "
-                                              "with --param NAME=VALUE", k.entry, names));
-    }
   return res;
 }
 

@@ -1,6 +1,9 @@
-// `tile-doctor check kernel.py`: runs a TileLang script under the capture module (python/
-// tile_doctor_capture) and reads back the bundles it wrote, one per kernel the script compiled.
+// `tile-doctor check kernel.py`: runs a TileLang script to its end under the capture module (python/
+// tile_doctor_capture). Each kernel launch the script makes arrives as a request on a channel (two pipes,
+// one JSON object per line); the handler runs it and answers before the script goes on.
 #pragma once
+#include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,27 +16,40 @@ struct CaptureRequest {
   std::string arch = "sm_80";   // the CUDA architecture TileLang lowers for (sm_80: the non-Hopper forms)
   std::vector<std::pair<std::string, std::string>> params;  // values for symbolic dimensions
   std::string keepDir;          // where the bundles go; empty: a temporary folder
+  nlohmann::json profile;       // the target, for the torch.cuda queries of a script on a machine without GPU
 };
 
 struct CapturedKernel {
   std::string bundle, entry, from;   // manifest path, kernel name, script line that compiled it
   std::vector<std::string> unresolved;  // symbolic dimensions without a value
+  bool launched = false;             // the script called it (each call was a launch request)
+};
+
+struct ScriptNote {
+  std::string where, text;
 };
 
 struct CaptureResult {
   std::string dir;
   bool temporary = false;           // remove `dir` when done
   std::string tilelangVersion;
+  bool hostDevice = false;          // no GPU: the script's CUDA tensors lived in host memory
   std::vector<CapturedKernel> kernels;
-  std::string stoppedWhere, stoppedWhy;  // where and why the script ended early ("" when it ran through)
+  std::vector<ScriptNote> notes;
+  int scriptExit = 0;               // the script's exit status (1 for an uncaught exception)
+  std::string exitWhere, exitWhy;   // where and why it failed ("" when it ran through)
+  bool interrupted = false;         // the interpreter died (signal) before it could say how the script ended
 };
+
+// Answers one launch request ({"op": "launch", "bundle", "outputs", ...}) with {"ran": bool, "message"}.
+using LaunchHandler = std::function<nlohmann::json(const nlohmann::json& request)>;
 
 // The interpreter: $TILE_DOCTOR_PYTHON, else scripts/setup-tilelang.sh's .venv-tilelang in the source tree,
 // else python3 on PATH.
 std::string capturePython();
 
-// Throws InputError naming the script (and line) when TileLang cannot be loaded, the script captured
-// nothing, or a kernel could not become a bundle.
-CaptureResult captureScript(const CaptureRequest& req);
+// Throws InputError naming the script (and line) when TileLang cannot be loaded or a kernel could not
+// become a bundle. Launch requests are answered by `onLaunch` while the script runs.
+CaptureResult captureScript(const CaptureRequest& req, const LaunchHandler& onLaunch);
 
 }  // namespace td

@@ -45,7 +45,8 @@ void readNpy(const std::string& path, const ArgSpec& a, void* dst, const std::st
     for (auto it = std::sregex_iterator(s.begin(), s.end(), num); it != std::sregex_iterator(); ++it)
       shape.push_back(std::stoll(it->str()));
   }
-  auto et = elemTypeFromNpy(descr);
+  // The buffer's own dtype is read as it is (bfloat16 travels as raw '<u2' bits, which numpy has no name for).
+  auto et = descr == npyDescr(a.type) ? std::optional<ElemType>(a.type) : elemTypeFromNpy(descr);
   if (!et) throw InputError(manifest, a.line, fmt::format("'{}' has dtype '{}', which tile-doctor cannot read", path, descr));
   if (fortran) throw InputError(manifest, a.line, fmt::format("'{}' is in Fortran order; save it C-contiguous", path));
   uint64_t count = 1;
@@ -57,6 +58,10 @@ void readNpy(const std::string& path, const ArgSpec& a, void* dst, const std::st
   in.read(raw.data(), static_cast<std::streamsize>(raw.size()));
   if (static_cast<uint64_t>(in.gcount()) != raw.size())
     throw InputError(manifest, a.line, fmt::format("'{}' is truncated", path));
+  if (*et == a.type) {
+    std::memcpy(dst, raw.data(), raw.size());
+    return;
+  }
   for (uint64_t i = 0; i < count; ++i)
     storeElem(a.type, static_cast<char*>(dst) + i * elemSize(a.type), loadElem(*et, raw.data() + i * elemSize(*et)));
 }

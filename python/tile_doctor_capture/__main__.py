@@ -1,8 +1,9 @@
-"""python -m tile_doctor_capture --out DIR [--arch sm_80] [--param N=V] -- script.py [script args]
+"""python -m tile_doctor_capture --out DIR [--arch sm_80] [--param N=V] [--profile JSON] -- script.py [args]
 
-Runs the script with TileLang's compile step captured and writes DIR/capture.json:
-{"tilelang_version", "script", "kernels": [{"bundle", "entry", "from", "unresolved"}], "stopped": {"where", "why"},
-"error", "error_where"}.
+Runs the script to its end with TileLang's compile step captured; each kernel launch is run by the
+tile-doctor process at the other end of $TILE_DOCTOR_CHANNEL. Writes DIR/capture.json:
+{"tilelang_version", "script", "host_device", "kernels": [{"bundle", "entry", "from", "index", "launched",
+"unresolved"}], "notes": [{"where", "text"}], "script_exit": {"code", "where", "why"}, "error", "error_where"}.
 """
 
 from __future__ import annotations
@@ -20,8 +21,19 @@ def _script_frame(tb, script: str) -> str:
     where = ""
     for frame in traceback.extract_tb(tb):
         if os.path.abspath(frame.filename) == script:
-            where = f"{frame.filename}:{frame.lineno}"
+            rel = os.path.relpath(frame.filename)
+            where = f"{frame.filename if rel.startswith('..') else rel}:{frame.lineno}"
     return where
+
+
+def _use_host_device(profile: dict) -> bool:
+    """Without a usable GPU the script's CUDA tensors live in host memory (host_device)."""
+    import torch
+    if torch.cuda.is_available():
+        return False
+    from tile_doctor_capture import host_device
+    host_device.install(profile)
+    return True
 
 
 def main(argv: list[str]) -> int:
@@ -29,12 +41,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--out", required=True)
     parser.add_argument("--arch", default="sm_80")
     parser.add_argument("--param", action="append", default=[])
+    parser.add_argument("--profile", default="{}")
     parser.add_argument("script")
     parser.add_argument("script_args", nargs=argparse.REMAINDER)
     opts = parser.parse_args(argv)
     os.makedirs(opts.out, exist_ok=True)
     script = os.path.abspath(opts.script)
-    result = {"script": script, "kernels": [], "stopped": None, "error": None, "tilelang_version": None}
+    result = {"script": script, "kernels": [], "notes": [], "script_exit": None, "error": None,
+              "tilelang_version": None, "host_device": False}
 
     def save():
         with open(os.path.join(opts.out, "capture.json"), "w") as f:
@@ -44,11 +58,15 @@ def main(argv: list[str]) -> int:
     for p in opts.param:
         name, _, value = p.partition("=")
         params[name] = value
+    profile = json.loads(opts.profile)
+    profile.setdefault("capability", [int(opts.arch[3:-1] or 8), int(opts.arch[-1])] if opts.arch[3:].isdigit()
+                       else [8, 0])
     os.environ.setdefault("TILELANG_DISABLE_CACHE", "1")  # a cached kernel would skip the compile step
     try:
+        result["host_device"] = _use_host_device(profile)
         from tile_doctor_capture import hooks
         capture = hooks.install(opts.out, opts.arch, params, script)
-    except Exception as e:  # TileLang missing or incompatible
+    except Exception as e:  # TileLang or torch missing or incompatible
         result["error"] = f"cannot load TileLang in {sys.executable}: {type(e).__name__}: {e}"
         save()
         return 0
@@ -56,21 +74,26 @@ def main(argv: list[str]) -> int:
 
     sys.argv = [script] + opts.script_args
     sys.path.insert(0, os.path.dirname(script))
+    code, where, why = 0, "", ""
     try:
         runpy.run_path(script, run_name="__main__")
-    except hooks.KernelCalled as stop:
-        result["stopped"] = {"where": stop.where, "why": str(stop)}
     except SystemExit as e:
         if e.code not in (None, 0):
-            result["stopped"] = {"where": _script_frame(e.__traceback__, script), "why": f"the script exited with {e.code}"}
-    except BaseException as e:  # the script's own failure: typically its first use of a GPU
+            code = e.code if isinstance(e.code, int) else 1
+            where, why = _script_frame(e.__traceback__, script), f"the script exited with {e.code}"
+    except BaseException as e:  # the script's own failure, after whatever it launched so far
         where = _script_frame(e.__traceback__, script)
-        why = f"{type(e).__name__}: {e}".strip()
+        text = f"{type(e).__name__}: {e}".strip()
         if isinstance(e, hooks.CaptureError):
-            result["error"], result["error_where"] = why, where
-        else:
-            result["stopped"] = {"where": where, "why": why.splitlines()[0] if why else type(e).__name__}
+            result["error"], result["error_where"] = text, where
+        code, why = 1, text.splitlines()[0] if text else type(e).__name__
+        if not isinstance(e, hooks.CaptureError):
+            traceback.print_exception(e)  # as Python would have shown it
+    result["script_exit"] = {"code": code, "where": where, "why": why}
+    for k in capture.kernels:
+        k["launched"] = k["index"] in capture.launched
     result["kernels"] = capture.kernels
+    result["notes"] = capture.notes.items
     save()
     return 0
 

@@ -73,8 +73,13 @@ def _device_functions(artifact):
             yield str(gv.name_hint), func
 
 
-def write_bundles(artifact, prim_func, out_idx, directory: str, index: int, info: dict) -> list[dict]:
-    """Writes one bundle per device kernel of `artifact` under `directory`; returns their descriptions."""
+def write_bundles(artifact, prim_func, out_idx, directory: str, index: int, info: dict,
+                  launch: dict | None = None) -> list[dict]:
+    """Writes one bundle per device kernel of `artifact` under `directory`; returns their descriptions.
+    With `launch` ({"name": folder, "files": [names per device kernel]}) the bundles hold one launch's
+    real data: a named buffer starts from data/NAME.npy beside its manifest, the others (outputs the launch
+    allocates) as uninitialised memory, and every buffer is an output, since the launch's effect on each
+    goes back to the script."""
     buffers = {}  # name -> (dtype, shape, parameter position)
     for pos, var in enumerate(prim_func.params):
         if var in prim_func.buffer_map:
@@ -86,6 +91,8 @@ def write_bundles(artifact, prim_func, out_idx, directory: str, index: int, info
     written = []
     for kernel_no, (entry, func) in enumerate(_device_functions(artifact)):
         name = f"k{index}_{entry}" if kernel_no == 0 else f"k{index}_{kernel_no}_{entry}"
+        if launch is not None:
+            name = launch["name"] if kernel_no == 0 else f"{launch['name']}_{kernel_no}"
         bundle_dir = os.path.join(directory, name)
         os.makedirs(bundle_dir, exist_ok=True)
         with open(os.path.join(bundle_dir, "kernel.cu"), "w") as f:
@@ -114,6 +121,9 @@ def write_bundles(artifact, prim_func, out_idx, directory: str, index: int, info
                 is_out = pos in outputs or not outputs
                 init = "uninit" if pos in outputs else (
                     "uniform(-1, 1)" if bdtype.startswith(("float", "bfloat")) else "zeros")
+                if launch is not None:
+                    is_out = True
+                    init = f'file("data/{pname}.npy")' if pname in launch["files"][kernel_no] else "uninit"
                 args_toml.append({"name": pname, "type": _ELEM_TYPES[bdtype] + "*", "shape": dims, "init": init,
                                   "output": is_out})
             else:
@@ -167,7 +177,7 @@ def write_bundles(artifact, prim_func, out_idx, directory: str, index: int, info
         with open(os.path.join(bundle_dir, "bundle.toml"), "w") as f:
             f.write("\n".join(lines))
         written.append({"bundle": os.path.join(bundle_dir, "bundle.toml"), "entry": entry, "from": info["where"],
-                        "unresolved": unresolved})
+                        "unresolved": unresolved, "buffers": [a["name"] for a in args_toml if "shape" in a]})
     if not written:
         raise CaptureError("TileLang produced no device kernel")
     return written

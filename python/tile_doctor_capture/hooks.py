@@ -11,33 +11,53 @@ import tilelang
 import tilelang.jit  # noqa: F401  (the module; `tilelang.jit` the attribute is the decorator)
 from tilelang import tvm
 
+from tile_doctor_capture import channel, launch
 from tile_doctor_capture.bundle_writer import CaptureError, output_positions, write_bundles
 
 
-class KernelCalled(Exception):
-    """Raised by a stand-in kernel when the script launches it: the capture ends there."""
+def display_path(path: str) -> str:
+    """A path as the user would write it: relative to the working folder when it lies inside it."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
 
-    def __init__(self, where: str, entry: str):
-        super().__init__(f"the script launched kernel {entry}, which needs a GPU; the kernels compiled so far are checked")
-        self.where = where
+
+class Notes:
+    """What the capture tells the report besides launches (answered benchmarks, the autotuner's choice)."""
+
+    def __init__(self):
+        self.items: list[dict] = []
+
+    def add(self, where: str, text: str) -> None:
+        if not any(n["where"] == where and n["text"] == text for n in self.items):
+            self.items.append({"where": where, "text": text})
 
 
 class Capture:
     def __init__(self, out_dir: str, arch: str, params: dict, script: str):
         self.out_dir, self.arch, self.params, self.script = os.path.abspath(out_dir), arch, params, script
         self.kernels: list[dict] = []
+        self.launches = 0
+        self.launched: set[int] = set()
+        self.notes = Notes()
         self.tilelang_version = getattr(tilelang, "__version__", "unknown")
         self.tilelang_dir = os.path.dirname(os.path.abspath(tilelang.__file__))
         self.include = [os.path.join(self.tilelang_dir, "src"),
                         os.path.join(self.tilelang_dir, "3rdparty", "cutlass", "include")]
+
+    def next_launch(self) -> int:
+        self.launches += 1
+        return self.launches
+
+    def write_launch_bundles(self, kernel: "StandInKernel", info: dict, launch: dict) -> list[dict]:
+        return write_bundles(kernel.artifact, kernel.prim_func, kernel.out_idx, self.out_dir, kernel.index, info, launch)
 
     def where(self) -> str:
         """The script line that asked for this compile (innermost frame in the script)."""
         hit = ""
         for frame in traceback.extract_stack():
             if os.path.abspath(frame.filename) == self.script:
-                hit = f"{frame.filename}:{frame.lineno}"
-        return hit or self.script
+                hit = f"{display_path(frame.filename)}:{frame.lineno}"
+        return hit or display_path(self.script)
 
     def compile(self, func, out_idx=None, execution_backend=None, target=None, target_host=None, verbose=None,
                 pass_configs=None, compile_flags=None):
@@ -60,58 +80,71 @@ class Capture:
                 "include": self.include, "tilelang_dir": self.tilelang_dir, "params": self.params, "floats": {}}
         index = len(self.kernels)
         written = write_bundles(artifact, func, out_idx, self.out_dir, index, info)
+        for w in written:
+            w["index"] = index
         self.kernels.extend(written)
         return StandInKernel(self, artifact, func, out_idx, info, index, written)
 
-    def resolve_from_call(self, kernel: "StandInKernel", args) -> None:
-        """A launch shows the real values of symbolic dimensions and scalars: rewrite the kernel's bundles
-        with them (the script's call is the truth; --param values given for others stay)."""
-        func = kernel.prim_func
-        outputs = output_positions(kernel.out_idx, len(func.params))
-        inputs = [v for i, v in enumerate(func.params) if i not in outputs]
-        params, floats = dict(kernel.info["params"]), dict(kernel.info["floats"])
-        for var, value in zip(inputs, args):
-            if var in func.buffer_map and hasattr(value, "shape"):
-                for dim, extent in zip(func.buffer_map[var].shape, value.shape):
-                    if not isinstance(dim, tvm.tirx.IntImm) and hasattr(dim, "name"):
-                        params.setdefault(dim.name, int(extent))
-            elif var not in func.buffer_map and isinstance(value, (int, float)):
-                if str(var.dtype).startswith("float"):
-                    floats[var.name] = float(value)
-                else:
-                    params[var.name] = int(value)
-        info = dict(kernel.info, params=params, floats=floats)
-        rewritten = write_bundles(kernel.artifact, func, kernel.out_idx, self.out_dir, kernel.index, info)
-        for old, new in zip(kernel.written, rewritten):
-            self.kernels[self.kernels.index(old)] = new
-
 
 class StandInKernel:
-    """What the script gets back from tilelang.compile: the source is there; a launch ends the capture."""
+    """What the script gets back from tilelang.compile: the source is there, and each call runs the kernel
+    under tile-doctor with the call's own tensors (launch.run), then returns what TileLang would."""
 
     def __init__(self, capture: Capture, artifact, prim_func, out_idx, info: dict, index: int, written: list):
         self._capture, self.artifact, self.prim_func, self.out_idx = capture, artifact, prim_func, out_idx
         self.info, self.index, self.written = info, index, written
-        self._entry = written[0]["entry"]
+        self.entry = written[0]["entry"]
+        self.entries = [w["entry"] for w in written]
         self.params = artifact.params
         self.kernel_source = artifact.kernel_source
+        self.latency, self.config, self.ref_latency = None, None, None  # autotuner results
 
     def get_kernel_source(self, kernel_only: bool = True) -> str:
         return self.artifact.kernel_source
 
     def __call__(self, *args, **kwargs):
-        try:
-            self._capture.resolve_from_call(self, args)
-        except Exception:  # an unusual call: the bundles keep what the compile step knew
-            pass
-        raise KernelCalled(self._capture.where(), self._entry)
+        if not channel.available():  # a capture without a running tile-doctor (the module run by hand)
+            raise RuntimeError("the kernel can only run under `tile-doctor check kernel.py`")
+        if kwargs:
+            raise TypeError(f"kernel {self.entry} takes positional arguments only, as TileLang's adapters do")
+        self._capture.launched.add(self.index)
+        return launch.run(self._capture, self, args, self._capture.where())
 
-    def get_profiler(self, *args, **kwargs):
-        raise KernelCalled(self._capture.where(), self._entry)
+    def get_profiler(self, tensor_supply_type=None):
+        from tilelang.profiler import Profiler
+        from tilelang.utils.tensor import TensorSupplyType
+        supply = TensorSupplyType.Auto if tensor_supply_type is None else tensor_supply_type
+        return Profiler(self.params, output_positions_list(self.out_idx, len(self.prim_func.params)),
+                        supply).with_default_adapter(self)
+
+    def run_once(self, func=None):
+        return self.get_profiler().run_once(func)
+
+    def show_source(self, which: str = "kernel") -> None:
+        print(self.artifact.kernel_source)
+
+
+def output_positions_list(out_idx, n: int) -> list[int]:
+    return sorted(output_positions(out_idx, n))
+
+
+def _answer_benchmarks(capture: Capture) -> None:
+    """TileLang's benchmarking would time the CPU executor: it answers NaN milliseconds and says so."""
+    import tilelang.profiler as profiler
+
+    def no_timing(*args, **kwargs):
+        capture.notes.add(capture.where(), "a TileLang benchmark (do_bench) was answered without timing: NaN ms")
+        return float("nan")
+
+    profiler.Profiler.do_bench = lambda self, *a, **k: no_timing()
+    profiler.do_bench = no_timing
+    if "tilelang.profiler.bench" in sys.modules:
+        sys.modules["tilelang.profiler.bench"].do_bench = no_timing
 
 
 def install(out_dir: str, arch: str, params: dict, script: str) -> Capture:
     capture = Capture(out_dir, arch, params, script)
+    _answer_benchmarks(capture)
     # tilelang.compile is tilelang.jit.compile; the @tilelang.jit wrapper and par_compile look the module
     # global up at call time, so replacing it there covers all three.
     sys.modules["tilelang.jit"].compile = capture.compile

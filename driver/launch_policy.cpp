@@ -1,0 +1,34 @@
+#include "driver/launch_policy.h"
+
+#include <fmt/format.h>
+
+#include "frontend/input_error.h"
+
+namespace td {
+
+LaunchPolicy LaunchPolicy::parse(const std::string& text) {
+  LaunchPolicy p;
+  if (text == "first") return p;
+  if (text == "all") {
+    p.mode_ = Mode::All;
+    return p;
+  }
+  if (!text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos) {
+    p.mode_ = Mode::Count;
+    p.count_ = std::stoll(text);
+    return p;
+  }
+  throw InputError("--launches", 0, fmt::format("'{}' is not first, all or a number of launches", text));
+}
+
+LaunchPolicy::Decision LaunchPolicy::decide(int launch, const std::string& key) {
+  auto [it, fresh] = firstOf_.emplace(key, launch);
+  switch (mode_) {
+    case Mode::All: return {true, 0};
+    case Mode::Count: return {launch <= count_, fresh ? 0 : it->second};
+    case Mode::First: return {fresh, fresh ? 0 : it->second};
+  }
+  return {};
+}
+
+}  // namespace td

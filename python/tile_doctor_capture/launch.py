@@ -1,0 +1,144 @@
+"""One launch of a TileLang kernel inside a running script: the call's arguments become a bundle with the
+real data, tile-doctor runs it, and the buffers come back into the script's tensors — so the script goes
+on as it would on a GPU."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+
+import numpy as np
+import torch
+
+from tile_doctor_capture import channel
+from tile_doctor_capture.bundle_writer import CaptureError, output_positions
+
+# TVM dtype -> torch dtype of the tensors a launch allocates
+_TORCH_DTYPES = {
+    "float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32, "float64": torch.float64,
+    "int8": torch.int8, "uint8": torch.uint8, "int16": torch.int16, "int32": torch.int32, "int64": torch.int64,
+    "uint32": torch.uint32, "uint64": torch.uint64, "bool": torch.bool,
+}
+
+
+class LaunchFailed(RuntimeError):
+    """Raised into the script where a kernel launch could not run under tile-doctor (the report says why)."""
+
+
+def _to_numpy(t: torch.Tensor) -> np.ndarray:
+    t = t.detach().to("cpu").contiguous()
+    if t.dtype == torch.bfloat16:  # numpy has no bfloat16: raw bits, as tile-doctor reads them
+        return t.view(torch.int16).numpy().view(np.uint16)
+    if t.dtype == torch.bool:
+        return t.to(torch.uint8).numpy()
+    return t.numpy()
+
+
+def _from_numpy(a: np.ndarray, like: torch.Tensor) -> torch.Tensor:
+    if like.dtype == torch.bfloat16:
+        return torch.from_numpy(a.view(np.int16).copy()).view(torch.bfloat16)
+    return torch.from_numpy(a.copy()).to(like.dtype)
+
+
+def _shape_of(buf, symbols: dict) -> list[int]:
+    dims = []
+    for d in buf.shape:
+        try:
+            dims.append(int(d))
+        except (TypeError, ValueError):
+            name = getattr(d, "name", str(d))
+            if name not in symbols:
+                raise CaptureError(f"the output {buf.name} has dimension {d}, which no input of the call gives")
+            dims.append(symbols[name])
+    return dims
+
+
+def _describe(value) -> str:
+    if isinstance(value, torch.Tensor):
+        return f"{str(value.dtype).replace('torch.', '')}{list(value.shape)}"
+    return repr(value)
+
+
+def assemble(kernel, args) -> tuple[list, set[int], dict]:
+    """The full parameter list of a call: the inputs it passed and the outputs (out_idx) allocated like
+    TileLang's adapter does (torch.empty on the inputs' device). Returns (values, allocated positions,
+    symbol values)."""
+    func = kernel.prim_func
+    n = len(func.params)
+    outputs = output_positions(kernel.out_idx, n)
+    inputs = [i for i in range(n) if i not in outputs]
+    if len(args) != len(inputs):
+        raise TypeError(f"kernel {kernel.entry} takes {len(inputs)} inputs, the call passes {len(args)}")
+    values: list = [None] * n
+    symbols: dict[str, int] = {}
+    device = None
+    for pos, value in zip(inputs, args):
+        values[pos] = value
+        var = func.params[pos]
+        if var in func.buffer_map and isinstance(value, torch.Tensor):
+            device = device or value.device
+            for dim, extent in zip(func.buffer_map[var].shape, value.shape):
+                if hasattr(dim, "name") and not isinstance(dim, int):
+                    try:
+                        int(dim)
+                    except (TypeError, ValueError):
+                        symbols.setdefault(dim.name, int(extent))
+        elif var not in func.buffer_map and isinstance(value, (int, bool)) and not isinstance(value, float):
+            symbols.setdefault(var.name, int(value))
+    for pos in sorted(outputs):
+        buf = func.buffer_map[func.params[pos]]
+        dtype = _TORCH_DTYPES.get(str(buf.dtype))
+        if dtype is None:
+            raise CaptureError(f"the output {buf.name} has dtype {buf.dtype}, which tile-doctor cannot allocate")
+        values[pos] = torch.empty(*_shape_of(buf, symbols), dtype=dtype, device=device or "cpu")
+    return values, outputs, symbols
+
+
+def run(capture, kernel, args, where: str):
+    """Runs one call of a stand-in kernel under tile-doctor and returns what TileLang's adapter would."""
+    values, allocated, symbols = assemble(kernel, args)
+    func = kernel.prim_func
+    number = capture.next_launch()
+    by_name = {}
+    floats = {}
+    for var, value in zip(func.params, values):
+        if var in func.buffer_map:
+            by_name[func.buffer_map[var].name] = (value, var)
+        elif isinstance(value, float):
+            floats[var.name] = value
+    shapes = {name: _describe(v) for name, (v, _) in by_name.items()}
+    scalars = {var.name: v for var, v in zip(func.params, values) if var not in func.buffer_map}
+    # the same generated source with the same shapes and scalars is the same launch, whichever compile made it
+    key = repr((hashlib.sha256(kernel.kernel_source.encode()).hexdigest(), sorted(shapes.items()),
+                sorted((k, repr(v)) for k, v in scalars.items())))
+    params = dict(kernel.info["params"], **{k: str(v) for k, v in symbols.items()})
+    info = dict(kernel.info, params=params, floats=floats)
+    name = f"launch{number}"
+    tensors = {n for n, (v, _) in by_name.items() if isinstance(v, torch.Tensor)}
+    fresh = {func.buffer_map[func.params[i]].name for i in allocated}
+    # the first device kernel starts the allocated outputs uninitialised; later ones see what it wrote
+    files = [tensors - fresh] + [tensors] * (len(kernel.entries) - 1)
+    bundles = capture.write_launch_bundles(kernel, info, {"name": name, "files": files})
+    for part, written in enumerate(bundles):
+        folder = os.path.dirname(written["bundle"])
+        os.makedirs(os.path.join(folder, "data"), exist_ok=True)
+        for buf_name in files[part]:
+            np.save(os.path.join(folder, "data", buf_name + ".npy"), _to_numpy(by_name[buf_name][0]))
+        out_dir = os.path.join(folder, "outputs")
+        reply = channel.request({
+            "op": "launch", "launch": number, "part": part, "parts": len(bundles), "kernel": kernel.index,
+            "entry": written["entry"], "bundle": written["bundle"], "compiled_at": kernel.info["where"],
+            "called_at": where, "shapes": shapes, "scalars": {k: repr(v) for k, v in scalars.items()},
+            "key": key, "outputs": out_dir, "unresolved": written["unresolved"]})
+        if not reply.get("ran"):
+            raise LaunchFailed(f"tile-doctor could not run kernel {written['entry']} at {where}: "
+                               f"{reply.get('message', '')}")
+        for buf_name in tensors:
+            path = os.path.join(out_dir, buf_name + ".npy")
+            if os.path.exists(path):
+                value = by_name[buf_name][0]
+                value.copy_(_from_numpy(np.load(path), value).reshape(value.shape))
+    result = [values[i] for i in sorted(allocated)]
+    if not result:
+        return None
+    return result[0] if len(result) == 1 else result
