@@ -35,14 +35,20 @@ def check(script, *options, script_args=()):
 
 
 def kernel_reports(report):
-    """Bundle reports have their findings at the top; script reports one per captured kernel."""
-    if "kernels" in report:
-        return [k["report"] for k in report["kernels"]]
+    """Bundle reports have their findings at the top; script reports one per checked launch, then one per
+    compiled kernel the script never launched."""
+    if "launches" in report:
+        return [l["report"] for l in report["launches"] if l["checked"]] + [k["report"] for k in report["kernels"]]
     return [report]
 
 
-def load(work, kind, kernel, name):
-    return np.load(os.path.join(work, kind, kernel, name + ".npy")).astype(np.float64)
+def load(work, kind, folder, name):
+    return np.load(os.path.join(work, kind, folder, name + ".npy")).astype(np.float64)
+
+
+def line_of(script, text):
+    with open(os.path.join(HERE, script)) as src:
+        return src.read().splitlines().index(text) + 1
 
 
 class TileLangPrograms(unittest.TestCase):
@@ -50,60 +56,100 @@ class TileLangPrograms(unittest.TestCase):
         for work in getattr(self, "work", []):
             shutil.rmtree(work, ignore_errors=True)
 
-    def run_clean(self, script, *options, script_args=()):
+    def run_clean(self, script, *options, script_args=(), launches=1):
+        """A correct script: it runs to its end (its own torch check passes), each launch is checked and
+        reports nothing."""
         rc, report, work = check(os.path.join(HERE, script), *options, script_args=script_args)
         self.work = [work]
-        self.assertEqual(report["kernels"][0].get("error"), None)
-        findings = kernel_reports(report)[0]["findings"]
-        self.assertEqual(findings, [], "a correct kernel reports nothing")
+        self.assertEqual(report["script_exit"]["code"], 0, report["script_exit"])
+        self.assertEqual(len(report["launches"]), launches)
+        for launch in report["launches"]:
+            self.assertNotIn("error", launch)
+            self.assertEqual(launch["report"]["findings"], [], "a correct kernel reports nothing")
         self.assertEqual(rc, 0)
-        self.assertEqual(len(report["kernels"]), 1)
-        return report, work, report["kernels"][0]["entry"]
+        return report, work
 
     def test_gemm_tensorcore(self):
-        report, work, entry = self.run_clean("gemm_tensorcore.py")
-        k = "k0_" + entry
-        a, b, c = load(work, "in", k, "A"), load(work, "in", k, "B"), load(work, "out", k, "C")
+        report, work = self.run_clean("gemm_tensorcore.py")
+        (launch,) = report["launches"]
+        self.assertEqual(launch["shapes"], {"A": "float16[256, 256]", "B": "float16[256, 256]", "C": "float16[256, 256]"})
+        self.assertTrue(launch["called_at"].endswith("gemm_tensorcore.py:" + str(
+            line_of("gemm_tensorcore.py", "    torch.testing.assert_close(kernel(a, b), a @ b, rtol=1e-2, atol=1e-2)"))))
+        a, b, c = load(work, "in", "launch1", "A"), load(work, "in", "launch1", "B"), load(work, "out", "launch1", "C")
         np.testing.assert_allclose(c, a @ b, rtol=1e-2, atol=2e-2)
-        with open(os.path.join(work, "bundles", k, "kernel.cu")) as src:
+        with open(os.path.join(work, "bundles", "launch1", "kernel.cu")) as src:
             source = src.read()
         self.assertIn("tl::mma_sync", source)
         self.assertIn("tl::ptx_ldmatrix", source)
 
     def test_gemm_pipelined_sampled_blocks(self):
-        # 4x4 blocks of 128x128; three run (a corner, an inner block, the far corner): only those are compared
-        report, work, entry = self.run_clean("gemm_pipelined.py", "--blocks", "0,5,15")
-        k = "k0_" + entry
+        # 4x4 blocks of 128x128; three run (a corner, an inner block, the far corner): only those are compared.
+        # The others keep torch.empty's memory, so the script's own assert_close fails, and the report says so.
+        rc, report, work = check(os.path.join(HERE, "gemm_pipelined.py"), "--blocks", "0,5,15")
+        self.work = [work]
+        self.assertEqual(rc, 5, "the script failed, no finding")
+        self.assertIn("AssertionError", report["script_exit"]["why"])
         r = kernel_reports(report)[0]
+        self.assertEqual(r["findings"], [])
         self.assertEqual((r["launch"]["blocks_run"], r["launch"]["blocks_total"]), (3, 16))
-        a, b, c = load(work, "in", k, "A"), load(work, "in", k, "B"), load(work, "out", k, "C")
+        a, b, c = load(work, "in", "launch1", "A"), load(work, "in", "launch1", "B"), load(work, "out", "launch1", "C")
         ref = a @ b
         for block in (0, 5, 15):
             by, bx = divmod(block, 4)
             rows, cols = slice(by * 128, by * 128 + 128), slice(bx * 128, bx * 128 + 128)
             np.testing.assert_allclose(c[rows, cols], ref[rows, cols], rtol=1e-2, atol=2e-2, err_msg=f"block {block}")
-        with open(os.path.join(work, "bundles", k, "kernel.cu")) as src:
+        with open(os.path.join(work, "bundles", "launch1", "kernel.cu")) as src:
             source = src.read()
         self.assertIn("tl::cp_async_gs", source)
         self.assertIn("tl::cp_async_wait", source)
 
     def test_softmax(self):
-        report, work, entry = self.run_clean("softmax.py")
-        k = "k0_" + entry
-        x, y = load(work, "in", k, "X"), load(work, "out", k, "Y")
+        report, work = self.run_clean("softmax.py")
+        x, y = load(work, "in", "launch1", "X"), load(work, "out", "launch1", "Y")
         ref = np.exp(x - x.max(axis=1, keepdims=True))
         ref /= ref.sum(axis=1, keepdims=True)
         np.testing.assert_allclose(y, ref, rtol=1e-5, atol=1e-6)
 
     def test_flash_attention_forward(self):
-        report, work, entry = self.run_clean("flash_attention_fwd.py")
-        k = "k0_" + entry
-        q, kk, v = (load(work, "in", k, n) for n in "QKV")
-        out = load(work, "out", k, "Out")
+        report, work = self.run_clean("flash_attention_fwd.py")
+        q, kk, v = (load(work, "in", "launch1", n) for n in "QKV")
+        out = load(work, "out", "launch1", "Out")
         s = np.einsum("bqhd,bkhd->bhqk", q, kk) / np.sqrt(q.shape[-1])
         p = np.exp(s - s.max(axis=-1, keepdims=True))
         p /= p.sum(axis=-1, keepdims=True)
         np.testing.assert_allclose(out, np.einsum("bhqk,bkhd->bqhd", p, v), rtol=1e-2, atol=2e-3)
+
+    def test_three_kernels_on_cuda_tensors(self):
+        # scale -> add_bias -> relu, twice: the second step repeats each kernel with the same shapes
+        report, work = self.run_clean("three_kernels.py", launches=6)
+        self.assertEqual([l["checked"] for l in report["launches"]], [True] * 3 + [False] * 3)
+        self.assertEqual([l.get("same_as") for l in report["launches"][3:]], [1, 2, 3])
+        self.assertTrue(report["host_device"], "no GPU here: the CUDA tensors lived in host memory")
+        x, w = load(work, "in", "launch1", "X"), load(work, "in", "launch1", "W")
+        y = load(work, "out", "launch1", "Y")
+        np.testing.assert_allclose(y, x * w, rtol=1e-6)
+        np.testing.assert_allclose(load(work, "in", "launch2", "Y"), y, err_msg="the second kernel consumed the first's output")
+        rc, report, work = check(os.path.join(HERE, "three_kernels.py"), "--launches", "all")
+        self.work.append(work)
+        self.assertEqual((rc, [l["checked"] for l in report["launches"]]), (0, [True] * 6))
+
+    def test_three_kernels_second_writes_past_its_output(self):
+        rc, report, work = check(os.path.join(HERE, "three_kernels.py"), script_args=["--buggy-bias"])
+        self.work = [work]
+        self.assertEqual(rc, 1)
+        self.assertEqual(report["script_exit"]["code"], 0, "the script still finishes")
+        self.assertEqual(len(report["launches"]), 6)
+        first, second, third = (l["report"]["findings"] for l in report["launches"][:3])
+        self.assertEqual((first, third), ([], []))
+        oob = [f for f in second if f["kind"] == "global-out-of-bounds"]
+        write = next(f for f in oob if f["access"] == "write")
+        self.assertEqual((write["buffer"], write["coordinates"]), ("Z", [4, 0]))
+        kernel_line = line_of("three_kernels.py", "                    Z[by, bx * BLOCK + i] = Y[by, bx * BLOCK + i] + Bias[by]")
+        self.assertTrue(write["location"]["python"].endswith(f"three_kernels.py:{kernel_line}"), write["location"])
+        call_line = line_of("three_kernels.py", "    z = add_bias(m, n, guarded)(y, bias)")
+        self.assertTrue(report["launches"][1]["called_at"].endswith(f"three_kernels.py:{call_line}"))
+        self.assertIn(f"in the launch at {report['launches'][1]['called_at']}", write["notes"])
+        self.assertEqual({f["buffer"] for f in oob}, {"Y", "Z"})
 
     def test_shared_memory_over_metax_limit(self):
         # 128x128x64 fp16 tiles in three stages: 3 * (128*64 + 64*128) * 2 = 98304 bytes
@@ -111,6 +157,7 @@ class TileLangPrograms(unittest.TestCase):
                                  script_args=["--block", "128", "128", "64", "--stages", "3"])
         self.work = [work]
         self.assertEqual(rc, 1)
+        self.assertIn("LaunchFailed", report["script_exit"]["why"], "the launch fails in the script, as on the C500")
         r = kernel_reports(report)[0]
         self.assertFalse(r["launch"]["launched"])
         (f,) = r["findings"]
@@ -135,8 +182,8 @@ class TileLangPrograms(unittest.TestCase):
         # past the start of A's shared tile: the check inside the asm statement catches it.
         rc, report, work = check(os.path.join(HERE, "gemm_pipelined.py"), "--blocks", "0")
         self.work = [work]
-        self.assertEqual(rc, 0)
-        bundle_dir = os.path.join(work, "bundles", "k0_" + report["kernels"][0]["entry"])
+        self.assertEqual(rc, 5, "no finding; the script's own check fails on the blocks that did not run")
+        bundle_dir = os.path.join(work, "bundles", "launch1")
         source_path = os.path.join(bundle_dir, "kernel.cu")
         with open(source_path) as src:
             lines = src.read().splitlines()
@@ -157,31 +204,32 @@ class TileLangPrograms(unittest.TestCase):
         self.assertRegex(f["location"]["python"], r"gemm_pipelined\.py:\d+$")
 
     def test_symbolic_dimensions_from_the_call_or_param(self):
-        report, work, entry = self.run_clean("symbolic_scale.py")
-        k = "k0_" + entry
-        a, b = load(work, "in", k, "A"), load(work, "out", k, "B")
+        report, work = self.run_clean("symbolic_scale.py")
+        a, b = load(work, "in", "launch1", "A"), load(work, "out", "launch1", "B")
         self.assertEqual(a.shape, (1000,), "N = 1000 from the tensor the script passed")
         np.testing.assert_allclose(b, a * 0.5, rtol=1e-6)  # alpha = 0.5 from the call
-        self.assertIn("launched kernel", report["stopped"]["why"])
+        self.assertEqual(report["launches"][0]["scalars"], {"alpha": "0.5"})
         proc = subprocess.run([TOOL, "check", os.path.join(HERE, "symbolic_scale.py"), "--", "--no-call"],
                               capture_output=True, text=True)
         self.assertEqual(proc.returncode, 2)
-        self.assertRegex(proc.stderr, r"symbolic_scale\.py:\d+: kernel scale_kernel has symbolic dimensions without a "
+        self.assertRegex(proc.stdout, r"symbolic_scale\.py:\d+: kernel scale_kernel has symbolic dimensions without a "
                                       r"value \(N\)")
         rc, report, work = check(os.path.join(HERE, "symbolic_scale.py"), "--param", "N=300", script_args=["--no-call"])
         self.work.append(work)
         self.assertEqual(rc, 0)
-        self.assertEqual(load(work, "in", k, "A").shape, (300,))
+        (kernel,) = report["kernels"]
+        self.assertEqual(load(work, "in", kernel["folder"], "A").shape, (300,))
 
     def test_jit_factory_two_configurations(self):
         rc, report, work = check(os.path.join(HERE, "jit_factory.py"))
         self.work = [work]
         self.assertEqual(rc, 0)
-        self.assertNotIn("stopped", report, "the script ran to its end")
+        self.assertEqual(report["script_exit"]["code"], 0, "the script ran to its end")
+        self.assertEqual(report["launches"], [], "it compiles, it never launches")
         self.assertEqual([k["report"]["launch"]["grid"][0] for k in report["kernels"]], [2, 16])
-        for index, (kernel, n) in enumerate(zip(report["kernels"], (256, 1000))):
+        for kernel, n in zip(report["kernels"], (256, 1000)):
             self.assertEqual(kernel["report"]["findings"], [])
-            folder = f"k{index}_{kernel['entry']}"
+            folder = kernel["folder"]
             a, b, c = (load(work, "in" if x != "C" else "out", folder, x) for x in "ABC")
             self.assertEqual(c.shape, (n,))
             np.testing.assert_allclose(c, a + b, rtol=1e-6)
@@ -195,12 +243,13 @@ class TileLangPrograms(unittest.TestCase):
         proc = subprocess.run([TOOL, "check", script], capture_output=True, text=True)
         self.assertEqual(proc.returncode, 2)
         self.assertIn("without compiling a TileLang kernel", proc.stderr)
-        with open(script, "w") as f:
-            f.write("import torch\n\ntorch.zeros(1, device='cuda')\n")
+        with open(script, "w") as f:  # CUDA tensors work without a GPU; the script's own error stops it
+            f.write("import torch\nx = torch.zeros(1, device='cuda')\nraise RuntimeError('no kernel: ' + str(x.sum().item()))\n")
         proc = subprocess.run([TOOL, "check", script], capture_output=True, text=True)
         self.assertEqual(proc.returncode, 2)
         self.assertIn("no_kernel.py:3", proc.stderr)
-        self.assertIn("no TileLang kernel was captured", proc.stderr)
+        self.assertIn("RuntimeError: no kernel: 0.0", proc.stderr)
+        self.assertIn("before it compiled a TileLang kernel", proc.stderr)
 
 
 if __name__ == "__main__":
