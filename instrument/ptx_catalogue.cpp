@@ -16,6 +16,42 @@ std::string normalize(const std::string& s) {
   }
   return out;
 }
+
+// The SDK wraps each statement in braces: "{  cvt.f32.f16 $0, $1;}".
+std::string unbrace(const std::string& s) {
+  std::string t = s;
+  if (t.size() >= 2 && t.front() == '{' && t.back() == '}') t = t.substr(1, t.size() - 2);
+  size_t b = t.find_first_not_of(' '), e = t.find_last_not_of(' ');
+  return b == std::string::npos ? "" : t.substr(b, e - b + 1);
+}
+
+std::optional<PtxStatement> parseHalfScalar(const std::string& normalized) {
+  std::string s = unbrace(normalized);
+  std::smatch m;
+  PtxStatement st{PtxOp::HalfScalar};
+  static const std::regex widen(R"(^cvt\.f32\.(f16|bf16) \$0, ?\$1;$)");
+  static const std::regex narrow(R"(^cvt\.rn\.(f16|bf16)\.(f32|f64) \$0, ?\$1;$)");
+  static const std::regex sign(R"(^(neg|abs)\.(f16|bf16)(x2)? \$0, ?\$1;$)");
+  static const std::regex pack(R"(^mov\.b32 \$0, ?\{ ?(0|\$\d+) ?, ?(0|\$\d+) ?\};$)");
+  if (std::regex_match(s, m, widen)) {
+    st.mode = static_cast<int>(m[1] == "f16" ? HalfScalarKind::WidenF16 : HalfScalarKind::WidenBF16);
+  } else if (std::regex_match(s, m, narrow)) {
+    st.mode = static_cast<int>(m[1] == "f16" ? HalfScalarKind::NarrowF16 : HalfScalarKind::NarrowBF16);
+  } else if (std::regex_match(s, m, sign)) {
+    st.mode = static_cast<int>(m[1] == "neg" ? HalfScalarKind::FlipSign : HalfScalarKind::ClearSign);
+    st.count = m[3].matched ? 2 : 1;
+  } else if (std::regex_match(s, m, pack)) {
+    st.mode = static_cast<int>(HalfScalarKind::Pack);
+    auto operand = [](const std::string& t) { return t == "0" ? -1 : std::stoi(t.substr(1)); };
+    st.valueOperand = operand(m[1]);
+    st.addrOperand = operand(m[2]);
+    if (st.valueOperand == 0 || st.addrOperand == 0) return std::nullopt;  // $0 is the result
+  } else {
+    return std::nullopt;
+  }
+  return st;
+}
+
 }  // namespace
 
 std::optional<PtxStatement> parsePtx(const std::string& asmText) {
@@ -164,6 +200,7 @@ std::optional<PtxStatement> parsePtx(const std::string& asmText) {
     st.mode = std::stoi(m[3]);
     return st;
   }
+  if (auto st = parseHalfScalar(s)) return st;
   return std::nullopt;
 }
 

@@ -24,6 +24,19 @@ enum class PtxOp {
   Vote,           // vote.sync.ballot.b32 d, p, mask / vote.sync.{all,any,uni}.pred q, p, mask, with the
                   // setp (and selp) that carry the predicate in and out of a C++ asm statement
   CvtPack,        // cvt.rn.{f16,bf16}x2.f32 d, hi, lo  (two floats rounded and packed in one b32)
+  HalfScalar,     // the CUDA SDK's one-instruction half/bfloat16 helpers (cuda_fp16.hpp, cuda_bf16.hpp):
+                  // cvt between f32/f64 and f16/bf16 (round to nearest), neg/abs of f16, bf16 and x2 pairs,
+                  // mov.b32 packs of two 16-bit halves; `mode` says which (HalfScalarKind)
+};
+
+enum class HalfScalarKind : int {
+  WidenF16,     // cvt.f32.f16 d, h
+  WidenBF16,    // cvt.f32.bf16 d, h
+  NarrowF16,    // cvt.rn.f16.f32 d, f   (and .f64 sources: the operand's own type)
+  NarrowBF16,   // cvt.rn.bf16.f32 d, f
+  FlipSign,     // neg.{f16,bf16}[x2]: the sign bit of each half (count: 1 or 2 halves)
+  ClearSign,    // abs.{f16,bf16}[x2]
+  Pack,         // mov.b32 d, {lo, hi}: operand numbers in valueOperand / addrOperand, 0 for a literal zero half
 };
 
 enum class MmaType : int { F16 = 0, BF16 = 1, TF32 = 2 };
@@ -49,6 +62,8 @@ struct PtxStatement {
   bool noinc = false;
   // vote: mode 0 all, 1 any, 2 uni, 3 ballot; valueOperand = the predicate's source, addrOperand unused.
   // cvt pack: k = 1 for bf16; valueOperand = the high half's source, mode = the low half's operand.
+  // half scalar: mode = HalfScalarKind, count = halves (neg/abs), Pack: valueOperand = lo, addrOperand = hi
+  // (-1 for a literal 0).
 };
 
 // bar.sync / bar.arrive: the asm operand holding the barrier id, and the one holding the thread count;

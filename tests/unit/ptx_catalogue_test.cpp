@@ -199,3 +199,34 @@ TEST(PtxSemantics, WarpMatrixInstructionsRefuseAWave64Target) {
     EXPECT_GT(e.line, 0) << "the statement's source line";
   }
 }
+
+// The CUDA SDK's scalar half/bfloat16 helpers (one inline-PTX statement each) against values worked
+// out here: rounding to nearest, sign flips and clears, and the 16-bit halves a mov.b32 packs.
+TEST(PtxCatalogue, SdkHalfAndBfloat16ScalarHelpersRunOnTheCpu) {
+  EXPECT_EQ(parsePtx("{  cvt.f32.f16 $0, $1;}\n")->op, PtxOp::HalfScalar);
+  EXPECT_EQ(parsePtx("{ mov.b32 $0, {0,$1};}\n")->valueOperand, -1);
+  EXPECT_EQ(parsePtx("{neg.f16x2 $0,$1;\n}")->count, 2);
+  EXPECT_FALSE(parsePtx("{  cvt.rz.f16.f32 $0, $1;}\n"));  // other roundings are not emulated: refused
+  CheckResult r = check(bundle("half_scalars"));
+  ASSERT_TRUE(r.report.findings.empty());
+  std::vector<double> x = values(r, "X");
+  auto halfBits = [](double v, ElemType t) {
+    uint16_t bits = 0;
+    storeElem(t, &bits, v);  // round to nearest even
+    return bits;
+  };
+  for (size_t i = 0; i < x.size(); ++i) {
+    uint16_t h = halfBits(x[i], ElemType::F16), bh = halfBits(x[i], ElemType::BF16);
+    double hv = loadElem(ElemType::F16, &h), bv = loadElem(ElemType::BF16, &bh);
+    EXPECT_LE(std::fabs(hv - x[i]), std::ldexp(std::fabs(x[i]), -11)) << "half within half an ulp";
+    EXPECT_EQ(values(r, "Narrowed")[i], hv) << i;
+    EXPECT_EQ(values(r, "Widened")[i], hv) << i;
+    EXPECT_EQ(values(r, "Negated")[i], -hv) << i;
+    EXPECT_EQ(values(r, "Absolute")[i], std::fabs(hv)) << i;
+    EXPECT_EQ(values(r, "BNarrowed")[i], bv) << i;
+    EXPECT_EQ(values(r, "BWidened")[i], bv) << i;
+    uint16_t neg = h ^ 0x8000;
+    EXPECT_EQ(values(r, "Pairs")[i], static_cast<double>(h | (uint32_t{neg} << 16))) << i;
+    EXPECT_EQ(values(r, "NegPairs")[i], static_cast<double>(neg | (uint32_t{h} << 16))) << i;
+  }
+}
