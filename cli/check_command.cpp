@@ -100,6 +100,10 @@ std::function<int()> addCheckCommand(CLI::App& app) {
   sub->add_option("--launches", args->launches,
                   "TileLang scripts: which launches are checked: first (default: each kernel with new shapes or "
                   "scalars), all, or N (the script's first N launches); the others run unchecked");
+  sub->add_option("--autotune", args->autotune,
+                  "TileLang scripts: @tilelang.autotune without timing takes the first configuration (first, the "
+                  "default) or compiles and checks every one (all)")
+      ->check(CLI::IsMember({"first", "all"}));
   sub->add_option("--tilelang-arch", args->tilelangArch,
                   "TileLang scripts: the CUDA architecture TileLang lowers for (default sm_80, its non-Hopper forms)");
   return [args] {

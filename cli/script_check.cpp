@@ -197,6 +197,7 @@ int checkScript(CheckArgs& args) {
   creq.params = args.req.params;
   creq.keepDir = args.keep;
   creq.profile = profileJson(args.req.target);
+  creq.autotune = args.autotune;
   ScriptChecker checker(args);
   TempDirGuard guard;
   CaptureResult cap = captureScript(creq, [&](const nlohmann::json& m) { return checker.onLaunch(m); });

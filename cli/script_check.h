@@ -14,6 +14,7 @@ struct CheckArgs {
   std::vector<std::string> params, scriptArgs;
   std::string format = "text", out, saveOutputs, keep, tilelangArch = "sm_80", schedule = "forward";
   std::string launches = "first";  // scripts: which launches are checked (driver/launch_policy.h)
+  std::string autotune = "first";  // scripts: @tilelang.autotune takes the first configuration, or checks all
 };
 
 // `check kernel.py`: the script failed (an exception, a non-zero exit) and no check found anything.

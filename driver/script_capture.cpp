@@ -74,7 +74,8 @@ void serveChannel(int readFd, int writeFd, const LaunchHandler& onLaunch) {
 // Runs the capture module; the script's own output goes to the terminal as usual.
 int runCaptureModule(const CaptureRequest& req, const std::string& dir, const LaunchHandler& onLaunch) {
   std::vector<std::string> argv = {capturePython(), "-m", "tile_doctor_capture", "--out", dir, "--arch", req.arch,
-                                   "--profile", req.profile.is_null() ? "{}" : req.profile.dump()};
+                                   "--profile", req.profile.is_null() ? "{}" : req.profile.dump(),
+                                   "--autotune", req.autotune};
   for (auto& [k, v] : req.params) argv.push_back("--param=" + k + "=" + v);
   argv.push_back(req.script);
   for (auto& a : req.scriptArgs) argv.push_back(a);

@@ -16,6 +16,7 @@ struct CaptureRequest {
   std::string arch = "sm_80";   // the CUDA architecture TileLang lowers for (sm_80: the non-Hopper forms)
   std::vector<std::pair<std::string, std::string>> params;  // values for symbolic dimensions
   std::string keepDir;          // where the bundles go; empty: a temporary folder
+  std::string autotune = "first";  // @tilelang.autotune: take the first configuration, or check all
   nlohmann::json profile;       // the target, for the torch.cuda queries of a script on a machine without GPU
 };
 

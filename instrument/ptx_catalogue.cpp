@@ -33,8 +33,14 @@ std::optional<PtxStatement> parseHalfScalar(const std::string& normalized) {
   static const std::regex narrow(R"(^cvt\.rn\.(f16|bf16)\.(f32|f64) \$0, ?\$1;$)");
   static const std::regex sign(R"(^(neg|abs)\.(f16|bf16)(x2)? \$0, ?\$1;$)");
   static const std::regex pack(R"(^mov\.b32 \$0, ?\{ ?(0|\$\d+) ?, ?(0|\$\d+) ?\};$)");
+  // __low2float / __high2float: one half of a pair, unpacked into PTX registers first
+  static const std::regex widenHalfOfPair(
+      R"(^\.reg \.f16 low, ?high; mov\.b32 \{low, ?high\}, ?\$1; cvt\.f32\.f16 \$0, (low|high);$)");
   if (std::regex_match(s, m, widen)) {
     st.mode = static_cast<int>(m[1] == "f16" ? HalfScalarKind::WidenF16 : HalfScalarKind::WidenBF16);
+  } else if (std::regex_match(s, m, widenHalfOfPair)) {
+    st.mode = static_cast<int>(HalfScalarKind::WidenF16);
+    st.count = m[1] == "high" ? 1 : 0;
   } else if (std::regex_match(s, m, narrow)) {
     st.mode = static_cast<int>(m[1] == "f16" ? HalfScalarKind::NarrowF16 : HalfScalarKind::NarrowBF16);
   } else if (std::regex_match(s, m, sign)) {

@@ -30,7 +30,7 @@ enum class PtxOp {
 };
 
 enum class HalfScalarKind : int {
-  WidenF16,     // cvt.f32.f16 d, h
+  WidenF16,     // cvt.f32.f16 d, h; count 0 / 1: the low / high half of a pair (__low2float, __high2float)
   WidenBF16,    // cvt.f32.bf16 d, h
   NarrowF16,    // cvt.rn.f16.f32 d, f   (and .f64 sources: the operand's own type)
   NarrowBF16,   // cvt.rn.bf16.f32 d, f

@@ -1,4 +1,5 @@
-"""python -m tile_doctor_capture --out DIR [--arch sm_80] [--param N=V] [--profile JSON] -- script.py [args]
+"""python -m tile_doctor_capture --out DIR [--arch sm_80] [--param N=V] [--profile JSON] [--autotune first|all]
+    script.py [args]
 
 Runs the script to its end with TileLang's compile step captured; each kernel launch is run by the
 tile-doctor process at the other end of $TILE_DOCTOR_CHANNEL. Writes DIR/capture.json:
@@ -42,6 +43,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--arch", default="sm_80")
     parser.add_argument("--param", action="append", default=[])
     parser.add_argument("--profile", default="{}")
+    parser.add_argument("--autotune", choices=("first", "all"), default="first")
     parser.add_argument("script")
     parser.add_argument("script_args", nargs=argparse.REMAINDER)
     opts = parser.parse_args(argv)
@@ -65,7 +67,7 @@ def main(argv: list[str]) -> int:
     try:
         result["host_device"] = _use_host_device(profile)
         from tile_doctor_capture import hooks
-        capture = hooks.install(opts.out, opts.arch, params, script)
+        capture = hooks.install(opts.out, opts.arch, params, script, opts.autotune)
     except Exception as e:  # TileLang or torch missing or incompatible
         result["error"] = f"cannot load TileLang in {sys.executable}: {type(e).__name__}: {e}"
         save()

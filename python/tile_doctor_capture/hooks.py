@@ -11,7 +11,7 @@ import tilelang
 import tilelang.jit  # noqa: F401  (the module; `tilelang.jit` the attribute is the decorator)
 from tilelang import tvm
 
-from tile_doctor_capture import channel, launch
+from tile_doctor_capture import autotune, channel, launch
 from tile_doctor_capture.bundle_writer import CaptureError, output_positions, write_bundles
 
 
@@ -142,9 +142,10 @@ def _answer_benchmarks(capture: Capture) -> None:
         sys.modules["tilelang.profiler.bench"].do_bench = no_timing
 
 
-def install(out_dir: str, arch: str, params: dict, script: str) -> Capture:
+def install(out_dir: str, arch: str, params: dict, script: str, autotune_mode: str = "first") -> Capture:
     capture = Capture(out_dir, arch, params, script)
     _answer_benchmarks(capture)
+    autotune.install(capture, autotune_mode)
     # tilelang.compile is tilelang.jit.compile; the @tilelang.jit wrapper and par_compile look the module
     # global up at call time, so replacing it there covers all three.
     sys.modules["tilelang.jit"].compile = capture.compile

@@ -18,7 +18,7 @@ def _is_cuda(device) -> bool:
         return device.type == "cuda"
     if isinstance(device, str):
         return device == "cuda" or device.startswith("cuda:")
-    return False
+    return isinstance(device, int) and not isinstance(device, bool)  # torch reads an ordinal as a CUDA device
 
 
 def _host(device):

@@ -366,7 +366,9 @@ class Lowering {
       case HalfScalarKind::WidenF16:
       case HalfScalarKind::WidenBF16: {
         llvm::Type* narrow = st.mode == static_cast<int>(HalfScalarKind::WidenF16) ? b.getHalfTy() : b.getBFloatTy();
-        llvm::Value* h = b.CreateBitCast(b.CreateTrunc(bits(a), b.getInt16Ty()), narrow);
+        llvm::Value* word = bits(a);
+        if (st.count == 1) word = b.CreateLShr(word, 16);  // the high half of a pair
+        llvm::Value* h = b.CreateBitCast(b.CreateTrunc(word, b.getInt16Ty()), narrow);
         return result(b.CreateFPExt(h, b.getFloatTy()));
       }
       case HalfScalarKind::NarrowF16:

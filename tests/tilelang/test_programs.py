@@ -151,6 +151,29 @@ class TileLangPrograms(unittest.TestCase):
         self.assertIn(f"in the launch at {report['launches'][1]['called_at']}", write["notes"])
         self.assertEqual({f["buffer"] for f in oob}, {"Y", "Z"})
 
+    def test_autotune_with_every_tunable_given(self):
+        report, work = self.run_clean("autotuned_gemm.py", script_args=["--given"])
+        self.assertEqual(report["launches"][0]["report"]["launch"]["grid"], [4, 4, 1], "block 64x64 as given")
+        self.assertEqual(report["notes"], [])
+
+    def test_autotune_takes_the_first_configuration_and_says_so(self):
+        report, work = self.run_clean("autotuned_gemm.py")
+        self.assertEqual(report["launches"][0]["report"]["launch"]["grid"], [4, 4, 1])
+        (note,) = report["notes"]
+        self.assertIn("took the first of 4 configurations", note["text"])
+        self.assertIn("'block_M': 64", note["text"])
+        rc, report, work = check(os.path.join(HERE, "autotuned_gemm.py"), "--autotune", "all")
+        self.work.append(work)
+        self.assertEqual(rc, 0)
+        grids = [l["report"]["launch"]["grid"][:2] for l in report["launches"] if l["checked"]]
+        self.assertEqual(grids, [[4, 4], [2, 4], [4, 2], [2, 2]], "every configuration checked with TileLang's inputs")
+
+    def test_eager_jit_with_t_empty_output(self):
+        report, work = self.run_clean("eager_rowsum.py", launches=2)
+        self.assertEqual([l["shapes"]["X"] for l in report["launches"]], ["float16[64, 256]", "float16[32, 256]"])
+        x, y = load(work, "in", "launch2", "X"), load(work, "out", "launch2", "Y")
+        np.testing.assert_allclose(y, x.sum(axis=1), rtol=1e-3, atol=1e-3)
+
     def test_shared_memory_over_metax_limit(self):
         # 128x128x64 fp16 tiles in three stages: 3 * (128*64 + 64*128) * 2 = 98304 bytes
         rc, report, work = check(os.path.join(HERE, "gemm_pipelined.py"), "--target", "metax-c500",

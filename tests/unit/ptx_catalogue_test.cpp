@@ -206,6 +206,9 @@ TEST(PtxCatalogue, SdkHalfAndBfloat16ScalarHelpersRunOnTheCpu) {
   EXPECT_EQ(parsePtx("{  cvt.f32.f16 $0, $1;}\n")->op, PtxOp::HalfScalar);
   EXPECT_EQ(parsePtx("{ mov.b32 $0, {0,$1};}\n")->valueOperand, -1);
   EXPECT_EQ(parsePtx("{neg.f16x2 $0,$1;\n}")->count, 2);
+  auto high = parsePtx("{.reg .f16 low,high;\n  mov.b32 {low,high},$1;\n  cvt.f32.f16 $0, high;}\n");  // __high2float
+  ASSERT_TRUE(high);
+  EXPECT_EQ(high->count, 1);
   EXPECT_FALSE(parsePtx("{  cvt.rz.f16.f32 $0, $1;}\n"));  // other roundings are not emulated: refused
   CheckResult r = check(bundle("half_scalars"));
   ASSERT_TRUE(r.report.findings.empty());
