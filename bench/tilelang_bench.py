@@ -34,7 +34,8 @@ for program in args.programs.split(","):
                 wall = time.perf_counter() - t0
                 if proc.returncode != 0:
                     raise SystemExit(f"{program}: exit {proc.returncode}\n{proc.stderr}")
-                timing = json.load(open(report.name))["kernels"][0]["report"]["timing"]
+                result = json.load(open(report.name))
+                timing = (result["launches"] or result["kernels"])[0]["report"]["timing"]  # the first launch
             s = samples[name]
             s["wall"].append(wall)
             s["compile"].append(timing["compile_seconds"])
