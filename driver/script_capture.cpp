@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "frontend/compile_cache.h"
 #include "frontend/input_error.h"
 #include "frontend/paths.h"
 
@@ -75,7 +76,8 @@ void serveChannel(int readFd, int writeFd, const LaunchHandler& onLaunch) {
 int runCaptureModule(const CaptureRequest& req, const std::string& dir, const LaunchHandler& onLaunch) {
   std::vector<std::string> argv = {capturePython(), "-m", "tile_doctor_capture", "--out", dir, "--arch", req.arch,
                                    "--profile", req.profile.is_null() ? "{}" : req.profile.dump(),
-                                   "--autotune", req.autotune};
+                                   "--autotune", req.autotune, "--cache", cacheDir()};
+  if (!req.keepDir.empty()) argv.push_back("--kept");
   for (auto& [k, v] : req.params) argv.push_back("--param=" + k + "=" + v);
   argv.push_back(req.script);
   for (auto& a : req.scriptArgs) argv.push_back(a);

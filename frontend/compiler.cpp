@@ -95,9 +95,7 @@ std::string findCudaSdk() {
   return {};
 }
 
-std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::string& path, const CompileOptions& opts,
-                                          const std::string& text) {
-  auto vfs = makeFileSystem(path, text);
+std::vector<std::string> clangArguments(const std::string& path, const CompileOptions& opts) {
   std::vector<std::string> args = {
       "clang", "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=" + opts.arch, "-nocudalib",
       "--cuda-feature=+ptx80", "-resource-dir", resourceDir(), opts.optLevel, "-gline-tables-only",
@@ -106,6 +104,21 @@ std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::str
   for (auto& d : opts.includeDirs) args.push_back("-I" + d);
   for (auto& f : opts.flags) args.push_back(f);
   args.push_back(path);
+  return args;
+}
+
+namespace {
+// Every file the preprocessor entered, system headers too (the SDK's and clang's own).
+class EveryFileRead : public clang::DependencyCollector {
+ public:
+  bool needSystemDependencies() override { return true; }
+};
+}  // namespace
+
+std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::string& path, const CompileOptions& opts,
+                                          const std::string& text, std::vector<std::string>* filesRead) {
+  auto vfs = makeFileSystem(path, text);
+  std::vector<std::string> args = clangArguments(path, opts);
   std::vector<const char*> argv;
   for (auto& a : args) argv.push_back(a.c_str());
 
@@ -127,6 +140,8 @@ std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::str
   ci.createDiagnostics(printer.get(), false);
   ci.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());  // no "N warnings generated" on stderr
   ci.createFileManager(vfs);
+  auto collector = std::make_shared<EveryFileRead>();
+  if (filesRead) ci.addDependencyCollector(collector);
   clang::EmitLLVMOnlyAction action(&ctx);
   bool ok = ci.ExecuteAction(action);
   diagOut.flush();
@@ -136,6 +151,8 @@ std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::str
   }
   std::unique_ptr<llvm::Module> m = action.takeModule();
   if (!m) throw InputError(path, 0, "clang produced no module:\n" + diagText);
+  if (filesRead)
+    for (const std::string& f : collector->getDependencies()) filesRead->push_back(f);
   return m;
 }
 

@@ -28,9 +28,13 @@ struct CompileOptions {
 std::string findCudaSdk();
 
 // `path` names the file for diagnostics; `text` is its content when it does not exist on disk
-// (the embedded device runtime), else empty. Throws InputError carrying clang's diagnostics.
+// (the embedded device runtime), else empty. `filesRead`, when given, receives every file the
+// preprocessor entered (for the compile cache). Throws InputError carrying clang's diagnostics.
 std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::string& path, const CompileOptions& opts,
-                                          const std::string& text = {});
+                                          const std::string& text = {}, std::vector<std::string>* filesRead = nullptr);
+
+// The clang command line compileCuda runs (what the compile cache keys on).
+std::vector<std::string> clangArguments(const std::string& path, const CompileOptions& opts);
 
 std::unique_ptr<llvm::Module> loadIR(llvm::LLVMContext& ctx, const std::string& path);
 

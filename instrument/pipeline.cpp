@@ -1,5 +1,7 @@
 #include "instrument/pipeline.h"
 
+#include "frontend/compile_cache.h"
+
 #include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
@@ -15,6 +17,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <sstream>
 
+#include "frontend/compile_cache.h"
 #include "frontend/compiler.h"
 #include "frontend/input_error.h"
 #include "frontend/signature.h"
@@ -158,7 +161,7 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {
                          "headers = \"cuda\" needs the CUDA SDK's headers, and none were found (looked at $CUDA_HOME, "
                          "$CUDA_PATH and /usr/local/cuda for include/cuda_runtime.h)");
     }
-    km.module = compileCuda(*km.ctx, bundle.sourcePath, opts);
+    km.module = compileCudaCached(*km.ctx, bundle.sourcePath, opts);
   }
   km.compileSeconds = secondsSince(t0);
 

@@ -44,7 +44,7 @@ def output_positions(out_idx, n_params: int) -> set[int]:
     return {(i + n_params) % n_params for i in (out_idx or [])}
 
 
-def _expr(value) -> str | int:
+def expr_text(value) -> str | int:
     """A TVM PrimExpr as a bundle expression (integers stay integers)."""
     try:
         return int(value)
@@ -67,15 +67,10 @@ def _toml_value(v) -> str:
     raise TypeError(type(v))
 
 
-def _device_functions(artifact):
-    for gv, func in artifact.device_mod.functions.items():
-        if "thread_extent" in func.attrs:
-            yield str(gv.name_hint), func
-
-
-def write_bundles(artifact, prim_func, out_idx, directory: str, index: int, info: dict,
+def write_bundles(lowered, prim_func, out_idx, directory: str, index: int, info: dict,
                   launch: dict | None = None) -> list[dict]:
-    """Writes one bundle per device kernel of `artifact` under `directory`; returns their descriptions.
+    """Writes one bundle per device kernel of `lowered` (lowering.Lowered) under `directory`; returns their
+    descriptions. The bundles name the source and line map at info["source"], info["lines"].
     With `launch` ({"name": folder, "files": [names per device kernel]}) the bundles hold one launch's
     real data: a named buffer starts from data/NAME.npy beside its manifest, the others (outputs the launch
     allocates) as uninitialised memory, and every buffer is an output, since the launch's effect on each
@@ -86,25 +81,19 @@ def write_bundles(artifact, prim_func, out_idx, directory: str, index: int, info
             buf = prim_func.buffer_map[var]
             buffers[buf.name] = (str(buf.dtype), list(buf.shape), pos)
     outputs = output_positions(out_idx, len(prim_func.params))
-    source, line_map = split_line_directives(artifact.kernel_source, info["tilelang_dir"])
 
     written = []
-    for kernel_no, (entry, func) in enumerate(_device_functions(artifact)):
+    for kernel_no, kernel in enumerate(lowered.kernels):
+        entry = kernel["entry"]
         name = f"k{index}_{entry}" if kernel_no == 0 else f"k{index}_{kernel_no}_{entry}"
         if launch is not None:
             name = launch["name"] if kernel_no == 0 else f"{launch['name']}_{kernel_no}"
         bundle_dir = os.path.join(directory, name)
         os.makedirs(bundle_dir, exist_ok=True)
-        with open(os.path.join(bundle_dir, "kernel.cu"), "w") as f:
-            f.write(source)
-        with open(os.path.join(bundle_dir, "kernel.lines"), "w") as f:
-            for gen, py in sorted(line_map.items()):
-                f.write(f"{gen}\t{py}\n")
 
         symbols: dict[str, int | None] = {}
         args_toml = []
-        for var in func.params:
-            pname, dtype = var.name, str(var.dtype)
+        for pname, dtype in kernel["params"]:
             if dtype == "handle":
                 if pname not in buffers:
                     raise CaptureError(f"kernel {entry}: parameter {pname} is no buffer of the TileLang function")
@@ -113,7 +102,7 @@ def write_bundles(artifact, prim_func, out_idx, directory: str, index: int, info
                     raise CaptureError(f"kernel {entry}: buffer {pname} has dtype {bdtype}, which bundles do not hold")
                 dims = []
                 for d in shape:
-                    e = _expr(d)
+                    e = expr_text(d)
                     if isinstance(e, str):
                         for sym in re.findall(r"[A-Za-z_]\w*", e):
                             symbols.setdefault(sym, None)
@@ -135,29 +124,25 @@ def write_bundles(artifact, prim_func, out_idx, directory: str, index: int, info
                     symbols.setdefault(pname, None)
                     args_toml.append({"name": pname, "type": _ELEM_TYPES[dtype], "value": pname})
 
-        extent = func.attrs["thread_extent"]
-        grid = [_expr(extent.get(f"blockIdx.{a}", 1)) for a in "xyz"]
-        block = [_expr(extent.get(f"threadIdx.{a}", 1)) for a in "xyz"]
-        for e in grid + block:
+        grid, block, shared = kernel["grid"], kernel["block"], kernel["shared"]
+        for e in grid + block + [shared]:
             if isinstance(e, str):
                 for sym in re.findall(r"[A-Za-z_]\w*", e):
                     symbols.setdefault(sym, None)
-        shared = func.attrs.get("dyn_shared_memory_buf")
-        shared = _expr(shared) if shared is not None else 0
 
         unresolved = [s for s in symbols if s not in info["params"]]
         lines = [
             f"# Captured by tile-doctor from {info['where']} (TileLang {info['tilelang_version']}, {info['arch']}).",
             "# Edit and re-run with: tile-doctor check bundle.toml",
             "[kernel]",
-            'source = "kernel.cu"',
+            f"source = {_toml_value(info['source'])}",
             f"entry = {_toml_value(entry)}",
             'headers = "cuda"',
             f"arch = {_toml_value(info['arch'])}",
             f"include = {_toml_value(info['include'])}",
             # CUTLASS only declares its fp8 types after cuda_fp8.h under nvcc's version macros, which clang lacks.
             'flags = ["-include", "cuda_fp8.h"]',
-            'line_map = "kernel.lines"',
+            f"line_map = {_toml_value(info['lines'])}",
             "",
         ]
         if symbols:

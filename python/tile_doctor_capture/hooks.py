@@ -9,9 +9,8 @@ import traceback
 
 import tilelang
 import tilelang.jit  # noqa: F401  (the module; `tilelang.jit` the attribute is the decorator)
-from tilelang import tvm
 
-from tile_doctor_capture import autotune, channel, launch
+from tile_doctor_capture import autotune, channel, launch, lowering
 from tile_doctor_capture.bundle_writer import CaptureError, output_positions, write_bundles
 
 
@@ -33,8 +32,9 @@ class Notes:
 
 
 class Capture:
-    def __init__(self, out_dir: str, arch: str, params: dict, script: str):
+    def __init__(self, out_dir: str, arch: str, params: dict, script: str, cache_dir: str = "", kept: bool = False):
         self.out_dir, self.arch, self.params, self.script = os.path.abspath(out_dir), arch, params, script
+        self.cache_dir, self.kept = cache_dir, kept
         self.kernels: list[dict] = []
         self.launches = 0
         self.launched: set[int] = set()
@@ -49,7 +49,7 @@ class Capture:
         return self.launches
 
     def write_launch_bundles(self, kernel: "StandInKernel", info: dict, launch: dict) -> list[dict]:
-        return write_bundles(kernel.artifact, kernel.prim_func, kernel.out_idx, self.out_dir, kernel.index, info, launch)
+        return write_bundles(kernel.lowered, kernel.prim_func, kernel.out_idx, self.out_dir, kernel.index, info, launch)
 
     def where(self) -> str:
         """The script line that asked for this compile (innermost frame in the script)."""
@@ -70,37 +70,41 @@ class Capture:
         configs.update(pass_configs or {})
         configs["tl.emit_line_directives"] = True
         where = self.where()
-        t = tvm.target.Target({"kind": "cuda", "arch": self.arch})
-        try:
-            with tvm.transform.PassContext(config=configs), t:
-                artifact = tilelang.lower(func, target=t)
-        except Exception as e:  # the user's TileLang program does not lower: their error, at their line
-            raise CaptureError(f"TileLang could not lower the kernel compiled here: {type(e).__name__}: {e}") from e
-        info = {"where": where, "tilelang_version": self.tilelang_version, "arch": self.arch,
-                "include": self.include, "tilelang_dir": self.tilelang_dir, "params": self.params, "floats": {}}
+        lowered = lowering.lower(func, self.arch, configs, self.cache_dir and os.path.join(self.cache_dir, "lowered"))
         index = len(self.kernels)
-        written = write_bundles(artifact, func, out_idx, self.out_dir, index, info)
+        if self.cache_dir and not self.kept:  # by content, in the cache: a later run finds its compiled module
+            folder = lowering.source_folder(lowered, os.path.join(self.cache_dir, "sources"))
+        else:  # beside the bundles, to edit and re-run
+            folder = os.path.join(self.out_dir, f"k{index}_{lowered.kernels[0]['entry']}" if lowered.kernels else "k")
+        source, lines = lowering.store_source(lowered, self.tilelang_dir, folder)
+        info = {"where": where, "tilelang_version": self.tilelang_version, "arch": self.arch,
+                "include": self.include, "tilelang_dir": self.tilelang_dir, "params": self.params, "floats": {},
+                "source": source, "lines": lines}
+        written = write_bundles(lowered, func, out_idx, self.out_dir, index, info)
         for w in written:
             w["index"] = index
         self.kernels.extend(written)
-        return StandInKernel(self, artifact, func, out_idx, info, index, written)
+        return StandInKernel(self, lowered, func, out_idx, info, index, written)
 
 
 class StandInKernel:
     """What the script gets back from tilelang.compile: the source is there, and each call runs the kernel
     under tile-doctor with the call's own tensors (launch.run), then returns what TileLang would."""
 
-    def __init__(self, capture: Capture, artifact, prim_func, out_idx, info: dict, index: int, written: list):
-        self._capture, self.artifact, self.prim_func, self.out_idx = capture, artifact, prim_func, out_idx
+    def __init__(self, capture: Capture, lowered, prim_func, out_idx, info: dict, index: int, written: list):
+        self._capture, self.lowered, self.prim_func, self.out_idx = capture, lowered, prim_func, out_idx
         self.info, self.index, self.written = info, index, written
         self.entry = written[0]["entry"]
         self.entries = [w["entry"] for w in written]
-        self.params = artifact.params
-        self.kernel_source = artifact.kernel_source
+        self.kernel_source = lowered.kernel_source
+
+    @property
+    def params(self):
+        return self.lowered.params
         self.latency, self.config, self.ref_latency = None, None, None  # autotuner results
 
     def get_kernel_source(self, kernel_only: bool = True) -> str:
-        return self.artifact.kernel_source
+        return self.lowered.kernel_source
 
     def __call__(self, *args, **kwargs):
         if not channel.available():  # a capture without a running tile-doctor (the module run by hand)
@@ -121,7 +125,7 @@ class StandInKernel:
         return self.get_profiler().run_once(func)
 
     def show_source(self, which: str = "kernel") -> None:
-        print(self.artifact.kernel_source)
+        print(self.lowered.kernel_source)
 
 
 def output_positions_list(out_idx, n: int) -> list[int]:
@@ -142,8 +146,9 @@ def _answer_benchmarks(capture: Capture) -> None:
         sys.modules["tilelang.profiler.bench"].do_bench = no_timing
 
 
-def install(out_dir: str, arch: str, params: dict, script: str, autotune_mode: str = "first") -> Capture:
-    capture = Capture(out_dir, arch, params, script)
+def install(out_dir: str, arch: str, params: dict, script: str, autotune_mode: str = "first", cache_dir: str = "",
+            kept: bool = False) -> Capture:
+    capture = Capture(out_dir, arch, params, script, cache_dir, kept)
     _answer_benchmarks(capture)
     autotune.install(capture, autotune_mode)
     # tilelang.compile is tilelang.jit.compile; the @tilelang.jit wrapper and par_compile look the module

@@ -46,6 +46,13 @@ def load(work, kind, folder, name):
     return np.load(os.path.join(work, kind, folder, name + ".npy")).astype(np.float64)
 
 
+def source_of(bundle_dir):
+    """The generated source a kept bundle compiles (launch bundles share their kernel's)."""
+    with open(os.path.join(bundle_dir, "bundle.toml")) as f:
+        path = re.search(r'^source = "(.*)"$', f.read(), re.M).group(1)
+    return path if os.path.isabs(path) else os.path.join(bundle_dir, path)
+
+
 def line_of(script, text):
     with open(os.path.join(HERE, script)) as src:
         return src.read().splitlines().index(text) + 1
@@ -77,7 +84,7 @@ class TileLangPrograms(unittest.TestCase):
             line_of("gemm_tensorcore.py", "    torch.testing.assert_close(kernel(a, b), a @ b, rtol=1e-2, atol=1e-2)"))))
         a, b, c = load(work, "in", "launch1", "A"), load(work, "in", "launch1", "B"), load(work, "out", "launch1", "C")
         np.testing.assert_allclose(c, a @ b, rtol=1e-2, atol=2e-2)
-        with open(os.path.join(work, "bundles", "launch1", "kernel.cu")) as src:
+        with open(source_of(os.path.join(work, "bundles", "launch1"))) as src:
             source = src.read()
         self.assertIn("tl::mma_sync", source)
         self.assertIn("tl::ptx_ldmatrix", source)
@@ -98,7 +105,7 @@ class TileLangPrograms(unittest.TestCase):
             by, bx = divmod(block, 4)
             rows, cols = slice(by * 128, by * 128 + 128), slice(bx * 128, bx * 128 + 128)
             np.testing.assert_allclose(c[rows, cols], ref[rows, cols], rtol=1e-2, atol=2e-2, err_msg=f"block {block}")
-        with open(os.path.join(work, "bundles", "launch1", "kernel.cu")) as src:
+        with open(source_of(os.path.join(work, "bundles", "launch1"))) as src:
             source = src.read()
         self.assertIn("tl::cp_async_gs", source)
         self.assertIn("tl::cp_async_wait", source)
@@ -174,6 +181,29 @@ class TileLangPrograms(unittest.TestCase):
         x, y = load(work, "in", "launch2", "X"), load(work, "out", "launch2", "Y")
         np.testing.assert_allclose(y, x.sum(axis=1), rtol=1e-3, atol=1e-3)
 
+    def test_repeated_check_reuses_lowering_and_compiled_module(self):
+        cache = tempfile.mkdtemp(prefix="td-cache-")
+        self.work = [cache]
+        env = dict(os.environ, TILE_DOCTOR_CACHE=cache)
+
+        def run_and_list():
+            report = os.path.join(cache, "report.json")
+            proc = subprocess.run([TOOL, "check", os.path.join(HERE, "gemm_tensorcore.py"), "--format", "json",
+                                   "--out", report], capture_output=True, text=True, env=env)
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            with open(report) as f:
+                result = json.load(f)
+            entries = {d: sorted(os.listdir(os.path.join(cache, d))) for d in ("lowered", "modules", "sources")}
+            return result, entries
+
+        first, entries = run_and_list()
+        self.assertEqual((len(entries["lowered"]), len(entries["sources"])), (1, 1))
+        self.assertEqual(len([e for e in entries["modules"] if e.endswith(".bc")]), 1)
+        again, entries_again = run_and_list()
+        self.assertEqual(entries_again, entries, "the second check wrote nothing new: it was served")
+        self.assertEqual(again["launches"][0]["report"]["findings"], [])
+        self.assertEqual(again["script_exit"]["code"], 0)
+
     def test_shared_memory_over_metax_limit(self):
         # 128x128x64 fp16 tiles in three stages: 3 * (128*64 + 64*128) * 2 = 98304 bytes
         rc, report, work = check(os.path.join(HERE, "gemm_pipelined.py"), "--target", "metax-c500",
@@ -207,7 +237,8 @@ class TileLangPrograms(unittest.TestCase):
         self.work = [work]
         self.assertEqual(rc, 5, "no finding; the script's own check fails on the blocks that did not run")
         bundle_dir = os.path.join(work, "bundles", "launch1")
-        source_path = os.path.join(bundle_dir, "kernel.cu")
+        source_path = source_of(bundle_dir)
+        self.assertTrue(source_path.startswith(os.path.join(work, "bundles")), "with --keep the source is kept too")
         with open(source_path) as src:
             lines = src.read().splitlines()
         edited = next(i for i, l in enumerate(lines) if "tl::cp_async_gs<16>((&(((half_t*)A_shared)[" in l)

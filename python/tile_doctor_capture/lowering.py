@@ -1,0 +1,103 @@
+"""TileLang's lowering of one PrimFunc, reduced to what tile-doctor needs (the generated source and, per
+device kernel, its parameters, grid, block and dynamic shared memory) and kept between runs: a repeated
+check of the same program skips TileLang's passes. The key is the PrimFunc's TVMScript text, the target,
+the pass configurations and the TileLang version; entries are JSON files written under a temporary name
+and renamed, so concurrent runs share them."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+
+import tilelang
+from tilelang import tvm
+
+from tile_doctor_capture.bundle_writer import CaptureError, expr_text, split_line_directives
+
+
+class Lowered:
+    def __init__(self, kernel_source: str, kernels: list[dict], prim_func, target):
+        self.kernel_source, self.kernels = kernel_source, kernels
+        self._prim_func, self._target, self._artifact = prim_func, target, None
+
+    @property
+    def params(self):
+        """TileLang's KernelParams (its profiler wants them): from a real lowering, done when first asked."""
+        if self._artifact is None:
+            with self._target:
+                self._artifact = tilelang.lower(self._prim_func, target=self._target)
+        return self._artifact.params
+
+
+def _summarise(artifact) -> list[dict]:
+    kernels = []
+    for gv, func in artifact.device_mod.functions.items():
+        if "thread_extent" not in func.attrs:
+            continue
+        extent = func.attrs["thread_extent"]
+        shared = func.attrs.get("dyn_shared_memory_buf")
+        kernels.append({
+            "entry": str(gv.name_hint),
+            "params": [[var.name, str(var.dtype)] for var in func.params],
+            "grid": [expr_text(extent.get(f"blockIdx.{a}", 1)) for a in "xyz"],
+            "block": [expr_text(extent.get(f"threadIdx.{a}", 1)) for a in "xyz"],
+            "shared": expr_text(shared) if shared is not None else 0,
+        })
+    return kernels
+
+
+def _write_atomically(path: str, text: str) -> None:
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def lower(func, arch: str, configs: dict, cache_dir: str | None) -> Lowered:
+    target = tvm.target.Target({"kind": "cuda", "arch": arch})
+    entry_path = None
+    if cache_dir:
+        material = json.dumps([tilelang.__version__, arch, sorted((k, str(v)) for k, v in configs.items()),
+                               func.script()])
+        entry_path = os.path.join(cache_dir, hashlib.sha256(material.encode()).hexdigest() + ".json")
+        try:
+            with open(entry_path) as f:
+                entry = json.load(f)
+            return Lowered(entry["kernel_source"], entry["kernels"], func, target)
+        except (OSError, ValueError, KeyError):
+            pass
+    try:
+        with tvm.transform.PassContext(config=configs), target:
+            artifact = tilelang.lower(func, target=target)
+    except Exception as e:  # the user's TileLang program does not lower: their error, at their line
+        raise CaptureError(f"TileLang could not lower the kernel compiled here: {type(e).__name__}: {e}") from e
+    lowered = Lowered(artifact.kernel_source, _summarise(artifact), func, target)
+    lowered._artifact = artifact
+    if entry_path:
+        try:
+            os.makedirs(cache_dir, exist_ok=True)
+            _write_atomically(entry_path, json.dumps({"kernel_source": lowered.kernel_source,
+                                                      "kernels": lowered.kernels}))
+        except OSError:
+            pass  # a cache that cannot be written only costs time
+    return lowered
+
+
+def store_source(lowered: Lowered, tilelang_dir: str, folder: str) -> tuple[str, str]:
+    """Writes the generated source (without TileLang's #line directives) and its line map into `folder`,
+    once; returns their paths."""
+    source, line_map = split_line_directives(lowered.kernel_source, tilelang_dir)
+    os.makedirs(folder, exist_ok=True)
+    paths = os.path.join(folder, "kernel.cu"), os.path.join(folder, "kernel.lines")
+    lines = "".join(f"{gen}\t{py}\n" for gen, py in sorted(line_map.items()))
+    for path, text in zip(paths, (source, lines)):
+        if not os.path.exists(path):
+            _write_atomically(path, text)
+    return paths
+
+
+def source_folder(lowered: Lowered, sources_dir: str) -> str:
+    """Where a source lives by its content: the same generated code always has the same path, so the
+    compiled module of an earlier run (keyed by path and content) serves again."""
+    return os.path.join(sources_dir, hashlib.sha256(lowered.kernel_source.encode()).hexdigest()[:24])

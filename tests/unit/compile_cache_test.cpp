@@ -1,0 +1,65 @@
+// The compile cache: a repeated compile of the same source is served from it, and an entry whose
+// headers changed since is not used.
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+
+#include "frontend/compile_cache.h"
+#include "test_support.h"
+
+using namespace td;
+using namespace td::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct CacheFolder {
+  fs::path dir = fs::temp_directory_path() / ("td-cache-test-" + std::to_string(::getpid()));
+  std::string old;
+  CacheFolder() {
+    if (const char* v = std::getenv("TILE_DOCTOR_CACHE")) old = v;
+    setenv("TILE_DOCTOR_CACHE", dir.c_str(), 1);
+  }
+  ~CacheFolder() {
+    if (old.empty()) unsetenv("TILE_DOCTOR_CACHE");
+    else setenv("TILE_DOCTOR_CACHE", old.c_str(), 1);
+    fs::remove_all(dir);
+  }
+  size_t entries() const {
+    size_t n = 0;
+    for (auto& e : fs::directory_iterator(dir / "modules")) n += e.path().extension() == ".bc";
+    return n;
+  }
+};
+
+void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+
+}  // namespace
+
+TEST(CompileCache, ServesARepeatAndNoticesAChangedHeader) {
+  CacheFolder cache;
+  fs::path src = cache.dir / "src";
+  fs::create_directories(src);
+  write(src / "value.h", "#define VALUE 7\n");
+  write(src / "k.cu", "#include \"value.h\"\nextern \"C\" __global__ void k(int* out) { out[threadIdx.x] = VALUE; }\n");
+  write(src / "bundle.toml",
+        "[kernel]\nsource = \"k.cu\"\nentry = \"k\"\n[launch]\ngrid = [1]\nblock = [4]\n"
+        "[[args]]\nname = \"Out\"\ntype = \"int32*\"\nshape = [4]\ninit = \"zeros\"\noutput = true\n");
+  std::string manifest = (src / "bundle.toml").string();
+  EXPECT_EQ(values(check(manifest), "Out"), std::vector<double>(4, 7));
+  EXPECT_EQ(cache.entries(), 1u);
+  EXPECT_EQ(values(check(manifest), "Out"), std::vector<double>(4, 7));
+  EXPECT_EQ(cache.entries(), 1u) << "the repeat was served from the entry";
+
+  write(src / "value.h", "#define VALUE 9\n");  // same source file, another header
+  fs::last_write_time(src / "value.h", fs::last_write_time(src / "value.h") + std::chrono::seconds(2));
+  EXPECT_EQ(values(check(manifest), "Out"), std::vector<double>(4, 9)) << "the stale entry was not used";
+}
+
+TEST(CompileCache, OffMeansNoFolder) {
+  setenv("TILE_DOCTOR_CACHE", "off", 1);
+  EXPECT_EQ(cacheDir(), "");
+  unsetenv("TILE_DOCTOR_CACHE");
+}
