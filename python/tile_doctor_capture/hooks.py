@@ -97,6 +97,7 @@ class StandInKernel:
         self.entry = written[0]["entry"]
         self.entries = [w["entry"] for w in written]
         self.kernel_source = lowered.kernel_source
+        self.latency, self.config, self.ref_latency = None, None, None  # autotuner results
 
     @property
     def params(self):
