@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """First and repeated `tile-doctor check kernel.py` of one script, beside a bare `import tilelang, torch`
 in the same interpreter, interleaved, REPEATS rounds; medians. What a check costs beyond the import is
-what a cache of compiled modules would save on the repeated one (issue 11, item 6: target a quarter).
+what the caches (TileLang's lowering, clang's output) save on the repeated one; each round's first
+check starts from an empty cache folder (issue 11, item 6: target a quarter).
 Usage: bench/script_repeat_bench.py [--binary build/tile-doctor] [--repeats 3] [--script tests/tilelang/gemm_tensorcore.py]"""
 import argparse
 import os
 import statistics
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -19,9 +21,9 @@ args = ap.parse_args()
 python = os.environ.get("TILE_DOCTOR_PYTHON", str(root / ".venv-tilelang/bin/python"))
 
 
-def timed(cmd):
+def timed(cmd, env=None):
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         raise SystemExit(f"{cmd}: exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
     return time.perf_counter() - t0
@@ -30,8 +32,10 @@ def timed(cmd):
 samples = {"import tilelang, torch": [], "first check": [], "repeated check": []}
 for _ in range(args.repeats):
     samples["import tilelang, torch"].append(timed([python, "-c", "import tilelang, torch"]))
-    samples["first check"].append(timed([args.binary, "check", args.script]))
-    samples["repeated check"].append(timed([args.binary, "check", args.script]))
+    with tempfile.TemporaryDirectory(prefix="td-bench-cache-") as cache:  # the first check starts cold
+        env = dict(os.environ, TILE_DOCTOR_CACHE=cache)
+        samples["first check"].append(timed([args.binary, "check", args.script], env))
+        samples["repeated check"].append(timed([args.binary, "check", args.script], env))
 imp = statistics.median(samples["import tilelang, torch"])
 print(f"{'run':>24} {'median s':>9} {'beyond import s':>16}")
 for name, s in samples.items():
