@@ -1,16 +1,19 @@
 // tile-doctor: debugging and diagnostics for GPU tile kernels.
-// Exit codes: 0 no finding, 1 findings, 2 bad input, 3 the kernel crashed or hung, 4 internal error.
+// Exit codes: 0 no finding, 1 findings, 2 bad input, 3 the kernel crashed or hung, 4 internal error,
+// 5 a checked script failed with no finding, 6 the executor cannot run the kernel.
 #include <fmt/format.h>
 #include <iostream>
 
 #include "cli/commands.h"
 #include "frontend/input_error.h"
 #include "frontend/profile.h"
+#include "runtime/executor_limit.h"
 
 int main(int argc, char** argv) {
   CLI::App app{fmt::format("tile-doctor: finds out why GPU tile kernels crash, hang, race or drift.\n"
                            "Exit codes: 0 no finding, 1 findings, 2 bad input, 3 kernel crashed or hung, 4 internal "
-                           "error.\nDefault target: {}",
+                           "error, 5 a checked script failed with no finding, 6 the executor cannot run the kernel."
+                           "\nDefault target: {}",
                            td::kDefaultTarget)};
   app.require_subcommand(1);
   std::function<int()> check = td::cli::addCheckCommand(app);
@@ -24,6 +27,9 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand("check")) return check();
     if (app.got_subcommand("targets")) return targets();
+  } catch (const td::ExecutorCannotRun& e) {
+    std::cerr << fmt::format("tile-doctor: cannot run: {}: {}\n", e.where(), e.what());
+    return td::kExitExecutorCannotRun;
   } catch (const td::InputError& e) {
     std::cerr << fmt::format("tile-doctor: error: {}: {}\n", e.where(), e.what());
     return 2;

@@ -11,6 +11,7 @@
 #include "frontend/input_error.h"
 #include "frontend/profile.h"
 #include "runtime/buffers.h"
+#include "runtime/executor_limit.h"
 #include "sanitizer/reporters.h"
 
 namespace fs = std::filesystem;
@@ -38,12 +39,21 @@ std::string subFolder(const std::string& dir, const std::string& name) {
   return sub;
 }
 
-// Exit code over all launches: a crash or hang (3) outranks bad input (2), which outranks findings (1) —
-// the codes' own order; "the script failed" (5) only speaks when nothing else did.
+// Exit code over all launches: a crash or hang (3) outranks bad input (2), which outranks findings (1);
+// then a kernel the executor cannot run (6), then "the script failed" (5), which only speaks when nothing
+// else did.
 int combine(int worst, int rc) {
-  if (worst == 0 || worst == kExitScriptFailed) return rc == 0 ? worst : rc;
-  if (rc == kExitScriptFailed) return worst;
-  return std::max(worst, rc);
+  auto rank = [](int c) {
+    switch (c) {
+      case 3: return 5;
+      case 2: return 4;
+      case 1: return 3;
+      case kExitExecutorCannotRun: return 2;
+      case kExitScriptFailed: return 1;
+      default: return 0;
+    }
+  };
+  return rank(rc) > rank(worst) ? rc : worst;
 }
 
 // One kernel launch of the script, or one compiled kernel it never launched (checked with the bundle's
@@ -57,6 +67,7 @@ struct CheckedItem {
   int sameAs = 0;                // unchecked: the earlier launch it repeats
   std::optional<Report> report;
   std::string errorWhere, error;
+  int errorCode = 2;             // bad input, or kExitExecutorCannotRun
 };
 
 std::string describeShapes(const nlohmann::json& shapes, const nlohmann::json& scalars) {
@@ -105,6 +116,11 @@ class ScriptChecker {
       else if (res.report.exitCode() == 3) reply["message"] = "the kernel crashed or hung (see tile-doctor's report)";
       else reply["ran"] = true;
       item.report = std::move(res.report);
+    } catch (const ExecutorCannotRun& e) {
+      item.errorWhere = e.where();
+      item.error = e.what();
+      item.errorCode = kExitExecutorCannotRun;
+      reply["message"] = item.error;
     } catch (const InputError& e) {
       item.errorWhere = e.where();
       item.error = e.what();
@@ -142,6 +158,10 @@ class ScriptChecker {
           if (f.loc.file == res.bundle.manifestPath) f.loc.python = k.from;
         saveBuffers(res, subFolder(args_.saveOutputs, item.folder), false);
         item.report = std::move(res.report);
+      } catch (const ExecutorCannotRun& e) {
+        item.errorWhere = e.where();
+        item.error = e.what();
+        item.errorCode = kExitExecutorCannotRun;
       } catch (const InputError& e) {
         item.errorWhere = e.where();
         item.error = e.what();
@@ -244,9 +264,10 @@ int checkScript(CheckArgs& args) {
       if (speaks) worst = combine(worst, it.report->exitCode());
     }
     if (!it.error.empty()) {
-      text += fmt::format("tile-doctor: error: {}: {}\n", it.errorWhere.empty() ? it.bundle : it.errorWhere, it.error);
-      jk["error"] = {{"where", it.errorWhere}, {"message", it.error}};
-      worst = combine(worst, 2);
+      text += fmt::format("tile-doctor: {}: {}: {}\n", it.errorCode == 2 ? "error" : "cannot run",
+                          it.errorWhere.empty() ? it.bundle : it.errorWhere, it.error);
+      jk["error"] = {{"where", it.errorWhere}, {"message", it.error}, {"exit_code", it.errorCode}};
+      worst = combine(worst, it.errorCode);
     }
     j[it.launch > 0 ? "launches" : "kernels"].push_back(jk);
   }

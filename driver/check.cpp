@@ -12,6 +12,7 @@
 #include "instrument/shared_layout.h"
 #include "runtime/cpu/cpu_executor.h"
 #include "runtime/cuda/cuda_executor.h"
+#include "runtime/executor_limit.h"
 #include "sanitizer/collector.h"
 #include "sanitizer/launch_limits.h"
 #include "sanitizer/output_diff.h"
@@ -135,7 +136,13 @@ CheckResult runCheck(const CheckRequest& req) {
   launch.raceShadows = checks.has("race") || checks.has("init") || checks.has("sync");
   launch.barrierHooks = checks.has("sync");
   r.blocksNote = onGpu || sel.all ? "" : sel.description;
-  LaunchOutcome out = launchOn(onGpu, km, b, res.args, profile, launch);
+  LaunchOutcome out;
+  try {
+    out = launchOn(onGpu, km, b, res.args, profile, launch);
+  } catch (ExecutorCannotRun& e) {  // name the script line too
+    if (auto it = scriptLines.find(e.loc.line); it != scriptLines.end()) e.loc.python = it->second;
+    throw;
+  }
   r.launched = true;
   r.executor = out.executor;
   r.device = out.device;

@@ -1,6 +1,7 @@
 #include "runtime/cpu/retarget.h"
 
 #include "runtime/abi.h"
+#include "runtime/executor_limit.h"
 
 #include <fmt/format.h>
 #include <llvm/IR/Constants.h>
@@ -142,9 +143,9 @@ class Lowering {
   [[noreturn]] void unsupported(llvm::Instruction& i, const std::string& what) {
     int site = siteOf(i);
     SourceLoc loc = site >= 0 ? sites_.sites[site].loc : userLocation(i);
-    throw InputError(loc.file, static_cast<int>(loc.line),
-                     fmt::format("the CPU executor cannot run {} (in {}); run it with --executor cuda on a GPU",
-                                 what, loc.function));
+    throw ExecutorCannotRun(loc, fmt::format("the CPU executor cannot run {} (in {}); run it with --executor cuda on "
+                                             "a GPU",
+                                             what, loc.function));
   }
 
   llvm::Value* siteArg(llvm::Instruction& i) {

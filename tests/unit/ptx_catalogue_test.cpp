@@ -8,6 +8,7 @@
 
 #include "frontend/input_error.h"
 #include "instrument/ptx_catalogue.h"
+#include "runtime/executor_limit.h"
 #include "test_support.h"
 
 using namespace td;
@@ -193,11 +194,28 @@ TEST(PtxSemantics, WarpMatrixInstructionsRefuseAWave64Target) {
   try {
     check(bundle("ptx_mma"), "metax-c500");
     FAIL() << "mma.sync/ldmatrix on 64-lane waves must stop before launch";
-  } catch (const InputError& e) {
+  } catch (const ExecutorCannotRun& e) {
     EXPECT_NE(std::string(e.what()).find("32-lane NVIDIA warp instruction"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("64 lanes"), std::string::npos);
-    EXPECT_GT(e.line, 0) << "the statement's source line";
+    EXPECT_GT(e.loc.line, 0u) << "the statement's source line";
   }
+}
+
+// A statement the CPU executor does not emulate is its own outcome (exit 6, not bad input), named with
+// the kernel's line and the SDK function it came from.
+TEST(PtxSemantics, AnUnknownStatementNamesItsHeaderFunctionAndExitsSix) {
+  try {
+    check(bundle("unknown_ptx"));
+    FAIL() << "cvt.rz.f16.f32 is not emulated";
+  } catch (const ExecutorCannotRun& e) {
+    EXPECT_NE(std::string(e.what()).find("cvt.rz.f16.f32"), std::string::npos) << e.what();
+    EXPECT_NE(e.loc.helper.find("__float2half_rz"), std::string::npos) << e.where();
+    EXPECT_EQ(e.loc.line, 7u) << e.where();
+  }
+  Cli r = runCli("check " + bundle("unknown_ptx"));
+  EXPECT_EQ(r.code, 6) << r.output;
+  EXPECT_NE(r.output.find("cannot run"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--executor cuda"), std::string::npos) << r.output;
 }
 
 // The CUDA SDK's scalar half/bfloat16 helpers (one inline-PTX statement each) against values worked
