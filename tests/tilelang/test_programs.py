@@ -204,6 +204,16 @@ class TileLangPrograms(unittest.TestCase):
         self.assertEqual(again["launches"][0]["report"]["findings"], [])
         self.assertEqual(again["script_exit"]["code"], 0)
 
+    def test_overrun_inside_the_allocators_block(self):
+        # 24 floats past 1000-element tensors: inside the caching allocator's block on a GPU, outside the tensor
+        rc, report, work = check(os.path.join(HERE, "pooled_overrun.py"))
+        self.work = [work]
+        self.assertEqual(rc, 1)
+        first, second = (l["report"]["findings"] for l in report["launches"])
+        self.assertEqual(first, [])
+        got = {(f["buffer"], f["access"], tuple(f["coordinates"]), f["count"]) for f in second}
+        self.assertEqual(got, {("C", "write", (1000,), 24), ("B", "read", (1000,), 24)})
+
     def test_shared_memory_over_metax_limit(self):
         # 128x128x64 fp16 tiles in three stages: 3 * (128*64 + 64*128) * 2 = 98304 bytes
         rc, report, work = check(os.path.join(HERE, "gemm_pipelined.py"), "--target", "metax-c500",
