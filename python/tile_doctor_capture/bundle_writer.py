@@ -67,6 +67,21 @@ def _toml_value(v) -> str:
     raise TypeError(type(v))
 
 
+def workspaces(prim_func) -> dict:
+    """T.alloc_global buffers: global memory the program allocates itself and its kernels share
+    (name -> (dtype, shape)); TileLang's host code allocates them uninitialised."""
+    from tilelang import tvm
+    found = {}
+
+    def visit(node):
+        for buf in getattr(node, "alloc_buffers", None) or []:
+            if buf.scope() == "global":
+                found[buf.name] = (str(buf.dtype), list(buf.shape))
+
+    tvm.tirx.stmt_functor.post_order_visit(prim_func.body, visit)
+    return found
+
+
 def write_bundles(lowered, prim_func, out_idx, directory: str, index: int, info: dict,
                   launch: dict | None = None) -> list[dict]:
     """Writes one bundle per device kernel of `lowered` (lowering.Lowered) under `directory`; returns their
@@ -80,6 +95,8 @@ def write_bundles(lowered, prim_func, out_idx, directory: str, index: int, info:
         if var in prim_func.buffer_map:
             buf = prim_func.buffer_map[var]
             buffers[buf.name] = (str(buf.dtype), list(buf.shape), pos)
+    for name, (dtype, shape) in workspaces(prim_func).items():
+        buffers.setdefault(name, (dtype, shape, None))  # no parameter of the program: a workspace
     outputs = output_positions(out_idx, len(prim_func.params))
 
     written = []
@@ -107,8 +124,8 @@ def write_bundles(lowered, prim_func, out_idx, directory: str, index: int, info:
                         for sym in re.findall(r"[A-Za-z_]\w*", e):
                             symbols.setdefault(sym, None)
                     dims.append(e)
-                is_out = pos in outputs or not outputs
-                init = "uninit" if pos in outputs else (
+                is_out = pos in outputs or (not outputs and pos is not None)
+                init = "uninit" if pos in outputs or pos is None else (
                     "uniform(-1, 1)" if bdtype.startswith(("float", "bfloat")) else "zeros")
                 if launch is not None:
                     is_out = True

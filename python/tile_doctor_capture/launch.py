@@ -11,7 +11,7 @@ import numpy as np
 import torch
 
 from tile_doctor_capture import channel
-from tile_doctor_capture.bundle_writer import CaptureError, output_positions
+from tile_doctor_capture.bundle_writer import CaptureError, output_positions, workspaces
 
 # TVM dtype -> torch dtype of the tensors a launch allocates
 _TORCH_DTYPES = {
@@ -106,6 +106,11 @@ def run(capture, kernel, args, where: str):
             by_name[func.buffer_map[var].name] = (value, var)
         elif isinstance(value, float):
             floats[var.name] = value
+    device = next((v.device for v, _ in by_name.values() if isinstance(v, torch.Tensor)), "cpu")
+    for name, (dtype, shape) in workspaces(func).items():  # T.alloc_global: one per launch, shared by its kernels
+        if name not in by_name and str(dtype) in _TORCH_DTYPES:
+            dims = [int(d) if not hasattr(d, "name") else symbols[d.name] for d in shape]
+            by_name[name] = (torch.empty(*dims, dtype=_TORCH_DTYPES[str(dtype)], device=device), None)
     shapes = {name: _describe(v) for name, (v, _) in by_name.items()}
     scalars = {var.name: v for var, v in zip(func.params, values) if var not in func.buffer_map}
     # the same generated source with the same shapes and scalars is the same launch, whichever compile made it
@@ -115,7 +120,7 @@ def run(capture, kernel, args, where: str):
     info = dict(kernel.info, params=params, floats=floats)
     name = f"launch{number}"
     tensors = {n for n, (v, _) in by_name.items() if isinstance(v, torch.Tensor)}
-    fresh = {func.buffer_map[func.params[i]].name for i in allocated}
+    fresh = {func.buffer_map[func.params[i]].name for i in allocated} | {n for n, (_, var) in by_name.items() if var is None}
     # the first device kernel starts the allocated outputs uninitialised; later ones see what it wrote
     files = [tensors - fresh] + [tensors] * (len(kernel.entries) - 1)
     bundles = capture.write_launch_bundles(kernel, info, {"name": name, "files": files})

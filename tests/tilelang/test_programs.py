@@ -214,6 +214,16 @@ class TileLangPrograms(unittest.TestCase):
         got = {(f["buffer"], f["access"], tuple(f["coordinates"]), f["count"]) for f in second}
         self.assertEqual(got, {("C", "write", (1000,), 24), ("B", "read", (1000,), 24)})
 
+    def test_alloc_global_workspace_shared_by_two_kernels(self):
+        report, work = self.run_clean("workspace_two_kernels.py", launches=2)
+        parts = [(l["launch"], l["part"], l["parts"], l["entry"]) for l in report["launches"]]
+        self.assertEqual(parts, [(1, 0, 2, "main_kernel"), (1, 1, 2, "main_kernel_1")])
+        self.assertEqual(report["launches"][0]["shapes"]["partial"], "float32[8, 4]")
+        x = load(work, "in", "launch1", "X")
+        partial_in = load(work, "in", "launch1_1", "partial")  # what the first kernel left in the workspace
+        np.testing.assert_allclose(partial_in, x.reshape(8, 4, 128).sum(axis=2), rtol=1e-5)
+        np.testing.assert_allclose(load(work, "out", "launch1_1", "Y"), x.sum(axis=1), rtol=1e-5)
+
     def test_shared_memory_over_metax_limit(self):
         # 128x128x64 fp16 tiles in three stages: 3 * (128*64 + 64*128) * 2 = 98304 bytes
         rc, report, work = check(os.path.join(HERE, "gemm_pipelined.py"), "--target", "metax-c500",
