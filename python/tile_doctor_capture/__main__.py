@@ -91,6 +91,9 @@ def main(argv: list[str]) -> int:
         if isinstance(e, hooks.CaptureError):
             result["error"], result["error_where"] = text, where
         code, why = 1, text.splitlines()[0] if text else type(e).__name__
+        if isinstance(e, ModuleNotFoundError) and e.name:  # say where the package has to go
+            why += (f" (tile-doctor runs the script with {sys.executable}: install {e.name} there, or point "
+                    "TILE_DOCTOR_PYTHON at an interpreter that has it)")
         if not isinstance(e, hooks.CaptureError):
             traceback.print_exception(e)  # as Python would have shown it
     result["script_exit"] = {"code": code, "where": where, "why": why}

@@ -112,6 +112,12 @@ def write_bundles(lowered, prim_func, out_idx, directory: str, index: int, info:
         args_toml = []
         for pname, dtype in kernel["params"]:
             if dtype == "handle":
+                if pname not in buffers and pname.endswith("_desc"):
+                    raise CaptureError(
+                        f"kernel {entry} takes a Hopper TMA descriptor ({pname}, for {pname[:-5]}): TileLang lowered "
+                        f"it for {info['arch']} with TMA copies, which the CPU executor does not run and whose "
+                        "descriptors tile-doctor's CUDA executor does not build yet; check the non-Hopper form with "
+                        "--tilelang-arch sm_80")
                 if pname not in buffers:
                     raise CaptureError(f"kernel {entry}: parameter {pname} is no buffer of the TileLang function")
                 bdtype, shape, pos = buffers[pname]

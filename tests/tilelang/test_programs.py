@@ -46,6 +46,12 @@ def load(work, kind, folder, name):
     return np.load(os.path.join(work, kind, folder, name + ".npy")).astype(np.float64)
 
 
+def load_bf16(work, kind, folder, name):
+    """bfloat16 buffers travel as their raw 16-bit patterns (numpy has no bfloat16)."""
+    bits = np.load(os.path.join(work, kind, folder, name + ".npy")).astype(np.uint32) << 16
+    return bits.view(np.float32).astype(np.float64)
+
+
 def source_of(bundle_dir):
     """The generated source a kept bundle compiles (launch bundles share their kernel's)."""
     with open(os.path.join(bundle_dir, "bundle.toml")) as f:
@@ -224,6 +230,18 @@ class TileLangPrograms(unittest.TestCase):
         np.testing.assert_allclose(partial_in, x.reshape(8, 4, 128).sum(axis=2), rtol=1e-5)
         np.testing.assert_allclose(load(work, "out", "launch1_1", "Y"), x.sum(axis=1), rtol=1e-5)
 
+    def test_half_gemv_with_the_sdks_conversions(self):
+        report, work = self.run_clean("half_gemv.py")
+        w, x = load(work, "in", "launch1", "W"), load(work, "in", "launch1", "x")
+        np.testing.assert_allclose(load(work, "out", "launch1", "y"), w @ x, rtol=1e-2, atol=2e-2)
+
+    def test_bf16_layernorm_with_the_sdks_conversions(self):
+        report, work = self.run_clean("bf16_layernorm.py")
+        self.assertEqual(report["launches"][0]["shapes"]["X"], "bfloat16[16, 256]")
+        x, g, b = (load_bf16(work, "in", "launch1", n) for n in ("X", "gamma", "beta"))
+        ref = (x - x.mean(axis=1, keepdims=True)) / np.sqrt(x.var(axis=1, keepdims=True) + 1e-5) * g + b
+        np.testing.assert_allclose(load_bf16(work, "out", "launch1", "Y"), ref, rtol=2e-2, atol=3e-2)
+
     def test_shared_memory_over_metax_limit(self):
         # 128x128x64 fp16 tiles in three stages: 3 * (128*64 + 64*128) * 2 = 98304 bytes
         rc, report, work = check(os.path.join(HERE, "gemm_pipelined.py"), "--target", "metax-c500",
@@ -324,6 +342,19 @@ class TileLangPrograms(unittest.TestCase):
         self.assertIn("no_kernel.py:3", proc.stderr)
         self.assertIn("RuntimeError: no kernel: 0.0", proc.stderr)
         self.assertIn("before it compiled a TileLang kernel", proc.stderr)
+        with open(script, "w") as f:  # a package the script imports is missing: where to install it
+            f.write("import tilelang\nimport a_package_nobody_has\n")
+        proc = subprocess.run([TOOL, "check", script], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("no_kernel.py:2", proc.stderr)
+        self.assertIn("install a_package_nobody_has there, or point TILE_DOCTOR_PYTHON", proc.stderr)
+
+    def test_hopper_tma_descriptors_are_named(self):
+        proc = subprocess.run([TOOL, "check", os.path.join(HERE, "gemm_pipelined.py"), "--tilelang-arch", "sm_90"],
+                              capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 2)
+        self.assertRegex(proc.stderr, r"gemm_pipelined\.py:\d+: .*Hopper TMA descriptor \(A_desc, for A\)")
+        self.assertIn("--tilelang-arch sm_80", proc.stderr)
 
 
 if __name__ == "__main__":

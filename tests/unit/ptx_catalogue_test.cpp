@@ -86,7 +86,7 @@ TEST(PtxSemantics, UnknownStatementStopsTheCpuRunWithItsLine) {
   std::ofstream(dir / "bundle.toml") << "[kernel]\nsource = \"k.cu\"\nentry = \"k\"\n[launch]\ngrid = [1]\nblock = [1]\n"
                                         "[[args]]\nname = \"o\"\ntype = \"float*\"\nshape = [1]\n";
   Cli c = runCli("check " + (dir / "bundle.toml").string());
-  EXPECT_EQ(c.code, 2) << c.output;
+  EXPECT_EQ(c.code, 6) << "not bad input: this executor cannot run it\n" << c.output;
   EXPECT_NE(c.output.find("k.cu:2"), std::string::npos) << c.output;
   EXPECT_NE(c.output.find("nanosleep.u32 100;"), std::string::npos) << c.output;
   EXPECT_NE(c.output.find("--executor cuda"), std::string::npos) << c.output;
