@@ -58,6 +58,66 @@ std::optional<PtxStatement> parseHalfScalar(const std::string& normalized) {
   return st;
 }
 
+// The statement's main instruction: the first that is not a register declaration, a label or a move
+// (moves only pack and unpack operands around the real work), e.g. "add.f16" in the SDK's __hadd.
+std::string mainInstruction(const std::string& normalized) {
+  std::string first, firstMove;
+  std::string t;
+  for (char c : normalized) t += (c == '{' || c == '}') ? ' ' : c;
+  size_t start = 0;
+  while (start < t.size()) {
+    size_t end = t.find(';', start);
+    std::string part = t.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    start = end == std::string::npos ? t.size() : end + 1;
+    size_t b = part.find_first_not_of(' ');
+    if (b == std::string::npos) continue;
+    part = part.substr(b);
+    if (part[0] == '@') part = part.substr(part.find(' ') == std::string::npos ? part.size() : part.find(' ') + 1);
+    std::string op = part.substr(0, part.find(' '));
+    if (op.empty() || op[0] == '.' || op.back() == ':') continue;
+    if (op.rfind("mov.", 0) == 0) {
+      if (firstMove.empty()) firstMove = op;
+      continue;
+    }
+    return op;
+  }
+  return firstMove;
+}
+
+bool hasHalfType(const std::string& op) {
+  return op.find(".f16") != std::string::npos || op.find(".bf16") != std::string::npos;
+}
+
+// Instruction families the CPU executor knows and does not emulate (yet), named so the refusal says what
+// the statement is; "" for one nobody has classified.
+std::string notEmulatedFamily(const std::string& normalized) {
+  std::string op = mainInstruction(normalized);
+  auto is = [&](const char* prefix) { return op.rfind(prefix, 0) == 0; };
+  if (op.empty()) return "";
+  for (const char* a : {"add.", "sub.", "mul.", "fma.", "min.", "max.", "neg.", "abs.", "div.", "rcp.", "sqrt.",
+                        "rsqrt.", "ex2.", "lg2.", "sin.", "cos.", "tanh.", "set.", "setp.", "selp.", "testp."})
+    if (is(a))
+      return std::string(hasHalfType(op)                   ? "half/bfloat16"
+                         : op.find(".f") != std::string::npos ? "floating-point"
+                                                                : "integer") +
+             " arithmetic or comparison written as PTX (" + op + "), not emulated";
+  if (is("cvt.") || is("cvt.rn") || is("cvt.rz") || is("cvt.rm") || is("cvt.rp"))
+    return "a conversion this executor does not emulate (" + op +
+           "; emulated: f32 <-> f16/bf16 at round-to-nearest, f64 -> f16/bf16, and the x2 packs)";
+  if (is("ld.global.") || is("st.global.") || is("ld.volatile") || is("st.volatile"))
+    return "a cache-hinted global load or store (" + op + "), not emulated";
+  for (const char* a : {"tanh.approx", "ex2.approx", "lg2.approx", "rcp.approx", "rsqrt.approx", "sqrt.approx",
+                        "div.approx", "sin.approx", "cos.approx"})
+    if (is(a)) return "an approximate math instruction (" + op + "), not emulated";
+  if (is("atom.") || is("red.")) return "an atomic written as PTX (" + op + "), not emulated";
+  if (is("shfl.") || is("vote.") || is("match.") || is("redux."))
+    return "a warp collective in an operand form the catalogue does not know (" + op + ")";
+  if (is("mov.")) return "register moves that split or join 16-bit halves (" + op + "), not emulated";
+  if (is("and.") || is("or.") || is("xor.") || is("shf.") || is("lop3.") || is("prmt."))
+    return "bit manipulation written as PTX (" + op + "), not emulated";
+  return "";
+}
+
 }  // namespace
 
 std::optional<PtxStatement> parsePtx(const std::string& asmText) {
@@ -218,7 +278,7 @@ std::string ptxLimitation(const std::string& asmText) {
   if (s.find("setmaxnreg") != std::string::npos) return "Hopper-only (setmaxnreg)";
   if (s.find("expect_tx") != std::string::npos) return "Hopper-only (mbarrier transaction counts)";
   if (s.find("fence.proxy.async") != std::string::npos) return "Hopper-only (async proxy fence)";
-  return "";
+  return notEmulatedFamily(s);
 }
 
 }  // namespace td

@@ -76,7 +76,8 @@ inline int barrierCountOperand(const PtxStatement& st) {
 // Recognises an asm string (whitespace-insensitive). nullopt: not in the catalogue.
 std::optional<PtxStatement> parsePtx(const std::string& asmText);
 
-// Why an unknown statement is unknown, for the error message ("Hopper-only: TMA", ...), or "".
+// Why an unknown statement is unknown, for the error message ("Hopper-only: TMA", "half/bfloat16
+// arithmetic written as PTX (add.f16), not emulated", ...), or "" for one no family names.
 std::string ptxLimitation(const std::string& asmText);
 
 }  // namespace td

@@ -49,6 +49,12 @@ TEST(PtxCatalogue, RecognisesTheStatementsAndNamesHopperOnlyOnes) {
   EXPECT_FALSE(parsePtx("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 ..."));
   EXPECT_EQ(ptxLimitation("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 ..."), "Hopper-only (wgmma)");
   EXPECT_EQ(ptxLimitation("cp.async.bulk.tensor.2d.shared::cluster.global [$0], [$1];"), "Hopper-only (TMA bulk copy)");
+  // Families the executor knows and does not emulate are named by their main instruction, past the moves.
+  EXPECT_EQ(ptxLimitation("{add.f16 $0,$1,$2;\n}"), "half/bfloat16 arithmetic or comparison written as PTX (add.f16), not emulated");
+  EXPECT_EQ(ptxLimitation("{.reg .b32 a,b;\n mov.b32 a, {0, $1};\n mov.b32 b, {0, $2};\n set.lt.f32.f32 $0, a, b;}"),
+            "floating-point arithmetic or comparison written as PTX (set.lt.f32.f32), not emulated");
+  EXPECT_EQ(ptxLimitation("ld.global.cg.b16 $0, [$1];"), "a cache-hinted global load or store (ld.global.cg.b16), not emulated");
+  EXPECT_EQ(ptxLimitation("nanosleep.u32 100;"), "") << "no family: the generic refusal";
 }
 
 TEST(PtxSemantics, CpAsyncLdmatrixMmaTile) {
