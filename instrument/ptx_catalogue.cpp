@@ -159,6 +159,19 @@ std::optional<PtxStatement> parsePtx(const std::string& asmText) {
   }
   static const std::regex mma(
       R"(^mma\.sync\.aligned\.m16n8k(8|16)\.row\.col\.(f32|f16)\.(f16|bf16|tf32)\.(f16|bf16|tf32)\.(f32|f16) \{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\};$)");
+  // Integer tensor-core products: s8/u8 inputs, s32 accumulators (m16n8k16 and m16n8k32), wrapping or
+  // .satfinite (saturating at the int32 range).
+  static const std::regex mmaInt(
+      R"(^mma\.sync\.aligned\.m16n8k(16|32)\.row\.col(\.satfinite)?\.s32\.(s8|u8)\.(s8|u8)\.s32 \{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\};$)");
+  if (std::regex_match(s, m, mmaInt)) {
+    PtxStatement st{PtxOp::Mma};
+    st.k = std::stoi(m[1]);
+    st.integer = true;
+    st.satfinite = m[2].matched;
+    st.aUnsigned = m[3] == "u8";
+    st.bUnsigned = m[4] == "u8";
+    return st;
+  }
   if (std::regex_match(s, m, mma)) {
     PtxStatement st{PtxOp::Mma};
     st.k = std::stoi(m[1]);

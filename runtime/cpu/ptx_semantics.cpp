@@ -1,6 +1,7 @@
 // CPU semantics of the inline-PTX catalogue (instrument/ptx_catalogue.h), per lane, as the PTX ISA
 // defines them. Operands arrive as 64-bit slots in asm operand order (inputs after outputs); results go
 // back the same way. Shared addresses are offsets in the block's shared window (cvta.to.shared values).
+#include <algorithm>
 #include <cstring>
 #include <fmt/format.h>
 #include <stdexcept>
@@ -147,6 +148,43 @@ void mma(const std::vector<SimThread*>& lanes, int K, MmaType type, bool f16Accu
   }
 }
 
+// mma.sync m16n8k{16,32} with s8/u8 inputs and s32 accumulators (PTX ISA, "Matrix fragments for
+// mma.m16n8k16/k32 with integer type"), g = lane / 4, t = lane % 4, four 8-bit elements per register:
+//   A (16xK, row): register r holds (g + 8(r%2), 4t + 16(r/2) .. +3) — 2 registers for K = 16, 4 for K = 32.
+//   B (Kx8, col): register r holds (k = 4t + 16r .. +3, n = g) — 1 register for K = 16, 2 for K = 32.
+//   C/D (16x8): c_r = (g + 8(r/2), 2t + r%2), 4 registers of s32.
+// The sum is exact in 64 bits, then wraps to 32 (or saturates with .satfinite).
+void mmaInt(const std::vector<SimThread*>& lanes, int K, bool aUnsigned, bool bUnsigned, bool satfinite) {
+  if (lanes.size() < 32) throw std::runtime_error("mma.sync needs a full warp of 32 lanes");
+  int64_t A[16][32] = {}, B[32][8] = {}, C[16][8] = {};
+  int aRegs = K / 8, bRegs = K / 16;
+  auto byte = [](uint64_t v, int i, bool isUnsigned) -> int64_t {
+    uint8_t b = static_cast<uint8_t>(v >> (8 * i));
+    return isUnsigned ? int64_t(b) : int64_t(static_cast<int8_t>(b));
+  };
+  for (int l = 0; l < 32; ++l) {
+    if (!lanes[l]) throw std::runtime_error("mma.sync: every lane of the warp must take part");
+    const uint64_t* in = lanes[l]->asmIn;
+    int g = l / 4, t = l % 4;
+    for (int r = 0; r < aRegs; ++r)
+      for (int i = 0; i < 4; ++i) A[g + 8 * (r % 2)][4 * t + 16 * (r / 2) + i] = byte(in[r], i, aUnsigned);
+    for (int r = 0; r < bRegs; ++r)
+      for (int i = 0; i < 4; ++i) B[4 * t + 16 * r + i][g] = byte(in[aRegs + r], i, bUnsigned);
+    for (int r = 0; r < 4; ++r)
+      C[g + 8 * (r / 2)][2 * t + r % 2] = static_cast<int32_t>(static_cast<uint32_t>(in[aRegs + bRegs + r]));
+  }
+  for (int l = 0; l < 32; ++l) {
+    int g = l / 4, t = l % 4;
+    for (int r = 0; r < 4; ++r) {
+      int row = g + 8 * (r / 2), col = 2 * t + r % 2;
+      int64_t acc = C[row][col];
+      for (int k = 0; k < K; ++k) acc += A[row][k] * B[k][col];
+      if (satfinite) acc = std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX);
+      lanes[l]->asmOut[r] = static_cast<uint32_t>(static_cast<uint64_t>(acc));
+    }
+  }
+}
+
 // stmatrix: the inverse of ldmatrix — lane L's register m holds the pair (L/4, 2(L%4)..+1) of matrix m
 // (transposed with .trans), written to the row addresses lanes 8m .. 8m+7 give.
 void stmatrix(const std::vector<SimThread*>& lanes, int count, bool trans) {
@@ -198,6 +236,7 @@ void runWarpPtx(const std::vector<SimThread*>& lanes) {
   uint32_t p = any->asmParam;
   if (op == PtxOp::LdMatrix) ldmatrix(lanes, p & 0xff, (p >> 8) & 1);
   else if (op == PtxOp::StMatrix) stmatrix(lanes, p & 0xff, (p >> 8) & 1);
+  else if (op == PtxOp::Mma && (p >> 27) & 1) mmaInt(lanes, (p >> 18) & 1 ? 16 : 32, (p >> 28) & 1, (p >> 29) & 1, (p >> 30) & 1);
   else if (op == PtxOp::Mma) mma(lanes, (p >> 18) & 1 ? 16 : 8, static_cast<MmaType>((p >> 16) & 3), (p >> 19) & 1);
 }
 

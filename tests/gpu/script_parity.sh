@@ -25,6 +25,10 @@ run eager_rowsum eager_rowsum.py
 run autotuned_gemm autotuned_gemm.py
 run shifted_copy_bug shifted_copy_bug.py
 run pooled_overrun pooled_overrun.py
+run int8_gemm int8_gemm.py
+run workspace_two_kernels workspace_two_kernels.py
+run half_gemv half_gemv.py
+run bf16_layernorm bf16_layernorm.py
 python3 - "$out" <<'PY'
 import json, sys, os
 out = sys.argv[1]

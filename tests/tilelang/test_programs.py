@@ -242,6 +242,13 @@ class TileLangPrograms(unittest.TestCase):
         ref = (x - x.mean(axis=1, keepdims=True)) / np.sqrt(x.var(axis=1, keepdims=True) + 1e-5) * g + b
         np.testing.assert_allclose(load_bf16(work, "out", "launch1", "Y"), ref, rtol=2e-2, atol=3e-2)
 
+    def test_int8_gemm_on_the_tensor_core_emulation(self):
+        report, work = self.run_clean("int8_gemm.py")
+        a, b = load(work, "in", "launch1", "A"), load(work, "in", "launch1", "B")
+        np.testing.assert_array_equal(load(work, "out", "launch1", "C"), a @ b.T, "integer sums are exact")
+        with open(source_of(os.path.join(work, "bundles", "launch1"))) as src:
+            self.assertIn("tl::mma_sync", src.read())
+
     def test_shared_memory_over_metax_limit(self):
         # 128x128x64 fp16 tiles in three stages: 3 * (128*64 + 64*128) * 2 = 98304 bytes
         rc, report, work = check(os.path.join(HERE, "gemm_pipelined.py"), "--target", "metax-c500",

@@ -33,6 +33,17 @@ TEST(PtxCatalogue, RecognisesTheStatementsAndNamesHopperOnlyOnes) {
   EXPECT_TRUE(ld->trans);
   EXPECT_TRUE(parsePtx("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, "
                        "{$10,$11,$12,$13};"));
+  auto i8 = parsePtx("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {$0,  $1,  $2,  $3},{$4,  $5,  $6,  $7},"
+                     "{$8,  $9},{$10, $11, $12, $13};\n");  // CUTLASS's SM80_16x8x32_S32S8S8S32_TN
+  ASSERT_TRUE(i8);
+  EXPECT_TRUE(i8->integer);
+  EXPECT_EQ(i8->k, 32);
+  EXPECT_FALSE(i8->aUnsigned || i8->bUnsigned || i8->satfinite);
+  auto u8 = parsePtx("mma.sync.aligned.m16n8k16.row.col.satfinite.s32.u8.s8.s32 {$0,$1,$2,$3}, {$4,$5}, {$6}, "
+                     "{$7,$8,$9,$10};");
+  ASSERT_TRUE(u8);
+  EXPECT_TRUE(u8->satfinite && u8->aUnsigned && !u8->bUnsigned);
+  EXPECT_EQ(u8->k, 16);
   // TileLang's instruction/mma.h writes the operand groups without spaces between them.
   EXPECT_TRUE(parsePtx("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0,  $1,  $2,  $3},{$4,  $5,  $6,  $7},"
                        "{$8,  $9},{$10, $11, $12, $13};\n"));
