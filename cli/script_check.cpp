@@ -45,6 +45,7 @@ std::string subFolder(const std::string& dir, const std::string& name) {
 int combine(int worst, int rc) {
   auto rank = [](int c) {
     switch (c) {
+      case 4: return 6;
       case 3: return 5;
       case 2: return 4;
       case 1: return 3;
@@ -67,7 +68,7 @@ struct CheckedItem {
   int sameAs = 0;                // unchecked: the earlier launch it repeats
   std::optional<Report> report;
   std::string errorWhere, error;
-  int errorCode = 2;             // bad input, or kExitExecutorCannotRun
+  int errorCode = 2;             // bad input, kExitExecutorCannotRun, or 4 (internal error)
 };
 
 std::string describeShapes(const nlohmann::json& shapes, const nlohmann::json& scalars) {
@@ -98,37 +99,24 @@ class ScriptChecker {
     item.checked = decision_.check;
     item.sameAs = decision_.sameAs;
     nlohmann::json reply = {{"ran", false}};
-    try {
-      CheckRequest req = args_.req;
-      req.bundlePath = item.bundle;
-      if (!item.checked) req.checks = "", req.repeat = 1;  // runs uninstrumented, for its outputs
-      req.saveInputs = subFolder(args_.req.saveInputs, item.folder);
-      CheckResult res = runCheck(req);
-      for (Finding& f : res.report.findings) {
-        if (f.loc.file == res.bundle.manifestPath) f.loc.python = item.compiledAt;  // launch limits
-        f.notes.push_back("in the launch at " + item.calledAt);
+    CheckRequest req = args_.req;
+    if (!item.checked) req.checks = "", req.repeat = 1;  // runs uninstrumented, for its outputs
+    if (std::optional<CheckResult> res = run(item, req)) {
+      for (Finding& f : res->report.findings) f.notes.push_back("in the launch at " + item.calledAt);
+      try {  // the launch's buffers go back to the script
+        std::string outputs = m.value("outputs", std::string());
+        makeOutputFolder(outputs, "launch output");
+        saveBuffers(*res, outputs, true);
+        if (!res->report.launched) reply["message"] = "the kernel was not launched: it exceeds the target's limits";
+        else if (res->report.exitCode() == 3) reply["message"] = "the kernel crashed or hung (see tile-doctor's report)";
+        else reply["ran"] = true;
+      } catch (const std::exception& e) {
+        item.error = std::string("handing the outputs back: ") + e.what();
+        item.errorCode = 4;
       }
-      std::string outputs = m.value("outputs", std::string());
-      makeOutputFolder(outputs, "launch output");
-      saveBuffers(res, outputs, true);
-      saveBuffers(res, subFolder(args_.saveOutputs, item.folder), false);
-      if (!res.report.launched) reply["message"] = "the kernel was not launched: it exceeds the target's limits";
-      else if (res.report.exitCode() == 3) reply["message"] = "the kernel crashed or hung (see tile-doctor's report)";
-      else reply["ran"] = true;
-      item.report = std::move(res.report);
-    } catch (const ExecutorCannotRun& e) {
-      item.errorWhere = e.where();
-      item.error = e.what();
-      item.errorCode = kExitExecutorCannotRun;
-      reply["message"] = item.error;
-    } catch (const InputError& e) {
-      item.errorWhere = e.where();
-      item.error = e.what();
-      reply["message"] = item.error;
-    } catch (const std::exception& e) {
-      item.error = std::string("internal error: ") + e.what();
-      reply["message"] = item.error;
+      item.report = std::move(res->report);
     }
+    if (!item.error.empty()) reply["message"] = item.error;
     items_.push_back(std::move(item));
     return reply;
   }
@@ -142,29 +130,15 @@ class ScriptChecker {
       item.bundle = k.bundle;
       item.folder = fs::path(k.bundle).parent_path().filename().string();
       item.compiledAt = k.from;
-      try {
-        if (!k.unresolved.empty()) {
-          std::string names;
-          for (auto& u : k.unresolved) names += (names.empty() ? "" : ", ") + u;
-          throw InputError(k.from, 0, fmt::format("kernel {} has symbolic dimensions without a value ({}) and the "
-                                                  "script never launched it; give each with --param NAME=VALUE",
-                                                  k.entry, names));
-        }
-        CheckRequest req = args_.req;
-        req.bundlePath = k.bundle;
-        req.saveInputs = subFolder(args_.req.saveInputs, item.folder);
-        CheckResult res = runCheck(req);
-        for (Finding& f : res.report.findings)
-          if (f.loc.file == res.bundle.manifestPath) f.loc.python = k.from;
-        saveBuffers(res, subFolder(args_.saveOutputs, item.folder), false);
-        item.report = std::move(res.report);
-      } catch (const ExecutorCannotRun& e) {
-        item.errorWhere = e.where();
-        item.error = e.what();
-        item.errorCode = kExitExecutorCannotRun;
-      } catch (const InputError& e) {
-        item.errorWhere = e.where();
-        item.error = e.what();
+      if (!k.unresolved.empty()) {
+        std::string names;
+        for (auto& u : k.unresolved) names += (names.empty() ? "" : ", ") + u;
+        item.errorWhere = k.from;
+        item.error = fmt::format("kernel {} has symbolic dimensions without a value ({}) and the script never "
+                                 "launched it; give each with --param NAME=VALUE",
+                                 k.entry, names);
+      } else if (std::optional<CheckResult> res = run(item, args_.req)) {
+        item.report = std::move(res->report);
       }
       items_.push_back(std::move(item));
     }
@@ -173,6 +147,30 @@ class ScriptChecker {
   const std::vector<CheckedItem>& items() const { return items_; }
 
  private:
+  // One check of the item's bundle; on failure the error goes into the item (exit code and message).
+  std::optional<CheckResult> run(CheckedItem& item, CheckRequest req) {
+    req.bundlePath = item.bundle;
+    try {
+      req.saveInputs = subFolder(args_.req.saveInputs, item.folder);
+      CheckResult res = runCheck(req);
+      for (Finding& f : res.report.findings)  // launch-limit findings sit at a manifest line: name the script's
+        if (f.loc.file == res.bundle.manifestPath) f.loc.python = item.compiledAt;
+      saveBuffers(res, subFolder(args_.saveOutputs, item.folder), false);
+      return res;
+    } catch (const ExecutorCannotRun& e) {
+      item.errorWhere = e.where();
+      item.error = e.what();
+      item.errorCode = kExitExecutorCannotRun;
+    } catch (const InputError& e) {
+      item.errorWhere = e.where();
+      item.error = e.what();
+    } catch (const std::exception& e) {
+      item.error = std::string("internal error: ") + e.what();
+      item.errorCode = 4;
+    }
+    return std::nullopt;
+  }
+
   // The launch's buffers go back to the script (all of them: a kernel may write any it was given);
   // --save-outputs keeps the outputs only.
   static void saveBuffers(const CheckResult& res, const std::string& dir, bool all) {
@@ -264,7 +262,8 @@ int checkScript(CheckArgs& args) {
       if (speaks) worst = combine(worst, it.report->exitCode());
     }
     if (!it.error.empty()) {
-      text += fmt::format("tile-doctor: {}: {}: {}\n", it.errorCode == 2 ? "error" : "cannot run",
+      text += fmt::format("tile-doctor: {}: {}: {}\n",
+                          it.errorCode == 2 ? "error" : it.errorCode == 4 ? "internal error" : "cannot run",
                           it.errorWhere.empty() ? it.bundle : it.errorWhere, it.error);
       jk["error"] = {{"where", it.errorWhere}, {"message", it.error}, {"exit_code", it.errorCode}};
       worst = combine(worst, it.errorCode);
