@@ -1,5 +1,7 @@
 #include "frontend/elem_type.h"
 
+#include "frontend/fp8.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -18,6 +20,9 @@ std::optional<ElemType> parseElemType(const std::string& n) {
   if (n == "uint32") return ElemType::U32;
   if (n == "int64") return ElemType::I64;
   if (n == "uint64") return ElemType::U64;
+  if (n == "float8_e4m3" || n == "float8_e4m3fn" || n == "fp8_e4m3" || n == "__nv_fp8_e4m3" || n == "fp8_e4_t")
+    return ElemType::F8E4M3;
+  if (n == "float8_e5m2" || n == "fp8_e5m2" || n == "__nv_fp8_e5m2" || n == "fp8_e5_t") return ElemType::F8E5M2;
   return std::nullopt;
 }
 
@@ -34,13 +39,15 @@ const char* elemTypeName(ElemType t) {
     case ElemType::U32: return "uint32";
     case ElemType::I64: return "int64";
     case ElemType::U64: return "uint64";
+    case ElemType::F8E4M3: return "float8_e4m3";
+    case ElemType::F8E5M2: return "float8_e5m2";
   }
   return "?";
 }
 
 size_t elemSize(ElemType t) {
   switch (t) {
-    case ElemType::I8: case ElemType::U8: return 1;
+    case ElemType::I8: case ElemType::U8: case ElemType::F8E4M3: case ElemType::F8E5M2: return 1;
     case ElemType::F16: case ElemType::BF16: case ElemType::I16: return 2;
     case ElemType::F32: case ElemType::I32: case ElemType::U32: return 4;
     default: return 8;
@@ -48,7 +55,8 @@ size_t elemSize(ElemType t) {
 }
 
 bool isFloat(ElemType t) {
-  return t == ElemType::F16 || t == ElemType::BF16 || t == ElemType::F32 || t == ElemType::F64;
+  return t == ElemType::F16 || t == ElemType::BF16 || t == ElemType::F32 || t == ElemType::F64 ||
+         t == ElemType::F8E4M3 || t == ElemType::F8E5M2;
 }
 
 namespace {
@@ -78,6 +86,8 @@ double loadElem(ElemType t, const void* p) {
     case ElemType::U32: return ld<uint32_t>(p);
     case ElemType::I64: return ld<int64_t>(p);
     case ElemType::U64: return ld<uint64_t>(p);
+    case ElemType::F8E4M3: return fp8E4M3ToFloat(*static_cast<const uint8_t*>(p));
+    case ElemType::F8E5M2: return fp8E5M2ToFloat(*static_cast<const uint8_t*>(p));
   }
   return 0;
 }
@@ -95,6 +105,8 @@ void storeElem(ElemType t, void* p, double v) {
     case ElemType::U32: return st<uint32_t>(p, v);
     case ElemType::I64: return st<int64_t>(p, v);
     case ElemType::U64: return st<uint64_t>(p, v);
+    case ElemType::F8E4M3: *static_cast<uint8_t*>(p) = floatToFp8E4M3(static_cast<float>(v)); return;
+    case ElemType::F8E5M2: *static_cast<uint8_t*>(p) = floatToFp8E5M2(static_cast<float>(v)); return;
   }
 }
 
@@ -111,6 +123,7 @@ const char* npyDescr(ElemType t) {
     case ElemType::U32: return "<u4";
     case ElemType::I64: return "<i8";
     case ElemType::U64: return "<u8";
+    case ElemType::F8E4M3: case ElemType::F8E5M2: return "|u1";  // numpy has no fp8; raw bits
   }
   return "?";
 }

@@ -6,7 +6,8 @@
 
 namespace td {
 
-enum class ElemType { F16, BF16, F32, F64, I8, U8, I16, I32, U32, I64, U64 };
+// F8E4M3 / F8E5M2: NVIDIA's fp8 formats (frontend/fp8.h), one byte each; .npy files hold their raw bits.
+enum class ElemType { F16, BF16, F32, F64, I8, U8, I16, I32, U32, I64, U64, F8E4M3, F8E5M2 };
 
 std::optional<ElemType> parseElemType(const std::string& name);  // "half", "float", "int" ...
 const char* elemTypeName(ElemType t);

@@ -112,6 +112,9 @@ std::string notEmulatedFamily(const std::string& normalized) {
   if (is("atom.") || is("red.")) return "an atomic written as PTX (" + op + "), not emulated";
   if (is("shfl.") || is("vote.") || is("match.") || is("redux."))
     return "a warp collective in an operand form the catalogue does not know (" + op + ")";
+  if (is("brkpt") || is("trap"))
+    return "a trap (" + op + "): CUTLASS and TileLang put one where a code path is not compiled for the "
+           "architecture, e.g. fp8 mma.sync below sm_89 — try a newer --tilelang-arch";
   if (is("mov.")) return "register moves that split or join 16-bit halves (" + op + "), not emulated";
   if (is("and.") || is("or.") || is("xor.") || is("shf.") || is("lop3.") || is("prmt."))
     return "bit manipulation written as PTX (" + op + "), not emulated";
@@ -163,6 +166,19 @@ std::optional<PtxStatement> parsePtx(const std::string& asmText) {
   // .satfinite (saturating at the int32 range).
   static const std::regex mmaInt(
       R"(^mma\.sync\.aligned\.m16n8k(16|32)\.row\.col(\.satfinite)?\.s32\.(s8|u8)\.(s8|u8)\.s32 \{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\};$)");
+  // fp8 tensor-core products (sm_89+): e4m3/e5m2 inputs, f32 or f16 accumulators, m16n8k32.
+  static const std::regex mmaFp8(
+      R"(^mma\.sync\.aligned\.m16n8k32\.row\.col\.(f32|f16)\.(e4m3|e5m2)\.(e4m3|e5m2)\.(f32|f16) \{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\};$)");
+  if (std::regex_match(s, m, mmaFp8)) {
+    if (m[1] != m[4]) return std::nullopt;
+    PtxStatement st{PtxOp::Mma};
+    st.k = 32;
+    st.fp8 = true;
+    st.f16Accum = m[1] == "f16";
+    st.aUnsigned = m[2] == "e5m2";  // for fp8: the operand is E5M2 (else E4M3)
+    st.bUnsigned = m[3] == "e5m2";
+    return st;
+  }
   if (std::regex_match(s, m, mmaInt)) {
     PtxStatement st{PtxOp::Mma};
     st.k = std::stoi(m[1]);

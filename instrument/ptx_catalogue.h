@@ -12,7 +12,8 @@ enum class PtxOp {
   CpAsyncWait,    // cp.async.wait_group N / cp.async.wait_all
   LdMatrix,       // ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16
   Mma,            // mma.sync.aligned.m16n8k{8,16}.row.col.{f32,f16}.{f16,bf16,tf32}x2.{f32,f16}, and
-                  // m16n8k{16,32}.row.col[.satfinite].s32.{s8,u8}.{s8,u8}.s32
+                  // m16n8k{16,32}.row.col[.satfinite].s32.{s8,u8}.{s8,u8}.s32,
+                  // m16n8k32.row.col.{f32,f16}.{e4m3,e5m2}.{e4m3,e5m2}.{f32,f16}
   StMatrix,       // stmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16
   Shfl,           // shfl.sync.{idx,up,down,bfly}.b32 d, a, b, c, membermask
   Redux,          // redux.sync.{add,min,max,and,or,xor}.{s32,u32,b32} d, a, membermask
@@ -56,6 +57,7 @@ struct PtxStatement {
   MmaType type = MmaType::F16;
   bool f16Accum = false;
   bool integer = false, satfinite = false, aUnsigned = false, bUnsigned = false;  // mma on s8/u8 -> s32
+  bool fp8 = false;  // mma on e4m3/e5m2; aUnsigned / bUnsigned then say "E5M2"
   int mode = 0;
   bool isSigned = false;
   bool arrive = false;

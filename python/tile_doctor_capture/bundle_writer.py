@@ -11,6 +11,7 @@ _ELEM_TYPES = {
     "float16": "half", "bfloat16": "bfloat16", "float32": "float", "float64": "double",
     "int8": "int8", "uint8": "uint8", "int16": "int16", "int32": "int32", "uint32": "uint32",
     "int64": "int64", "uint64": "uint64", "bool": "uint8",
+    "float8_e4m3fn": "float8_e4m3", "float8_e4m3": "float8_e4m3", "float8_e5m2": "float8_e5m2",
 }
 
 _LINE_DIRECTIVE = re.compile(r'^\s*#line (\d+) "([^"]*)"\s*$')
@@ -163,8 +164,9 @@ def write_bundles(lowered, prim_func, out_idx, directory: str, index: int, info:
             'headers = "cuda"',
             f"arch = {_toml_value(info['arch'])}",
             f"include = {_toml_value(info['include'])}",
-            # CUTLASS only declares its fp8 types after cuda_fp8.h under nvcc's version macros, which clang lacks.
-            'flags = ["-include", "cuda_fp8.h"]',
+            # CUTLASS only declares its fp8 types after cuda_fp8.h, and enables its sm_89 fp8 mma.sync, under
+            # nvcc's version macros, which clang lacks (its __CUDA_ARCH__ >= 890 gate still applies).
+            'flags = ["-include", "cuda_fp8.h", "-DCUTE_ARCH_MMA_F32_SM89_SUPPORTED", "-DCUTE_ARCH_MMA_F16_SM89_SUPPORTED"]',
             f"line_map = {_toml_value(info['lines'])}",
             "",
         ]

@@ -18,7 +18,9 @@ _TORCH_DTYPES = {
     "float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32, "float64": torch.float64,
     "int8": torch.int8, "uint8": torch.uint8, "int16": torch.int16, "int32": torch.int32, "int64": torch.int64,
     "uint32": torch.uint32, "uint64": torch.uint64, "bool": torch.bool,
+    "float8_e4m3fn": torch.float8_e4m3fn, "float8_e4m3": torch.float8_e4m3fn, "float8_e5m2": torch.float8_e5m2,
 }
+_RAW_BYTES = (torch.float8_e4m3fn, torch.float8_e5m2)  # numpy has no fp8: their bits travel as uint8
 
 
 class LaunchFailed(RuntimeError):
@@ -31,12 +33,16 @@ def _to_numpy(t: torch.Tensor) -> np.ndarray:
         return t.view(torch.int16).numpy().view(np.uint16)
     if t.dtype == torch.bool:
         return t.to(torch.uint8).numpy()
+    if t.dtype in _RAW_BYTES:
+        return t.view(torch.uint8).numpy()
     return t.numpy()
 
 
 def _from_numpy(a: np.ndarray, like: torch.Tensor) -> torch.Tensor:
     if like.dtype == torch.bfloat16:
         return torch.from_numpy(a.view(np.int16).copy()).view(torch.bfloat16)
+    if like.dtype in _RAW_BYTES:
+        return torch.from_numpy(a.view(np.uint8).copy()).view(like.dtype)
     return torch.from_numpy(a.copy()).to(like.dtype)
 
 

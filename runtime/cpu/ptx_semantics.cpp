@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <stdexcept>
 
+#include "frontend/fp8.h"
 #include "instrument/ptx_catalogue.h"
 #include "runtime/cpu/simt.h"
 
@@ -185,6 +186,49 @@ void mmaInt(const std::vector<SimThread*>& lanes, int K, bool aUnsigned, bool bU
   }
 }
 
+// mma.sync m16n8k32 with fp8 inputs (sm_89+): the 8-bit fragment layout of the integer form above, each
+// element an E4M3 or E5M2 value; products accumulated in fp32 in k order, rounded once for f16 outputs.
+void mmaFp8(const std::vector<SimThread*>& lanes, bool aE5M2, bool bE5M2, bool f16Accum) {
+  if (lanes.size() < 32) throw std::runtime_error("mma.sync needs a full warp of 32 lanes");
+  float A[16][32] = {}, B[32][8] = {}, C[16][8] = {};
+  auto fp8 = [](uint64_t v, int i, bool e5m2) {
+    uint8_t b = static_cast<uint8_t>(v >> (8 * i));
+    return e5m2 ? fp8E5M2ToFloat(b) : fp8E4M3ToFloat(b);
+  };
+  int cRegs = f16Accum ? 2 : 4;
+  for (int l = 0; l < 32; ++l) {
+    if (!lanes[l]) throw std::runtime_error("mma.sync: every lane of the warp must take part");
+    const uint64_t* in = lanes[l]->asmIn;
+    int g = l / 4, t = l % 4;
+    for (int r = 0; r < 4; ++r)
+      for (int i = 0; i < 4; ++i) A[g + 8 * (r % 2)][4 * t + 16 * (r / 2) + i] = fp8(in[r], i, aE5M2);
+    for (int r = 0; r < 2; ++r)
+      for (int i = 0; i < 4; ++i) B[4 * t + 16 * r + i][g] = fp8(in[4 + r], i, bE5M2);
+    for (int r = 0; r < cRegs; ++r) {
+      if (f16Accum) {
+        C[g + 8 * r][2 * t] = half2f(static_cast<uint16_t>(in[6 + r]));
+        C[g + 8 * r][2 * t + 1] = half2f(static_cast<uint16_t>(in[6 + r] >> 16));
+      } else {
+        C[g + 8 * (r / 2)][2 * t + r % 2] = bitsf(in[6 + r]);
+      }
+    }
+  }
+  auto d = [&](int row, int col) {
+    float acc = C[row][col];
+    for (int k = 0; k < 32; ++k) acc = __builtin_fmaf(A[row][k], B[k][col], acc);
+    return acc;
+  };
+  for (int l = 0; l < 32; ++l) {
+    int g = l / 4, t = l % 4;
+    for (int r = 0; r < cRegs; ++r) {
+      if (f16Accum)
+        lanes[l]->asmOut[r] = uint64_t(f2half(d(g + 8 * r, 2 * t))) | (uint64_t(f2half(d(g + 8 * r, 2 * t + 1))) << 16);
+      else
+        lanes[l]->asmOut[r] = fbits(d(g + 8 * (r / 2), 2 * t + r % 2));
+    }
+  }
+}
+
 // stmatrix: the inverse of ldmatrix — lane L's register m holds the pair (L/4, 2(L%4)..+1) of matrix m
 // (transposed with .trans), written to the row addresses lanes 8m .. 8m+7 give.
 void stmatrix(const std::vector<SimThread*>& lanes, int count, bool trans) {
@@ -236,6 +280,7 @@ void runWarpPtx(const std::vector<SimThread*>& lanes) {
   uint32_t p = any->asmParam;
   if (op == PtxOp::LdMatrix) ldmatrix(lanes, p & 0xff, (p >> 8) & 1);
   else if (op == PtxOp::StMatrix) stmatrix(lanes, p & 0xff, (p >> 8) & 1);
+  else if (op == PtxOp::Mma && (p >> 31) & 1) mmaFp8(lanes, (p >> 28) & 1, (p >> 29) & 1, (p >> 19) & 1);
   else if (op == PtxOp::Mma && (p >> 27) & 1) mmaInt(lanes, (p >> 18) & 1 ? 16 : 32, (p >> 28) & 1, (p >> 29) & 1, (p >> 30) & 1);
   else if (op == PtxOp::Mma) mma(lanes, (p >> 18) & 1 ? 16 : 8, static_cast<MmaType>((p >> 16) & 3), (p >> 19) & 1);
 }

@@ -289,7 +289,7 @@ class Lowering {
                      (st.waitAll ? 1u << 10 : 0) | (static_cast<uint32_t>(st.type) << 16) | (st.k == 16 ? 1u << 18 : 0) |
                      (st.f16Accum ? 1u << 19 : 0) | (static_cast<uint32_t>(st.sizeOperand + 1) << 21) |
                      (static_cast<uint32_t>(st.srcSizeOperand + 1) << 24) | (st.integer ? 1u << 27 : 0) |
-                     (st.aUnsigned ? 1u << 28 : 0) | (st.bUnsigned ? 1u << 29 : 0) | (st.satfinite ? 1u << 30 : 0);
+                     (st.aUnsigned ? 1u << 28 : 0) | (st.bUnsigned ? 1u << 29 : 0) | (st.satfinite ? 1u << 30 : 0) | (st.fp8 ? 1u << 31 : 0);
     if (st.addrOperand >= 0)  // mbarrier statements: which operands are the address and the value
       param = static_cast<uint32_t>(st.addrOperand + 1) | (static_cast<uint32_t>(st.valueOperand + 1) << 4) |
               (st.noinc ? 1u << 8 : 0);

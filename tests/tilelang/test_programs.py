@@ -249,6 +249,21 @@ class TileLangPrograms(unittest.TestCase):
         with open(source_of(os.path.join(work, "bundles", "launch1"))) as src:
             self.assertIn("tl::mma_sync", src.read())
 
+    def test_fp8_gemm_for_sm89(self):
+        import torch
+        report, work = self.run_clean("fp8_gemm.py", "--tilelang-arch", "sm_89")
+        self.assertEqual(report["launches"][0]["shapes"]["A"], "float8_e4m3fn[128, 128]")
+
+        def fp8(kind, name):  # fp8 buffers travel as their raw bytes
+            raw = np.load(os.path.join(work, kind, "launch1", name + ".npy"))
+            return torch.from_numpy(raw).view(torch.float8_e4m3fn).double().numpy()
+
+        np.testing.assert_allclose(load(work, "out", "launch1", "C"), fp8("in", "A") @ fp8("in", "B").T,
+                                   rtol=1e-5, atol=1e-4)
+        proc = subprocess.run([TOOL, "check", os.path.join(HERE, "fp8_gemm.py")], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 6, "below sm_89 the fp8 mma is a trap the CPU executor will not run")
+        self.assertIn("try a newer --tilelang-arch", proc.stdout)
+
     def test_shared_memory_over_metax_limit(self):
         # 128x128x64 fp16 tiles in three stages: 3 * (128*64 + 64*128) * 2 = 98304 bytes
         rc, report, work = check(os.path.join(HERE, "gemm_pipelined.py"), "--target", "metax-c500",

@@ -44,6 +44,12 @@ TEST(PtxCatalogue, RecognisesTheStatementsAndNamesHopperOnlyOnes) {
   ASSERT_TRUE(u8);
   EXPECT_TRUE(u8->satfinite && u8->aUnsigned && !u8->bUnsigned);
   EXPECT_EQ(u8->k, 16);
+  auto e4 = parsePtx("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, "
+                     "{$10,$11,$12,$13};\n");  // CUTLASS's SM89_16x8x32_F32E4M3E5M2F32_TN
+  ASSERT_TRUE(e4);
+  EXPECT_TRUE(e4->fp8 && !e4->aUnsigned && e4->bUnsigned && !e4->f16Accum);
+  EXPECT_FALSE(parsePtx("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f16 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, "
+                        "{$10,$11};")) << "accumulator and result types differ";
   // TileLang's instruction/mma.h writes the operand groups without spaces between them.
   EXPECT_TRUE(parsePtx("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0,  $1,  $2,  $3},{$4,  $5,  $6,  $7},"
                        "{$8,  $9},{$10, $11, $12, $13};\n"));
