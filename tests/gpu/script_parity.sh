@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine (docs/gpu.md), after tests/gpu/device_run.sh's unpacking and a TileLang install into
 # /tmp/site (../shared/device/README.md): the whole-script tests run with real CUDA tensors under
-# --executor cuda and --executor cpu, JSON reports to $OUT/scripts/; and the pooled-allocator case under
+# --executor cuda and --executor cpu, JSON reports to $OUT/scripts/ (ONLY=NAME runs one); and the pooled-allocator case under
 # compute-sanitizer memcheck, with and without PyTorch's caching allocator.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -10,11 +10,12 @@ mkdir -p "$out"
 export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH} TILE_DOCTOR_PYTHON=python3 TILE_DOCTOR_PYTHONPATH=$PWD/python
 export TILE_DOCTOR_PROFILES=$PWD/profiles TILE_DOCTOR_CACHE=/tmp/td-cache
 python3 -c "import torch, tilelang; print('torch', torch.__version__, 'cuda', torch.cuda.is_available(), 'TileLang', tilelang.__version__)"
-run() {  # NAME SCRIPT [ARGS...]
+run() {  # NAME SCRIPT [ARGS...]; $ARCH: --tilelang-arch
   name=$1 script=$2; shift 2
+  [ -n "${ONLY:-}" ] && [ "$ONLY" != "$name" ] && return
   for ex in cuda cpu; do
-    timeout 300 /tmp/td/tile-doctor check "tests/tilelang/$script" --executor "$ex" --format json \
-      --out "$out/$name.$ex.json" -- "$@" > "$out/$name.$ex.log" 2>&1
+    timeout 300 /tmp/td/tile-doctor check "tests/tilelang/$script" --executor "$ex" --tilelang-arch "${ARCH:-sm_80}" \
+      --format json --out "$out/$name.$ex.json" -- "$@" > "$out/$name.$ex.log" 2>&1
     echo "$name --executor $ex: exit $?"
   done
 }
@@ -29,6 +30,7 @@ run int8_gemm int8_gemm.py
 run workspace_two_kernels workspace_two_kernels.py
 run half_gemv half_gemv.py
 run bf16_layernorm bf16_layernorm.py
+ARCH=sm_89 run fp8_gemm fp8_gemm.py
 python3 - "$out" <<'PY'
 import json, sys, os
 out = sys.argv[1]
@@ -51,6 +53,7 @@ for name in sorted({f.split(".")[0] for f in os.listdir(out) if f.endswith(".jso
         for row in cp[3]:
             print("   cpu ", row)
 PY
+[ -n "${ONLY:-}" ] && exit 0
 echo "== compute-sanitizer memcheck on pooled_overrun.py (PyTorch's caching allocator on)"
 compute-sanitizer --tool memcheck python3 tests/tilelang/pooled_overrun.py 2>&1 | tail -4
 echo "== the same with PYTORCH_NO_CUDA_MEMORY_CACHING=1"
