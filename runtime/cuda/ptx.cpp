@@ -117,7 +117,8 @@ std::string generatePtx(llvm::Module& m, const std::string& arch, const int64_t*
   std::string error;
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(m.getTargetTriple(), error);
   if (!target) throw std::runtime_error("NVPTX target: " + error);
-  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(m.getTargetTriple(), arch, "+ptx80",
+  // PTX ISA 8.5, the newest LLVM 19 writes: fp8 mma.sync (CUTLASS's SM89 forms) needs 8.4 or later.
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(m.getTargetTriple(), arch, "+ptx85",
                                                                       llvm::TargetOptions(), std::nullopt));
   m.setDataLayout(tm->createDataLayout());
 
