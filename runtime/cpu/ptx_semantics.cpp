@@ -92,10 +92,42 @@ uint16_t f2half(float f) {
 //   C/D (16x8): f32 — c_r = (g + 8(r/2), 2t + r%2), 4 registers; f16 — register r packs (g + 8r, 2t) and
 //     (g + 8r, 2t + 1), 2 registers.
 // Products are accumulated in fp32 in k order and rounded once at the end for f16 accumulators.
+// The C fragment of a float-accumulating mma, one lane's registers: f32 — c_r = (g + 8(r/2), 2t + r%2);
+// f16 — register r packs (g + 8r, 2t) and (g + 8r, 2t + 1).
+void loadFloatAccumulators(const uint64_t* c, int g, int t, bool f16Accum, float (&C)[16][8]) {
+  for (int r = 0; r < (f16Accum ? 2 : 4); ++r) {
+    if (f16Accum) {
+      C[g + 8 * r][2 * t] = half2f(static_cast<uint16_t>(c[r]));
+      C[g + 8 * r][2 * t + 1] = half2f(static_cast<uint16_t>(c[r] >> 16));
+    } else {
+      C[g + 8 * (r / 2)][2 * t + r % 2] = bitsf(c[r]);
+    }
+  }
+}
+
+// D = A·B + C in fp32, k in order, into every lane's D registers (the C layout; f16 rounded once).
+void storeFloatProducts(const std::vector<SimThread*>& lanes, const float (&A)[16][32], const float (&B)[32][8],
+                        const float (&C)[16][8], int K, bool f16Accum) {
+  auto d = [&](int row, int col) {
+    float acc = C[row][col];
+    for (int k = 0; k < K; ++k) acc = __builtin_fmaf(A[row][k], B[k][col], acc);
+    return acc;
+  };
+  for (int l = 0; l < 32; ++l) {
+    int g = l / 4, t = l % 4;
+    for (int r = 0; r < (f16Accum ? 2 : 4); ++r) {
+      if (f16Accum)
+        lanes[l]->asmOut[r] = uint64_t(f2half(d(g + 8 * r, 2 * t))) | (uint64_t(f2half(d(g + 8 * r, 2 * t + 1))) << 16);
+      else
+        lanes[l]->asmOut[r] = fbits(d(g + 8 * (r / 2), 2 * t + r % 2));
+    }
+  }
+}
+
 void mma(const std::vector<SimThread*>& lanes, int K, MmaType type, bool f16Accum) {
   if (lanes.size() < 32) throw std::runtime_error("mma.sync needs a full warp of 32 lanes");
-  float A[16][16] = {}, B[16][8] = {}, C[16][8] = {};
-  int aRegs = type == MmaType::TF32 ? 4 : K / 4, bRegs = type == MmaType::TF32 ? 2 : K / 8, cRegs = f16Accum ? 2 : 4;
+  float A[16][32] = {}, B[32][8] = {}, C[16][8] = {};
+  int aRegs = type == MmaType::TF32 ? 4 : K / 4, bRegs = type == MmaType::TF32 ? 2 : K / 8;
   auto h = [&](uint64_t v, int half) {
     uint16_t bits = static_cast<uint16_t>(v >> (16 * half));
     return type == MmaType::BF16 ? bf16f(bits) : half2f(bits);
@@ -123,30 +155,9 @@ void mma(const std::vector<SimThread*>& lanes, int K, MmaType type, bool f16Accu
         B[k + 1][g] = h(in[aRegs + r], 1);
       }
     }
-    const uint64_t* c = in + aRegs + bRegs;
-    for (int r = 0; r < cRegs; ++r) {
-      if (f16Accum) {
-        C[g + 8 * r][2 * t] = half2f(static_cast<uint16_t>(c[r]));
-        C[g + 8 * r][2 * t + 1] = half2f(static_cast<uint16_t>(c[r] >> 16));
-      } else {
-        C[g + 8 * (r / 2)][2 * t + r % 2] = bitsf(c[r]);
-      }
-    }
+    loadFloatAccumulators(in + aRegs + bRegs, g, t, f16Accum, C);
   }
-  auto d = [&](int row, int col) {
-    float acc = C[row][col];
-    for (int k = 0; k < K; ++k) acc = __builtin_fmaf(A[row][k], B[k][col], acc);
-    return acc;
-  };
-  for (int l = 0; l < 32; ++l) {
-    int g = l / 4, t = l % 4;
-    for (int r = 0; r < cRegs; ++r) {
-      if (f16Accum)
-        lanes[l]->asmOut[r] = uint64_t(f2half(d(g + 8 * r, 2 * t))) | (uint64_t(f2half(d(g + 8 * r, 2 * t + 1))) << 16);
-      else
-        lanes[l]->asmOut[r] = fbits(d(g + 8 * (r / 2), 2 * t + r % 2));
-    }
-  }
+  storeFloatProducts(lanes, A, B, C, K, f16Accum);
 }
 
 // mma.sync m16n8k{16,32} with s8/u8 inputs and s32 accumulators (PTX ISA, "Matrix fragments for
@@ -195,7 +206,6 @@ void mmaFp8(const std::vector<SimThread*>& lanes, bool aE5M2, bool bE5M2, bool f
     uint8_t b = static_cast<uint8_t>(v >> (8 * i));
     return e5m2 ? fp8E5M2ToFloat(b) : fp8E4M3ToFloat(b);
   };
-  int cRegs = f16Accum ? 2 : 4;
   for (int l = 0; l < 32; ++l) {
     if (!lanes[l]) throw std::runtime_error("mma.sync: every lane of the warp must take part");
     const uint64_t* in = lanes[l]->asmIn;
@@ -204,29 +214,9 @@ void mmaFp8(const std::vector<SimThread*>& lanes, bool aE5M2, bool bE5M2, bool f
       for (int i = 0; i < 4; ++i) A[g + 8 * (r % 2)][4 * t + 16 * (r / 2) + i] = fp8(in[r], i, aE5M2);
     for (int r = 0; r < 2; ++r)
       for (int i = 0; i < 4; ++i) B[4 * t + 16 * r + i][g] = fp8(in[4 + r], i, bE5M2);
-    for (int r = 0; r < cRegs; ++r) {
-      if (f16Accum) {
-        C[g + 8 * r][2 * t] = half2f(static_cast<uint16_t>(in[6 + r]));
-        C[g + 8 * r][2 * t + 1] = half2f(static_cast<uint16_t>(in[6 + r] >> 16));
-      } else {
-        C[g + 8 * (r / 2)][2 * t + r % 2] = bitsf(in[6 + r]);
-      }
-    }
+    loadFloatAccumulators(in + 6, g, t, f16Accum, C);
   }
-  auto d = [&](int row, int col) {
-    float acc = C[row][col];
-    for (int k = 0; k < 32; ++k) acc = __builtin_fmaf(A[row][k], B[k][col], acc);
-    return acc;
-  };
-  for (int l = 0; l < 32; ++l) {
-    int g = l / 4, t = l % 4;
-    for (int r = 0; r < cRegs; ++r) {
-      if (f16Accum)
-        lanes[l]->asmOut[r] = uint64_t(f2half(d(g + 8 * r, 2 * t))) | (uint64_t(f2half(d(g + 8 * r, 2 * t + 1))) << 16);
-      else
-        lanes[l]->asmOut[r] = fbits(d(g + 8 * (r / 2), 2 * t + r % 2));
-    }
-  }
+  storeFloatProducts(lanes, A, B, C, 32, f16Accum);
 }
 
 // stmatrix: the inverse of ldmatrix — lane L's register m holds the pair (L/4, 2(L%4)..+1) of matrix m
