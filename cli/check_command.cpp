@@ -56,10 +56,10 @@ void ReportSink::write(const std::string& text) {
   else file_ << text << std::flush;
 }
 
-void saveOutputs(const CheckResult& res, const std::string& dir) {
+void saveOutputs(const CheckResult& res, const std::string& dir, bool everyBuffer) {
   if (dir.empty()) return;
   for (const ArgValue& a : res.args)
-    if (a.spec->isBuffer && a.spec->output) writeNpy(dir + "/" + a.spec->name + ".npy", *a.spec, a.data);
+    if (a.spec->isBuffer && (everyBuffer || a.spec->output)) writeNpy(dir + "/" + a.spec->name + ".npy", *a.spec, a.data);
 }
 
 std::function<int()> addCheckCommand(CLI::App& app) {

@@ -106,7 +106,7 @@ class ScriptChecker {
       try {  // the launch's buffers go back to the script
         std::string outputs = m.value("outputs", std::string());
         makeOutputFolder(outputs, "launch output");
-        saveBuffers(*res, outputs, true);
+        saveOutputs(*res, outputs, true);
         if (!res->report.launched) reply["message"] = "the kernel was not launched: it exceeds the target's limits";
         else if (res->report.exitCode() == 3) reply["message"] = "the kernel crashed or hung (see tile-doctor's report)";
         else reply["ran"] = true;
@@ -155,7 +155,7 @@ class ScriptChecker {
       CheckResult res = runCheck(req);
       for (Finding& f : res.report.findings)  // launch-limit findings sit at a manifest line: name the script's
         if (f.loc.file == res.bundle.manifestPath) f.loc.python = item.compiledAt;
-      saveBuffers(res, subFolder(args_.saveOutputs, item.folder), false);
+      saveOutputs(res, subFolder(args_.saveOutputs, item.folder));
       return res;
     } catch (const ExecutorCannotRun& e) {
       item.errorWhere = e.where();
@@ -169,14 +169,6 @@ class ScriptChecker {
       item.errorCode = 4;
     }
     return std::nullopt;
-  }
-
-  // The launch's buffers go back to the script (all of them: a kernel may write any it was given);
-  // --save-outputs keeps the outputs only.
-  static void saveBuffers(const CheckResult& res, const std::string& dir, bool all) {
-    if (dir.empty()) return;
-    for (const ArgValue& a : res.args)
-      if (a.spec->isBuffer && (all || a.spec->output)) writeNpy(dir + "/" + a.spec->name + ".npy", *a.spec, a.data);
   }
 
   CheckArgs& args_;

@@ -37,6 +37,8 @@ class ReportSink {
   std::string path_;
   std::ofstream file_;
 };
-void saveOutputs(const CheckResult& res, const std::string& dir);  // every output buffer as DIR/NAME.npy
+// Every output buffer (with everyBuffer: every buffer — what a script's launch hands back, since a kernel
+// may write any buffer it was given) as DIR/NAME.npy.
+void saveOutputs(const CheckResult& res, const std::string& dir, bool everyBuffer = false);
 
 }  // namespace td::cli

@@ -102,7 +102,6 @@ class StandInKernel:
     @property
     def params(self):
         return self.lowered.params
-        self.latency, self.config, self.ref_latency = None, None, None  # autotuner results
 
     def get_kernel_source(self, kernel_only: bool = True) -> str:
         return self.lowered.kernel_source

@@ -4,7 +4,6 @@ on as it would on a GPU."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 
 import numpy as np
@@ -46,16 +45,23 @@ def _from_numpy(a: np.ndarray, like: torch.Tensor) -> torch.Tensor:
     return torch.from_numpy(a.copy()).to(like.dtype)
 
 
-def _shape_of(buf, symbols: dict) -> list[int]:
+def _symbol(dim) -> str | None:
+    """The name of a symbolic dimension (a TIR variable), None for a constant one."""
+    try:
+        int(dim)
+        return None
+    except (TypeError, ValueError):
+        return getattr(dim, "name", str(dim))
+
+
+def _shape_of(name: str, shape, symbols: dict) -> list[int]:
+    """A buffer's extents, its symbolic ones from the call."""
     dims = []
-    for d in buf.shape:
-        try:
-            dims.append(int(d))
-        except (TypeError, ValueError):
-            name = getattr(d, "name", str(d))
-            if name not in symbols:
-                raise CaptureError(f"the output {buf.name} has dimension {d}, which no input of the call gives")
-            dims.append(symbols[name])
+    for d in shape:
+        sym = _symbol(d)
+        if sym is not None and sym not in symbols:
+            raise CaptureError(f"{name} has dimension {d}, which no input of the call gives")
+        dims.append(int(d) if sym is None else symbols[sym])
     return dims
 
 
@@ -84,11 +90,8 @@ def assemble(kernel, args) -> tuple[list, set[int], dict]:
         if var in func.buffer_map and isinstance(value, torch.Tensor):
             device = device or value.device
             for dim, extent in zip(func.buffer_map[var].shape, value.shape):
-                if hasattr(dim, "name") and not isinstance(dim, int):
-                    try:
-                        int(dim)
-                    except (TypeError, ValueError):
-                        symbols.setdefault(dim.name, int(extent))
+                if (sym := _symbol(dim)) is not None:
+                    symbols.setdefault(sym, int(extent))
         elif var not in func.buffer_map and isinstance(value, (int, bool)) and not isinstance(value, float):
             symbols.setdefault(var.name, int(value))
     for pos in sorted(outputs):
@@ -96,7 +99,8 @@ def assemble(kernel, args) -> tuple[list, set[int], dict]:
         dtype = _TORCH_DTYPES.get(str(buf.dtype))
         if dtype is None:
             raise CaptureError(f"the output {buf.name} has dtype {buf.dtype}, which tile-doctor cannot allocate")
-        values[pos] = torch.empty(*_shape_of(buf, symbols), dtype=dtype, device=device or "cpu")
+        values[pos] = torch.empty(*_shape_of(f"the output {buf.name}", buf.shape, symbols), dtype=dtype,
+                                  device=device or "cpu")
     return values, outputs, symbols
 
 
@@ -115,13 +119,12 @@ def run(capture, kernel, args, where: str):
     device = next((v.device for v, _ in by_name.values() if isinstance(v, torch.Tensor)), "cpu")
     for name, (dtype, shape) in workspaces(func).items():  # T.alloc_global: one per launch, shared by its kernels
         if name not in by_name and str(dtype) in _TORCH_DTYPES:
-            dims = [int(d) if not hasattr(d, "name") else symbols[d.name] for d in shape]
+            dims = _shape_of(f"the workspace {name}", shape, symbols)
             by_name[name] = (torch.empty(*dims, dtype=_TORCH_DTYPES[str(dtype)], device=device), None)
     shapes = {name: _describe(v) for name, (v, _) in by_name.items()}
     scalars = {var.name: v for var, v in zip(func.params, values) if var not in func.buffer_map}
     # the same generated source with the same shapes and scalars is the same launch, whichever compile made it
-    key = repr((hashlib.sha256(kernel.kernel_source.encode()).hexdigest(), sorted(shapes.items()),
-                sorted((k, repr(v)) for k, v in scalars.items())))
+    key = repr((kernel.lowered.digest, sorted(shapes.items()), sorted((k, repr(v)) for k, v in scalars.items())))
     params = dict(kernel.info["params"], **{k: str(v) for k, v in symbols.items()})
     info = dict(kernel.info, params=params, floats=floats)
     name = f"launch{number}"

@@ -20,6 +20,7 @@ class Lowered:
     def __init__(self, kernel_source: str, kernels: list[dict], prim_func, target):
         self.kernel_source, self.kernels = kernel_source, kernels
         self._prim_func, self._target, self._artifact = prim_func, target, None
+        self.digest = hashlib.sha256(kernel_source.encode()).hexdigest()  # the generated code's identity
 
     @property
     def params(self):
@@ -100,4 +101,4 @@ def store_source(lowered: Lowered, tilelang_dir: str, folder: str) -> tuple[str,
 def source_folder(lowered: Lowered, sources_dir: str) -> str:
     """Where a source lives by its content: the same generated code always has the same path, so the
     compiled module of an earlier run (keyed by path and content) serves again."""
-    return os.path.join(sources_dir, hashlib.sha256(lowered.kernel_source.encode()).hexdigest()[:24])
+    return os.path.join(sources_dir, lowered.digest[:24])
