@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/script_check.h"
 #include "driver/check.h"
+#include "driver/launch_policy.h"
 #include "frontend/input_error.h"
 #include "frontend/profile.h"
 #include "sanitizer/reporters.h"
@@ -109,6 +110,7 @@ std::function<int()> addCheckCommand(CLI::App& app) {
   return [args] {
     parseParams(*args);
     parseSchedule(args->schedule, args->req.launch);
+    LaunchPolicy::parse(args->launches);  // a bad --launches is bad input whatever is checked
     if (isScript(args->req.bundlePath)) return checkScript(*args);
     if (!args->scriptArgs.empty())
       throw InputError(args->req.bundlePath, 0, "arguments after the bundle are for TileLang scripts (kernel.py) only");

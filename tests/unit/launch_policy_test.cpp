@@ -3,6 +3,7 @@
 
 #include "driver/launch_policy.h"
 #include "frontend/input_error.h"
+#include "test_support.h"
 
 namespace td {
 namespace {
@@ -41,3 +42,9 @@ TEST(LaunchPolicy, AnythingElseIsBadInput) {
 
 }  // namespace
 }  // namespace td
+
+TEST(LaunchPolicy, ABadValueIsBadInputForABundleToo) {
+  td::test::Cli r = td::test::runCli("check " + td::test::bundle("transpose") + " --launches sometimes");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("--launches: 'sometimes' is not first, all or a number"), std::string::npos) << r.output;
+}
