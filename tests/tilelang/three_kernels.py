@@ -1,7 +1,8 @@
 """Three kernels in a row, the way a model layer is written: scale = x * w, then a row-wise bias add that
 consumes it, then a ReLU; each called on CUDA tensors and checked against torch at the end. With
 --buggy-bias the second kernel drops its edge guard: when N is not a multiple of the tile, the last block
-writes past its output (and reads past its input). TileLang would guard those accesses itself
+writes past its output (and reads past its input): past the buffer's end in the last row, into the next
+row's first elements in the others, where it races with that row's first block. TileLang would guard those accesses itself
 (LegalizeSafeMemoryAccess); the buggy kernel turns that pass off, as kernels tuned for speed do."""
 import argparse
 
