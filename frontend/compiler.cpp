@@ -115,8 +115,8 @@ class EveryFileRead : public clang::DependencyCollector {
 };
 }  // namespace
 
-std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::string& path, const CompileOptions& opts,
-                                          const std::string& text, std::vector<std::string>* filesRead) {
+void runClangAction(const std::string& path, const CompileOptions& opts, clang::FrontendAction& action,
+                    const std::string& text, std::vector<std::string>* filesRead) {
   auto vfs = makeFileSystem(path, text);
   std::vector<std::string> args = clangArguments(path, opts);
   std::vector<const char*> argv;
@@ -133,7 +133,7 @@ std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::str
   cio.VFS = vfs;
   std::shared_ptr<clang::CompilerInvocation> inv = clang::createInvocation(argv, cio);
   if (!inv) throw InputError(path, 0, "clang rejected the compile flags:\n" + diagOut.str());
-  inv->getFrontendOpts().ProgramAction = clang::frontend::EmitLLVMOnly;
+  inv->getFrontendOpts().ProgramAction = clang::frontend::EmitLLVMOnly;  // what the driver line would run
 
   clang::CompilerInstance ci;
   ci.setInvocation(std::move(inv));
@@ -142,17 +142,22 @@ std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::str
   ci.createFileManager(vfs);
   auto collector = std::make_shared<EveryFileRead>();
   if (filesRead) ci.addDependencyCollector(collector);
-  clang::EmitLLVMOnlyAction action(&ctx);
   bool ok = ci.ExecuteAction(action);
   diagOut.flush();
   if (!ok || ci.getDiagnostics().hasErrorOccurred()) {
     auto [file, line] = firstError(diagText, path);
     throw InputError(file, line, "the kernel does not compile:\n" + diagText);
   }
-  std::unique_ptr<llvm::Module> m = action.takeModule();
-  if (!m) throw InputError(path, 0, "clang produced no module:\n" + diagText);
   if (filesRead)
     for (const std::string& f : collector->getDependencies()) filesRead->push_back(f);
+}
+
+std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::string& path, const CompileOptions& opts,
+                                          const std::string& text, std::vector<std::string>* filesRead) {
+  clang::EmitLLVMOnlyAction action(&ctx);
+  runClangAction(path, opts, action, text, filesRead);
+  std::unique_ptr<llvm::Module> m = action.takeModule();
+  if (!m) throw InputError(path, 0, "clang produced no module");
   return m;
 }
 

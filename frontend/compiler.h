@@ -9,6 +9,9 @@ namespace llvm {
 class LLVMContext;
 class Module;
 }  // namespace llvm
+namespace clang {
+class FrontendAction;
+}  // namespace clang
 
 namespace td {
 
@@ -32,6 +35,11 @@ std::string findCudaSdk();
 // preprocessor entered (for the compile cache). Throws InputError carrying clang's diagnostics.
 std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::string& path, const CompileOptions& opts,
                                           const std::string& text = {}, std::vector<std::string>* filesRead = nullptr);
+
+// Runs any clang action (code generation, an AST walk) on the source with compileCuda's command line and
+// virtual headers; throws InputError carrying clang's diagnostics when the source does not compile.
+void runClangAction(const std::string& path, const CompileOptions& opts, clang::FrontendAction& action,
+                    const std::string& text = {}, std::vector<std::string>* filesRead = nullptr);
 
 // The clang command line compileCuda runs (what the compile cache keys on).
 std::vector<std::string> clangArguments(const std::string& path, const CompileOptions& opts);

@@ -2,6 +2,8 @@
 
 #include <regex>
 
+#include "instrument/ptx_half.h"
+
 namespace td {
 
 namespace {
@@ -15,47 +17,6 @@ std::string normalize(const std::string& s) {
     out += c;
   }
   return out;
-}
-
-// The SDK wraps each statement in braces: "{  cvt.f32.f16 $0, $1;}".
-std::string unbrace(const std::string& s) {
-  std::string t = s;
-  if (t.size() >= 2 && t.front() == '{' && t.back() == '}') t = t.substr(1, t.size() - 2);
-  size_t b = t.find_first_not_of(' '), e = t.find_last_not_of(' ');
-  return b == std::string::npos ? "" : t.substr(b, e - b + 1);
-}
-
-std::optional<PtxStatement> parseHalfScalar(const std::string& normalized) {
-  std::string s = unbrace(normalized);
-  std::smatch m;
-  PtxStatement st{PtxOp::HalfScalar};
-  static const std::regex widen(R"(^cvt\.f32\.(f16|bf16) \$0, ?\$1;$)");
-  static const std::regex narrow(R"(^cvt\.rn\.(f16|bf16)\.(f32|f64) \$0, ?\$1;$)");
-  static const std::regex sign(R"(^(neg|abs)\.(f16|bf16)(x2)? \$0, ?\$1;$)");
-  static const std::regex pack(R"(^mov\.b32 \$0, ?\{ ?(0|\$\d+) ?, ?(0|\$\d+) ?\};$)");
-  // __low2float / __high2float: one half of a pair, unpacked into PTX registers first
-  static const std::regex widenHalfOfPair(
-      R"(^\.reg \.f16 low, ?high; mov\.b32 \{low, ?high\}, ?\$1; cvt\.f32\.f16 \$0, (low|high);$)");
-  if (std::regex_match(s, m, widen)) {
-    st.mode = static_cast<int>(m[1] == "f16" ? HalfScalarKind::WidenF16 : HalfScalarKind::WidenBF16);
-  } else if (std::regex_match(s, m, widenHalfOfPair)) {
-    st.mode = static_cast<int>(HalfScalarKind::WidenF16);
-    st.count = m[1] == "high" ? 1 : 0;
-  } else if (std::regex_match(s, m, narrow)) {
-    st.mode = static_cast<int>(m[1] == "f16" ? HalfScalarKind::NarrowF16 : HalfScalarKind::NarrowBF16);
-  } else if (std::regex_match(s, m, sign)) {
-    st.mode = static_cast<int>(m[1] == "neg" ? HalfScalarKind::FlipSign : HalfScalarKind::ClearSign);
-    st.count = m[3].matched ? 2 : 1;
-  } else if (std::regex_match(s, m, pack)) {
-    st.mode = static_cast<int>(HalfScalarKind::Pack);
-    auto operand = [](const std::string& t) { return t == "0" ? -1 : std::stoi(t.substr(1)); };
-    st.valueOperand = operand(m[1]);
-    st.addrOperand = operand(m[2]);
-    if (st.valueOperand == 0 || st.addrOperand == 0) return std::nullopt;  // $0 is the result
-  } else {
-    return std::nullopt;
-  }
-  return st;
 }
 
 // The statement's main instruction: the first that is not a register declaration, a label or a move
@@ -115,6 +76,15 @@ std::string notEmulatedFamily(const std::string& normalized) {
   if (is("brkpt") || is("trap"))
     return "a trap (" + op + "): CUTLASS and TileLang put one where a code path is not compiled for the "
            "architecture, e.g. fp8 mma.sync below sm_89 — try a newer --tilelang-arch";
+  if (is("mma.sp")) return "a sparse matrix multiply (" + op + ", 2:4 structured sparsity), not emulated";
+  if (is("mma.") && op.find("m8n8k4") != std::string::npos)
+    return "Volta's quad-pair matrix multiply (" + op + "), not emulated";
+  if (is("mma."))
+    return "a matrix-multiply form the catalogue does not emulate (" + op +
+           "; emulated: m16n8k8/k16 f16/bf16/tf32, m16n8k16/k32 s8/u8, m16n8k32 e4m3/e5m2)";
+  if (is("mbarrier."))
+    return "an mbarrier form the catalogue does not emulate (" + op +
+           "; emulated: init, arrive, the parity waits and cp.async arrivals that TileLang emits)";
   if (is("mov.")) return "register moves that split or join 16-bit halves (" + op + "), not emulated";
   if (is("and.") || is("or.") || is("xor.") || is("shf.") || is("lop3.") || is("prmt."))
     return "bit manipulation written as PTX (" + op + "), not emulated";
@@ -302,6 +272,9 @@ std::optional<PtxStatement> parsePtx(const std::string& asmText) {
 std::string ptxLimitation(const std::string& asmText) {
   std::string s = normalize(asmText);
   if (s.find("cp.async.bulk") != std::string::npos) return "Hopper-only (TMA bulk copy)";
+  if (s.find("cp.reduce.async.bulk") != std::string::npos) return "Hopper-only (TMA bulk reduction)";
+  if (s.find("tensormap") != std::string::npos) return "Hopper-only (TMA descriptor prefetch or update)";
+  if (s.find("tcgen05") != std::string::npos) return "Blackwell-only (tcgen05 tensor memory and MMA)";
   if (s.find("wgmma") != std::string::npos) return "Hopper-only (wgmma)";
   if (s.find("cluster") != std::string::npos) return "Hopper-only (thread-block clusters)";
   if (s.find("setmaxnreg") != std::string::npos) return "Hopper-only (setmaxnreg)";

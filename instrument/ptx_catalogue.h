@@ -28,7 +28,8 @@ enum class PtxOp {
   CvtPack,        // cvt.rn.{f16,bf16}x2.f32 d, hi, lo  (two floats rounded and packed in one b32)
   HalfScalar,     // the CUDA SDK's one-instruction half/bfloat16 helpers (cuda_fp16.hpp, cuda_bf16.hpp):
                   // cvt between f32/f64 and f16/bf16 (round to nearest), neg/abs of f16, bf16 and x2 pairs,
-                  // mov.b32 packs of two 16-bit halves; `mode` says which (HalfScalarKind)
+                  // mov.b32 packs of two 16-bit halves, the arithmetic and comparisons; `mode` says which
+                  // (HalfScalarKind)
 };
 
 enum class HalfScalarKind : int {
@@ -39,6 +40,34 @@ enum class HalfScalarKind : int {
   FlipSign,     // neg.{f16,bf16}[x2]: the sign bit of each half (count: 1 or 2 halves)
   ClearSign,    // abs.{f16,bf16}[x2]
   Pack,         // mov.b32 d, {lo, hi}: operand numbers in valueOperand / addrOperand, 0 for a literal zero half
+  Arith,        // {add,sub,mul}[.rn][.sat], fma.rn[.sat|.relu], {min,max}[.NaN] on f16/bf16[x2] (HalfOperation)
+  Compare,      // setp.CMP + selp.u16 (__heq ...), set.CMP.{f16x2,bf16x2,u32}.{f16x2,bf16x2}, set.nan
+  Shuffle,      // pairs unpacked into named halves, then mov.b32 d, {x, y} or mov.b16 d, x (__low2half,
+                // __lows2half2, __lowhigh2highlow ...): HalfOperation::pick
+};
+
+enum class HalfArith : int { Add, Sub, Mul, Fma, Min, Max };
+// PTX comparisons: the ordered six, their unordered forms (true where either operand is NaN), num, nan.
+enum class HalfCompare : int { Eq, Ne, Lt, Le, Gt, Ge, Num, Nan };
+enum class CompareResult : int {
+  Bool,  // 0 or 1 (setp, then selp.u16 1, 0)
+  One,   // per half 1.0 or 0.0 in the half type (set.CMP.f16x2.f16x2)
+  Mask,  // per half 0xffff or 0 (set.CMP.u32.f16x2)
+};
+
+// One SDK half/bfloat16 arithmetic or comparison statement: the operation and its modifiers.
+struct HalfOperation {
+  HalfArith arith = HalfArith::Add;
+  HalfCompare compare = HalfCompare::Eq;
+  bool unordered = false;
+  CompareResult result = CompareResult::Bool;
+  bool bf16 = false;
+  int lanes = 1;             // 1 (f16, bf16) or 2 (x2 pairs)
+  bool saturate = false;     // .sat: clamp to [0, 1], NaN to +0
+  bool relu = false;         // .relu: negative to +0, NaN stays NaN
+  bool propagateNaN = false; // min/max .NaN: a NaN operand gives NaN (else the other operand)
+  int src[3] = {1, 2, 3};    // the source operands' numbers
+  int pick[2] = {0, 0};      // Shuffle: the result's low and high half, each operand * 2 + (1 for a high half)
 };
 
 enum class MmaType : int { F16 = 0, BF16 = 1, TF32 = 2 };
@@ -67,7 +96,8 @@ struct PtxStatement {
   // vote: mode 0 all, 1 any, 2 uni, 3 ballot; valueOperand = the predicate's source, addrOperand unused.
   // cvt pack: k = 1 for bf16; valueOperand = the high half's source, mode = the low half's operand.
   // half scalar: mode = HalfScalarKind, count = halves (neg/abs), Pack: valueOperand = lo, addrOperand = hi
-  // (-1 for a literal 0).
+  // (-1 for a literal 0); Arith and Compare: `half`.
+  HalfOperation half;
 };
 
 // bar.sync / bar.arrive: the asm operand holding the barrier id, and the one holding the thread count;

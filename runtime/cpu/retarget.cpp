@@ -20,6 +20,7 @@
 #include "instrument/ptx_catalogue.h"
 #include "instrument/shared_layout.h"
 #include "instrument/site_table.h"
+#include "runtime/cpu/half_lowering.h"
 #include "runtime/cpu/thread_ctx.h"
 
 extern const char td_cpu_libdevice_cu[];
@@ -346,56 +347,6 @@ class Lowering {
     if (repl) call->replaceAllUsesWith(repl);
     call->eraseFromParent();
     return true;
-  }
-
-  // The SDK's one-instruction half/bfloat16 helpers as plain IR: an asm operand is an integer (h, r
-  // constraints) or a float (f, d), the result likewise; $1 is the call's first argument.
-  llvm::Value* lowerHalfScalar(llvm::IRBuilder<>& b, llvm::CallInst& call, const PtxStatement& st) {
-    llvm::Type* rt = call.getType();
-    auto bits = [&](llvm::Value* v) {  // an operand's bits as an integer of its width
-      llvm::Type* t = v->getType();
-      return t->isFloatingPointTy() ? b.CreateBitCast(v, b.getIntNTy(t->getPrimitiveSizeInBits())) : v;
-    };
-    auto result = [&](llvm::Value* v) {  // v's bits in the call's result type
-      if (v->getType() == rt) return v;
-      llvm::Value* i = bits(v);
-      unsigned w = rt->getPrimitiveSizeInBits();
-      i = b.CreateZExtOrTrunc(i, b.getIntNTy(w));
-      return rt->isFloatingPointTy() ? b.CreateBitCast(i, rt) : i;
-    };
-    llvm::Value* a = call.arg_size() ? call.getArgOperand(0) : nullptr;
-    switch (static_cast<HalfScalarKind>(st.mode)) {
-      case HalfScalarKind::WidenF16:
-      case HalfScalarKind::WidenBF16: {
-        llvm::Type* narrow = st.mode == static_cast<int>(HalfScalarKind::WidenF16) ? b.getHalfTy() : b.getBFloatTy();
-        llvm::Value* word = bits(a);
-        if (st.count == 1) word = b.CreateLShr(word, 16);  // the high half of a pair
-        llvm::Value* h = b.CreateBitCast(b.CreateTrunc(word, b.getInt16Ty()), narrow);
-        return result(b.CreateFPExt(h, b.getFloatTy()));
-      }
-      case HalfScalarKind::NarrowF16:
-      case HalfScalarKind::NarrowBF16: {
-        llvm::Type* narrow = st.mode == static_cast<int>(HalfScalarKind::NarrowF16) ? b.getHalfTy() : b.getBFloatTy();
-        llvm::Value* f = a->getType()->isFloatingPointTy() ? a : b.CreateBitCast(a, b.getFloatTy());
-        return result(b.CreateBitCast(b.CreateFPTrunc(f, narrow), b.getInt16Ty()));
-      }
-      case HalfScalarKind::FlipSign:
-      case HalfScalarKind::ClearSign: {
-        llvm::Value* v = bits(a);
-        uint64_t signs = st.count == 2 ? 0x80008000u : 0x8000u;
-        llvm::Value* mask = llvm::ConstantInt::get(v->getType(), signs);
-        bool flip = st.mode == static_cast<int>(HalfScalarKind::FlipSign);
-        return result(flip ? b.CreateXor(v, mask) : b.CreateAnd(v, b.CreateNot(mask)));
-      }
-      case HalfScalarKind::Pack: {
-        auto half = [&](int operand) -> llvm::Value* {
-          if (operand < 0) return b.getInt32(0);
-          return b.CreateZExt(b.CreateTrunc(bits(call.getArgOperand(operand - 1)), b.getInt16Ty()), i32_);
-        };
-        return result(b.CreateOr(half(st.valueOperand), b.CreateShl(half(st.addrOperand), 16)));
-      }
-    }
-    return nullptr;
   }
 
   // ptrtoint of a shared pointer is its offset in the shared window (cvta.to.shared); inttoptr back

@@ -251,6 +251,14 @@ class TileLangPrograms(unittest.TestCase):
         w, x = load(work, "in", "launch1", "W"), load(work, "in", "launch1", "x")
         np.testing.assert_allclose(load(work, "out", "launch1", "y"), w @ x, rtol=1e-2, atol=2e-2)
 
+    def test_half_arithmetic_through_cutlass_half_t(self):
+        report, work = self.run_clean("half_residual_scale.py", launches=2)
+        self.assertEqual([l["checked"] for l in report["launches"]], [True, True], "two scales: two kernels")
+        x, r, out = (load(work, kind, "launch2", n).astype(np.float16) for kind, n in (("in", "X"), ("in", "R"), ("out", "Out")))
+        # one rounding per operation, as mul.f16 and add.f16 do: numpy's float16 arithmetic rounds the same way
+        want = x * np.float16(1.75) + r
+        np.testing.assert_array_equal(out.view(np.uint16), want.view(np.uint16))
+
     def test_bf16_layernorm_with_the_sdks_conversions(self):
         report, work = self.run_clean("bf16_layernorm.py")
         self.assertEqual(report["launches"][0]["shapes"]["X"], "bfloat16[16, 256]")

@@ -274,3 +274,64 @@ TEST(PtxCatalogue, SdkHalfAndBfloat16ScalarHelpersRunOnTheCpu) {
     EXPECT_EQ(values(r, "NegPairs")[i], static_cast<double>(neg | (uint32_t{h} << 16))) << i;
   }
 }
+
+// The SDK's half/bfloat16 arithmetic and comparisons (cuda_fp16.hpp, cuda_bf16.hpp: add, sub, mul, fma and
+// their .sat/.relu forms, min/max, setp/set comparisons, the x2 pairs) against results worked out here:
+// the exact result in double, rounded once to nearest even; NaN results canonical (0x7fff).
+TEST(PtxCatalogue, SdkHalfAndBfloat16ArithmeticRunsOnTheCpu) {
+  auto add = parsePtx("{add.sat.f16x2 $0,$1,$2;\n}");
+  ASSERT_TRUE(add);
+  EXPECT_EQ(add->mode, static_cast<int>(HalfScalarKind::Arith));
+  EXPECT_TRUE(add->half.saturate);
+  EXPECT_EQ(add->half.lanes, 2);
+  auto geu = parsePtx("{ .reg .pred __$$temp3;\n  setp.geu.bf16  __$$temp3, $1, $2;\n  selp.u16 $0, 1, 0, __$$temp3;}");
+  ASSERT_TRUE(geu);
+  EXPECT_EQ(geu->half.compare, HalfCompare::Ge);
+  EXPECT_TRUE(geu->half.unordered && geu->half.bf16);
+  auto swap = parsePtx("{.reg .f16 low,high;\n  mov.b32 {low,high}, $1;\n  mov.b32 $0, {high,low};}\n");
+  ASSERT_TRUE(swap);
+  EXPECT_EQ(swap->half.pick[0], 3);  // $1's high half goes low
+  EXPECT_EQ(swap->half.pick[1], 2);  // and its low half high
+  EXPECT_FALSE(parsePtx("{add.rz.f16 $0,$1,$2;\n}"));  // other roundings are not emulated
+
+  CheckResult r = check(bundle("half_arithmetic"));
+  ASSERT_TRUE(r.report.findings.empty());
+  auto round = [](double v, ElemType t) {
+    uint16_t bits = 0;
+    storeElem(t, &bits, v);
+    return std::isnan(v) ? uint16_t{0x7fff} : bits;
+  };
+  auto value = [](uint16_t bits, ElemType t) { return loadElem(t, &bits); };
+  auto clamp01 = [](double v) { return std::isnan(v) ? 0.0 : std::min(std::max(v, 0.0), 1.0); };
+  auto bitsAt = [&](const char* name, uint32_t width) {  // int16 buffers hold the bits signed
+    std::vector<uint32_t> out;
+    for (double v : values(r, name)) out.push_back(static_cast<uint32_t>(static_cast<int64_t>(v)) & width);
+    return out;
+  };
+  std::vector<double> xs = values(r, "X"), ys = values(r, "Y"), zs = values(r, "Z");
+  std::vector<uint32_t> half = bitsAt("Half", 0xffff), bf16 = bitsAt("Bf16", 0xffff), pairs = bitsAt("Pairs", ~0u),
+                        special = bitsAt("Special", 0xffff);
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const ElemType H = ElemType::F16, B = ElemType::BF16;
+    double x = value(round(xs[i], H), H), y = value(round(ys[i], H), H), z = value(round(zs[i], H), H);
+    double f = std::fma(x, y, z);
+    std::vector<uint32_t> want = {round(x + y, H), round(x - y, H), round(x * y, H), round(f, H),
+                                  round(std::min(x, y), H), round(std::max(x, y), H), round(clamp01(x + y), H),
+                                  round(std::max(f, 0.0), H), uint32_t((x == y) + 2 * (x < y) + 4 * !(x < y)),
+                                  round(x * y, H), round(clamp01(x - z), H), round(clamp01(f), H)};
+    for (size_t k = 0; k < want.size(); ++k) EXPECT_EQ(half[12 * i + k], want[k]) << "half " << i << " op " << k;
+    double bx = value(round(xs[i], B), B), by = value(round(ys[i], B), B), bz = value(round(zs[i], B), B);
+    std::vector<uint32_t> wantB = {round(bx + by, B), round(bx - by, B), round(bx * by, B),
+                                   round(std::fma(bx, by, bz), B), round(std::max(bx, by), B), uint32_t(bx > by)};
+    for (size_t k = 0; k < wantB.size(); ++k) EXPECT_EQ(bf16[6 * i + k], wantB[k]) << "bf16 " << i << " op " << k;
+    auto pair = [](uint32_t lo, uint32_t hi) { return lo | (hi << 16); };
+    auto mask = [](bool t) { return t ? 0xffffu : 0u; };
+    EXPECT_EQ(pairs[4 * i], pair(round(x + z, H), round(y + x, H))) << i;  // p = (x, y), q = (z, x)
+    EXPECT_EQ(pairs[4 * i + 1], pair(round(std::fma(x, z, x), H), round(std::fma(y, x, y), H))) << i;
+    EXPECT_EQ(pairs[4 * i + 2], pair(mask(x == z) ^ mask(x < z), mask(y == x) ^ mask(y < x))) << i;
+    EXPECT_EQ(pairs[4 * i + 3], pair(x <= z ? 0x3c00 : 0, y <= x ? 0x3c00 : 0)) << i;
+  }
+  // min(NaN, 1) = 1; min.NaN and arithmetic give the canonical NaN; -0 < +0; heq/hequ/hisnan of NaN;
+  // .sat takes NaN to +0; 60000 * 2 overflows to +inf.
+  EXPECT_EQ(special, (std::vector<uint32_t>{0x3c00, 0x7fff, 0x7fff, 0x8000, 0x0000, 6, 0x0000, 0x7c00}));
+}
