@@ -13,6 +13,8 @@ std::optional<ElemType> parseElemType(const std::string& n) {
   if (n == "bfloat16" || n == "bf16" || n == "__nv_bfloat16" || n == "bfloat16_t") return ElemType::BF16;
   if (n == "float" || n == "float32") return ElemType::F32;
   if (n == "double" || n == "float64") return ElemType::F64;
+  if (n == "int4") return ElemType::I4;
+  if (n == "uint4") return ElemType::U4;
   if (n == "int8") return ElemType::I8;
   if (n == "uint8") return ElemType::U8;
   if (n == "int16") return ElemType::I16;
@@ -41,6 +43,8 @@ const char* elemTypeName(ElemType t) {
     case ElemType::U64: return "uint64";
     case ElemType::F8E4M3: return "float8_e4m3";
     case ElemType::F8E5M2: return "float8_e5m2";
+    case ElemType::I4: return "int4";
+    case ElemType::U4: return "uint4";
   }
   return "?";
 }
@@ -48,10 +52,25 @@ const char* elemTypeName(ElemType t) {
 size_t elemSize(ElemType t) {
   switch (t) {
     case ElemType::I8: case ElemType::U8: case ElemType::F8E4M3: case ElemType::F8E5M2: return 1;
+    case ElemType::I4: case ElemType::U4: return 1;
     case ElemType::F16: case ElemType::BF16: case ElemType::I16: return 2;
     case ElemType::F32: case ElemType::I32: case ElemType::U32: return 4;
     default: return 8;
   }
+}
+
+bool isPacked(ElemType t) { return t == ElemType::I4 || t == ElemType::U4; }
+
+unsigned elemBits(ElemType t) { return isPacked(t) ? 4 : static_cast<unsigned>(8 * elemSize(t)); }
+
+uint64_t storageBytes(ElemType t, uint64_t elements) {
+  return isPacked(t) ? elements / 2 + elements % 2 : elements * elemSize(t);
+}
+
+int64_t elementOfByte(ElemType t, int64_t byteOffset) {
+  if (isPacked(t)) return byteOffset * 2;
+  int64_t es = static_cast<int64_t>(elemSize(t));
+  return byteOffset >= 0 ? byteOffset / es : -((-byteOffset + es - 1) / es);
 }
 
 bool isFloat(ElemType t) {
@@ -88,6 +107,8 @@ double loadElem(ElemType t, const void* p) {
     case ElemType::U64: return ld<uint64_t>(p);
     case ElemType::F8E4M3: return fp8E4M3ToFloat(*static_cast<const uint8_t*>(p));
     case ElemType::F8E5M2: return fp8E5M2ToFloat(*static_cast<const uint8_t*>(p));
+    case ElemType::I4: return static_cast<double>(static_cast<int8_t>(*static_cast<const uint8_t*>(p) << 4) >> 4);
+    case ElemType::U4: return *static_cast<const uint8_t*>(p) & 0xf;
   }
   return 0;
 }
@@ -107,7 +128,25 @@ void storeElem(ElemType t, void* p, double v) {
     case ElemType::U64: return st<uint64_t>(p, v);
     case ElemType::F8E4M3: *static_cast<uint8_t*>(p) = floatToFp8E4M3(static_cast<float>(v)); return;
     case ElemType::F8E5M2: *static_cast<uint8_t*>(p) = floatToFp8E5M2(static_cast<float>(v)); return;
+    case ElemType::I4:
+    case ElemType::U4: *static_cast<uint8_t*>(p) = static_cast<uint8_t>(static_cast<int64_t>(v) & 0xf); return;
   }
+}
+
+double loadElemAt(ElemType t, const void* base, uint64_t index) {
+  const auto* bytes = static_cast<const uint8_t*>(base);
+  if (!isPacked(t)) return loadElem(t, bytes + index * elemSize(t));
+  uint8_t nibble = (bytes[index / 2] >> (4 * (index % 2))) & 0xf;
+  return loadElem(t, &nibble);
+}
+
+void storeElemAt(ElemType t, void* base, uint64_t index, double v) {
+  auto* bytes = static_cast<uint8_t*>(base);
+  if (!isPacked(t)) return storeElem(t, bytes + index * elemSize(t), v);
+  uint8_t nibble = 0;
+  storeElem(t, &nibble, v);
+  unsigned shift = 4 * (index % 2);
+  bytes[index / 2] = static_cast<uint8_t>((bytes[index / 2] & ~(0xf << shift)) | (nibble << shift));
 }
 
 const char* npyDescr(ElemType t) {
@@ -124,6 +163,8 @@ const char* npyDescr(ElemType t) {
     case ElemType::I64: return "<i8";
     case ElemType::U64: return "<u8";
     case ElemType::F8E4M3: case ElemType::F8E5M2: return "|u1";  // numpy has no fp8; raw bits
+    case ElemType::I4: return "|i1";  // packed bytes, as PyTorch code holds them
+    case ElemType::U4: return "|u1";
   }
   return "?";
 }

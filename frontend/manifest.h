@@ -29,7 +29,7 @@ struct ArgSpec {
   double floatValue = 0;           // scalars
   int64_t intValue = 0;
   uint64_t elementCount() const;
-  uint64_t byteSize() const { return elementCount() * elemSize(type); }
+  uint64_t byteSize() const { return storageBytes(type, elementCount()); }
 };
 
 struct Bundle {

@@ -42,6 +42,8 @@ enum class HalfScalarKind : int {
   Pack,         // mov.b32 d, {lo, hi}: operand numbers in valueOperand / addrOperand, 0 for a literal zero half
   Arith,        // {add,sub,mul}[.rn][.sat], fma.rn[.sat|.relu], {min,max}[.NaN] on f16/bf16[x2] (HalfOperation)
   Compare,      // setp.CMP + selp.u16 (__heq ...), set.CMP.{f16x2,bf16x2,u32}.{f16x2,bf16x2}, set.nan
+  IntToHalf,    // cvt.rn.{f16,bf16}.{s,u}{16,32,64} (__int2half_rn ...)
+  HalfToInt,    // cvt.r{n,z,m,p}i.{s,u}{8,16,32,64}.{f16,bf16} (__half2int_rz ...): saturating, NaN to 0
   Shuffle,      // pairs unpacked into named halves, then mov.b32 d, {x, y} or mov.b16 d, x (__low2half,
                 // __lows2half2, __lowhigh2highlow ...): HalfOperation::pick
 };
@@ -68,6 +70,9 @@ struct HalfOperation {
   bool propagateNaN = false; // min/max .NaN: a NaN operand gives NaN (else the other operand)
   int src[3] = {1, 2, 3};    // the source operands' numbers
   int pick[2] = {0, 0};      // Shuffle: the result's low and high half, each operand * 2 + (1 for a high half)
+  int intBits = 32;          // IntToHalf / HalfToInt: the integer's width and signedness,
+  bool intSigned = true;
+  char rounding = 'n';       // and HalfToInt's rounding: n(earest even), z(ero), m(inus inf), p(lus inf)
 };
 
 enum class MmaType : int { F16 = 0, BF16 = 1, TF32 = 2 };

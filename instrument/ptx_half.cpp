@@ -57,6 +57,23 @@ std::optional<PtxStatement> conversionOrPack(const std::string& s) {
     return st;
   }
   if (std::regex_match(s, m, narrow)) return halfStatement(m[1] == "f16" ? HalfScalarKind::NarrowF16 : HalfScalarKind::NarrowBF16);
+  static const std::regex fromInt(R"(^cvt\.rn\.(f16|bf16)\.(s|u)(16|32|64) \$0, ?\$1;$)");
+  static const std::regex toInt(R"(^cvt\.r(n|z|m|p)i\.(s|u)(8|16|32|64)\.(f16|bf16) \$0, ?\$1;$)");
+  if (std::regex_match(s, m, fromInt)) {
+    PtxStatement st = halfStatement(HalfScalarKind::IntToHalf);
+    st.half.bf16 = m[1] == "bf16";
+    st.half.intSigned = m[2] == "s";
+    st.half.intBits = std::stoi(m[3]);
+    return st;
+  }
+  if (std::regex_match(s, m, toInt)) {
+    PtxStatement st = halfStatement(HalfScalarKind::HalfToInt);
+    st.half.rounding = m[1].str()[0];
+    st.half.intSigned = m[2] == "s";
+    st.half.intBits = std::stoi(m[3]);
+    st.half.bf16 = m[4] == "bf16";
+    return st;
+  }
   if (std::regex_match(s, m, sign)) {
     PtxStatement st = halfStatement(m[1] == "neg" ? HalfScalarKind::FlipSign : HalfScalarKind::ClearSign);
     st.count = m[3].matched ? 2 : 1;

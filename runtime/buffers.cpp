@@ -51,31 +51,34 @@ void readNpy(const std::string& path, const ArgSpec& a, void* dst, const std::st
   if (fortran) throw InputError(manifest, a.line, fmt::format("'{}' is in Fortran order; save it C-contiguous", path));
   uint64_t count = 1;
   for (int64_t d : shape) count *= static_cast<uint64_t>(d);
-  if (count != a.elementCount())
-    throw InputError(manifest, a.line, fmt::format("'{}' holds {} elements; '{}' has {}", path, count, a.name,
-                                                   a.elementCount()));
-  std::vector<char> raw(count * elemSize(*et));
+  // A packed buffer's file holds its bytes (int8 / uint8, as PyTorch code packs int4) or one value an element.
+  bool packedBytes = *et == a.type && isPacked(a.type) && count == a.byteSize();
+  if (count != a.elementCount() && !packedBytes)
+    throw InputError(manifest, a.line, fmt::format("'{}' holds {} elements; '{}' has {}{}", path, count, a.name,
+                                                   a.elementCount(), isPacked(a.type) ? fmt::format(
+                                                       " ({} packed bytes)", a.byteSize()) : ""));
+  if (*et == ElemType::I4 && !packedBytes) et = ElemType::I8;  // one value an element, not packed
+  if (*et == ElemType::U4 && !packedBytes) et = ElemType::U8;
+  std::vector<char> raw(packedBytes ? count : storageBytes(*et, count));
   in.read(raw.data(), static_cast<std::streamsize>(raw.size()));
   if (static_cast<uint64_t>(in.gcount()) != raw.size())
     throw InputError(manifest, a.line, fmt::format("'{}' is truncated", path));
-  if (*et == a.type) {
+  if (*et == a.type && (packedBytes || !isPacked(a.type))) {
     std::memcpy(dst, raw.data(), raw.size());
     return;
   }
-  for (uint64_t i = 0; i < count; ++i)
-    storeElem(a.type, static_cast<char*>(dst) + i * elemSize(a.type), loadElem(*et, raw.data() + i * elemSize(*et)));
+  for (uint64_t i = 0; i < count; ++i) storeElemAt(a.type, dst, i, loadElemAt(*et, raw.data(), i));
 }
 
 void initBuffer(const ArgSpec& a, void* data, std::mt19937_64& rng, const std::string& manifest) {
   const InitSpec& s = a.init;
-  size_t es = elemSize(a.type);
   uint64_t n = a.elementCount();
   char* p = static_cast<char*>(data);
   switch (s.kind) {
     case InitSpec::Zeros: return;  // fresh mappings are zero
     case InitSpec::Uninit:
       // Uninitialised memory is filled with a recognisable pattern, not zeros, so reading it shows.
-      std::memset(p, 0xcd, n * es);
+      std::memset(p, 0xcd, a.byteSize());
       return;
     case InitSpec::File: return readNpy(s.file, a, data, manifest);
     default: break;
@@ -92,7 +95,7 @@ void initBuffer(const ArgSpec& a, void* data, std::mt19937_64& rng, const std::s
       case InitSpec::Normal: v = norm(rng); break;
       default: break;
     }
-    storeElem(a.type, p + i * es, v);
+    storeElemAt(a.type, p, i, v);
   }
 }
 
@@ -137,8 +140,15 @@ std::vector<ArgValue> makeArguments(const Bundle& b, uint64_t seed, int64_t targ
 }
 
 void writeNpy(const std::string& path, const ArgSpec& spec, const void* data) {
+  // A packed buffer is written as its bytes: the last dimension halved, as PyTorch code holds int4.
+  std::vector<int64_t> dims = spec.shape;
+  if (isPacked(spec.type) && !dims.empty()) {
+    uint64_t leading = spec.elementCount() / static_cast<uint64_t>(dims.back());
+    dims.back() = static_cast<int64_t>(spec.byteSize() / std::max<uint64_t>(leading, 1));
+    if (static_cast<uint64_t>(dims.back()) * leading != spec.byteSize()) dims = {static_cast<int64_t>(spec.byteSize())};
+  }
   std::string shape;
-  for (size_t i = 0; i < spec.shape.size(); ++i) shape += std::to_string(spec.shape[i]) + (spec.shape.size() == 1 ? "," : i + 1 < spec.shape.size() ? ", " : "");
+  for (size_t i = 0; i < dims.size(); ++i) shape += std::to_string(dims[i]) + (dims.size() == 1 ? "," : i + 1 < dims.size() ? ", " : "");
   std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}), }}", npyDescr(spec.type), shape);
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');

@@ -37,9 +37,8 @@ void describeAccess(Finding& f, const td_record& r, const Site& s, const SiteTab
   std::string what = s.size ? fmt::format("{} of {} byte{}", f.access, s.size, s.size == 1 ? "" : "s") : f.access;
   if (s.space == Space::Global && s.object >= 0 && static_cast<size_t>(s.object) < b.args.size()) {
     const ArgSpec& a = b.args[s.object];
-    int64_t es = static_cast<int64_t>(elemSize(a.type));
     f.buffer = a.name;
-    f.element = r.offset >= 0 ? r.offset / es : -((-r.offset + es - 1) / es);
+    f.element = elementOfByte(a.type, r.offset);
     f.coords = unravel(f.element, a.shape);
     std::string where = coordText(a.name, f.coords);
     int64_t past = r.offset + static_cast<int64_t>(s.size) - static_cast<int64_t>(a.byteSize());

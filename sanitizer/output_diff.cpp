@@ -15,12 +15,13 @@ std::optional<Finding> diffOutputs(const ArgValue& first, const ArgValue& later,
   const char* b = static_cast<const char*>(later.data);
   std::vector<std::string> examples;
   for (uint64_t i = 0; i < n; ++i) {
-    if (std::memcmp(a + i * size, b + i * size, size) == 0) continue;
+    bool same = isPacked(spec.type) ? loadElemAt(spec.type, a, i) == loadElemAt(spec.type, b, i)
+                                    : std::memcmp(a + i * size, b + i * size, size) == 0;  // bits: NaN == NaN
+    if (same) continue;
     if (differing++ == 0) firstAt = static_cast<int64_t>(i);
     if (examples.size() < 3)
       examples.push_back(fmt::format("{} = {} ({}) vs {} ({})", coordText(spec.name, unravel(i, spec.shape)),
-                                     loadElem(spec.type, a + i * size), firstName, loadElem(spec.type, b + i * size),
-                                     laterName));
+                                     loadElemAt(spec.type, a, i), firstName, loadElemAt(spec.type, b, i), laterName));
   }
   if (differing == 0) return std::nullopt;
   Finding f;

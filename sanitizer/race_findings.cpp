@@ -32,7 +32,7 @@ std::string globalPlace(const Site& s, int64_t offset, const Bundle& b, Finding&
   }
   const ArgSpec& a = b.args[s.object];
   f.buffer = a.name;
-  f.element = offset / static_cast<int64_t>(elemSize(a.type));
+  f.element = elementOfByte(a.type, offset);
   f.coords = unravel(f.element, a.shape);
   return fmt::format("{} (byte offset {})", coordText(a.name, f.coords), offset);
 }

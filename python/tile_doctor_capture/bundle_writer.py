@@ -12,6 +12,7 @@ _ELEM_TYPES = {
     "int8": "int8", "uint8": "uint8", "int16": "int16", "int32": "int32", "uint32": "uint32",
     "int64": "int64", "uint64": "uint64", "bool": "uint8",
     "float8_e4m3fn": "float8_e4m3", "float8_e4m3": "float8_e4m3", "float8_e5m2": "float8_e5m2",
+    "int4": "int4", "uint4": "uint4",
 }
 
 _LINE_DIRECTIVE = re.compile(r'^\s*#line (\d+) "([^"]*)"\s*$')
@@ -92,10 +93,14 @@ def write_bundles(lowered, prim_func, out_idx, directory: str, index: int, info:
     allocates) as uninitialised memory, and every buffer is an output, since the launch's effect on each
     goes back to the script."""
     buffers = {}  # name -> (dtype, shape, parameter position)
+    # A view over a parameter (T.Tensor(shape, dtype, X.data)) shares X's data pointer, and the device
+    # kernel's parameter takes the pointer's name: such a parameter is X itself, X's whole tensor.
+    by_pointer = {}
     for pos, var in enumerate(prim_func.params):
         if var in prim_func.buffer_map:
             buf = prim_func.buffer_map[var]
             buffers[buf.name] = (str(buf.dtype), list(buf.shape), pos)
+            by_pointer[buf.data.name] = buf.name
     for name, (dtype, shape) in workspaces(prim_func).items():
         buffers.setdefault(name, (dtype, shape, None))  # no parameter of the program: a workspace
     outputs = output_positions(out_idx, len(prim_func.params))
@@ -119,6 +124,8 @@ def write_bundles(lowered, prim_func, out_idx, directory: str, index: int, info:
                         f"it for {info['arch']} with TMA copies, which the CPU executor does not run and whose "
                         "descriptors tile-doctor's CUDA executor does not build yet; check the non-Hopper form with "
                         "--tilelang-arch sm_80")
+                if pname not in buffers and pname in by_pointer:
+                    pname = by_pointer[pname]
                 if pname not in buffers:
                     raise CaptureError(f"kernel {entry}: parameter {pname} is no buffer of the TileLang function")
                 bdtype, shape, pos = buffers[pname]

@@ -20,6 +20,8 @@ _TORCH_DTYPES = {
     "float8_e4m3fn": torch.float8_e4m3fn, "float8_e4m3": torch.float8_e4m3fn, "float8_e5m2": torch.float8_e5m2,
 }
 _RAW_BYTES = (torch.float8_e4m3fn, torch.float8_e5m2)  # numpy has no fp8: their bits travel as uint8
+# 4-bit buffers travel packed two to a byte, as PyTorch code holds them: int8/uint8, the last dimension halved
+_PACKED = {"int4": torch.int8, "uint4": torch.uint8}
 
 
 class LaunchFailed(RuntimeError):
@@ -89,18 +91,23 @@ def assemble(kernel, args) -> tuple[list, set[int], dict]:
         var = func.params[pos]
         if var in func.buffer_map and isinstance(value, torch.Tensor):
             device = device or value.device
-            for dim, extent in zip(func.buffer_map[var].shape, value.shape):
+            extents = list(value.shape)
+            if str(func.buffer_map[var].dtype) in _PACKED and extents:
+                extents[-1] *= 2  # two elements a byte
+            for dim, extent in zip(func.buffer_map[var].shape, extents):
                 if (sym := _symbol(dim)) is not None:
                     symbols.setdefault(sym, int(extent))
         elif var not in func.buffer_map and isinstance(value, (int, bool)) and not isinstance(value, float):
             symbols.setdefault(var.name, int(value))
     for pos in sorted(outputs):
         buf = func.buffer_map[func.params[pos]]
-        dtype = _TORCH_DTYPES.get(str(buf.dtype))
+        dtype = _TORCH_DTYPES.get(str(buf.dtype), _PACKED.get(str(buf.dtype)))
         if dtype is None:
             raise CaptureError(f"the output {buf.name} has dtype {buf.dtype}, which tile-doctor cannot allocate")
-        values[pos] = torch.empty(*_shape_of(f"the output {buf.name}", buf.shape, symbols), dtype=dtype,
-                                  device=device or "cpu")
+        dims = _shape_of(f"the output {buf.name}", buf.shape, symbols)
+        if str(buf.dtype) in _PACKED and dims:
+            dims[-1] = (dims[-1] + 1) // 2
+        values[pos] = torch.empty(*dims, dtype=dtype, device=device or "cpu")
     return values, outputs, symbols
 
 

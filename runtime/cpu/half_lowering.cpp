@@ -48,6 +48,20 @@ class HalfLowering {
         return result(perLane([&](int lane) { return arithmetic(lane); }));
       case HalfScalarKind::Compare:
         return result(perLane([&](int lane) { return comparison(lane); }));
+      case HalfScalarKind::IntToHalf: {  // exact in double up to 32 bits, then one rounding
+        llvm::Value* i = b_.CreateZExtOrTrunc(bits(a), b_.getIntNTy(half_.intBits));
+        llvm::Value* d = half_.intSigned ? b_.CreateSIToFP(i, b_.getDoubleTy()) : b_.CreateUIToFP(i, b_.getDoubleTy());
+        return result(narrow(d));
+      }
+      case HalfScalarKind::HalfToInt: {
+        llvm::Value* d = operand(1, 0);
+        auto id = half_.rounding == 'n' ? llvm::Intrinsic::roundeven : half_.rounding == 'z' ? llvm::Intrinsic::trunc
+                  : half_.rounding == 'm' ? llvm::Intrinsic::floor : llvm::Intrinsic::ceil;
+        d = b_.CreateIntrinsic(id, {b_.getDoubleTy()}, {d});
+        llvm::Type* it = b_.getIntNTy(half_.intBits);  // saturating, NaN to 0, as PTX's float-to-integer cvt
+        auto sat = half_.intSigned ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
+        return result(b_.CreateIntrinsic(sat, {it, b_.getDoubleTy()}, {d}));
+      }
       case HalfScalarKind::Shuffle:
         return result(perLane([&](int lane) { return halfBits(half_.pick[lane] / 2, half_.pick[lane] % 2); }));
     }

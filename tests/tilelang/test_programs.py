@@ -259,6 +259,27 @@ class TileLangPrograms(unittest.TestCase):
         want = x * np.float16(1.75) + r
         np.testing.assert_array_equal(out.view(np.uint16), want.view(np.uint16))
 
+    def test_views_over_parameters(self):
+        report, work = self.run_clean("flat_view.py")
+        self.assertEqual(report["launches"][0]["shapes"], {"X": "float32[3, 10, 64]", "Y": "float32[3, 10, 64]"})
+        np.testing.assert_array_equal(load(work, "out", "launch1", "Y"), 2 * load(work, "in", "launch1", "X"))
+        rc, report, work = check(os.path.join(HERE, "flat_view.py"), script_args=["--padded-view"])
+        self.work.append(work)
+        self.assertEqual((rc, report["script_exit"]["code"]), (1, 0))
+        found = {(f["buffer"], f["access"], tuple(f["coordinates"])) for f in report["launches"][0]["report"]["findings"]}
+        self.assertEqual(found, {("X", "read", (3, 0, 0)), ("Y", "write", (3, 0, 0))}, "past the tensors, not the views")
+
+    def test_int4_weights_packed_two_to_a_byte(self):
+        report, work = self.run_clean("int4_dequant.py")
+        self.assertEqual(report["launches"][0]["shapes"]["W"], "int8[16, 32]", "the caller's packed tensor")
+        packed = np.load(os.path.join(work, "in", "launch1", "W.npy")).astype(np.uint8)
+        low, high = (packed & 0xF).astype(np.int16), (packed >> 4).astype(np.int16)
+        w = np.empty((16, 64), np.int16)
+        w[:, ::2], w[:, 1::2] = np.where(low > 7, low - 16, low), np.where(high > 7, high - 16, high)
+        scale = load(work, "in", "launch1", "scale").astype(np.float16)
+        want = w.astype(np.float16) * scale[:, None]
+        np.testing.assert_array_equal(load(work, "out", "launch1", "out").astype(np.float16), want)
+
     def test_bf16_layernorm_with_the_sdks_conversions(self):
         report, work = self.run_clean("bf16_layernorm.py")
         self.assertEqual(report["launches"][0]["shapes"]["X"], "bfloat16[16, 256]")

@@ -29,7 +29,7 @@ inline std::vector<double> values(const CheckResult& r, const std::string& name)
     if (a.spec->name == name) {
       std::vector<double> v(a.spec->elementCount());
       for (size_t i = 0; i < v.size(); ++i)
-        v[i] = loadElem(a.spec->type, static_cast<const char*>(a.data) + i * elemSize(a.spec->type));
+        v[i] = loadElemAt(a.spec->type, a.data, i);
       return v;
     }
   return {};

@@ -11,7 +11,7 @@ extern "C" __global__ void half_arithmetic(const float* X, const float* Y, const
                                            unsigned short* Bf16, unsigned int* Pairs, unsigned short* Special) {
   int i = threadIdx.x;
   __half x = __float2half(X[i]), y = __float2half(Y[i]), z = __float2half(Z[i]);
-  unsigned short* h = Half + 12 * i;
+  unsigned short* h = Half + 14 * i;
   h[0] = bitsOf(__hadd(x, y));       // add.f16
   h[1] = bitsOf(__hsub(x, y));       // sub.f16
   h[2] = bitsOf(__hmul(x, y));       // mul.f16
@@ -24,6 +24,8 @@ extern "C" __global__ void half_arithmetic(const float* X, const float* Y, const
   h[9] = bitsOf(__hmul_rn(x, y));    // mul.rn.f16
   h[10] = bitsOf(__hsub_sat(x, z));  // sub.sat.f16
   h[11] = bitsOf(__hfma_sat(x, y, z));  // fma.rn.sat.f16
+  h[12] = (unsigned short)__half2short_rn(__hmul(x, __float2half(100.0f)));  // cvt.rni.s16.f16
+  h[13] = bitsOf(__int2half_rn((int)(X[i] * 1000.0f)));  // cvt.rn.f16.s32: above 2048 it rounds
 
   __nv_bfloat16 bx = __float2bfloat16(X[i]), by = __float2bfloat16(Y[i]), bz = __float2bfloat16(Z[i]);
   unsigned short* b = Bf16 + 6 * i;
