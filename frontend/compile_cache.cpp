@@ -1,5 +1,7 @@
 #include "frontend/compile_cache.h"
 
+#include "frontend/cache_files.h"
+
 #include <cstdlib>
 #include <functional>
 #include <filesystem>
@@ -21,12 +23,6 @@ namespace td {
 
 namespace {
 
-// A file's identity for the cache: size and modification time, "" when it cannot be read.
-std::string stamp(const std::string& path) {
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) return "";
-  return fmt::format("{} {}.{}", st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-}
 
 std::string readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -35,17 +31,7 @@ std::string readFile(const std::string& path) {
   return ss.str();
 }
 
-// Rebuilding tile-doctor (its passes, its runtime, its clang) invalidates every entry.
-const std::string& toolIdentity() {
-  static const std::string id = [] {
-    std::error_code ec;
-    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? std::string("unknown") : exe.string() + " " + stamp(exe.string());
-  }();
-  return id;
-}
-
-std::string cacheKey(const std::string& path, const CompileOptions& opts) {
+std::string cacheKey(const std::string& path, const CompileOptions& opts, const std::string& text) {
   llvm::SHA256 h;
   auto add = [&](const std::string& s) {
     h.update(s);
@@ -53,7 +39,7 @@ std::string cacheKey(const std::string& path, const CompileOptions& opts) {
   };
   add(toolIdentity());
   for (const std::string& a : clangArguments(path, opts)) add(a);
-  add(readFile(path));
+  add(text.empty() ? readFile(path) : text);
   std::string hex;
   for (uint8_t b : h.final()) hex += fmt::format("{:02x}", b);
   return hex;
@@ -78,25 +64,6 @@ std::unique_ptr<llvm::Module> load(llvm::LLVMContext& ctx, const fs::path& base)
   return std::move(*module);
 }
 
-// Writes `name` under a temporary name and renames it into place.
-bool writeAtomically(const fs::path& target, const std::function<bool(llvm::raw_fd_ostream&)>& write) {
-  std::string tmp = fmt::format("{}.{}.tmp", target.string(), getpid());
-  std::error_code ec;
-  {
-    llvm::raw_fd_ostream out(tmp, ec);
-    if (ec || !write(out)) return false;
-    out.close();
-    if (out.has_error()) {
-      out.clear_error();
-      fs::remove(tmp, ec);
-      return false;
-    }
-  }
-  fs::rename(tmp, target, ec);
-  if (ec) fs::remove(tmp, ec);
-  return !ec;
-}
-
 void store(const fs::path& base, const llvm::Module& m, const std::vector<std::string>& filesRead) {
   std::string deps;
   for (const std::string& f : filesRead) {
@@ -117,33 +84,47 @@ void store(const fs::path& base, const llvm::Module& m, const std::vector<std::s
 
 }  // namespace
 
-std::string cacheDir() {
-  fs::path dir;
-  if (const char* env = std::getenv("TILE_DOCTOR_CACHE"); env && *env) {
-    if (std::string(env) == "off") return "";
-    dir = env;
-  } else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
-    dir = fs::path(xdg) / "tile-doctor";
-  } else if (const char* home = std::getenv("HOME"); home && *home) {
-    dir = fs::path(home) / ".cache" / "tile-doctor";
-  } else {
-    return "";
+namespace {
+
+// Compiles in a context of its own, stores the entry and loads it back into `ctx`: the first run builds
+// the very module later runs load (the same type names, declaration order and identifier), so the object
+// cache, which keys on the module's bitcode, hits from the second run on.
+std::unique_ptr<llvm::Module> compileStoreAndLoad(llvm::LLVMContext& ctx, const fs::path& base, const std::string& path,
+                                                  const CompileOptions& opts, const std::string& text) {
+  {
+    llvm::LLVMContext own;
+    std::vector<std::string> filesRead;
+    std::unique_ptr<llvm::Module> m = compileCuda(own, path, opts, text, &filesRead);
+    store(base, *m, filesRead);
   }
-  std::error_code ec;
-  fs::create_directories(dir / "modules", ec);
-  return ec ? "" : dir.string();
+  if (auto m = load(ctx, base)) return m;
+  return compileCuda(ctx, path, opts, text);  // a cache that cannot be written only costs time
 }
+
+fs::path entryBase(const std::string& path, const CompileOptions& opts, const std::string& text) {
+  std::string dir = cacheDir();
+  if (dir.empty()) return {};
+  std::error_code ec;
+  fs::create_directories(fs::path(dir) / "modules", ec);
+  return fs::path(dir) / "modules" / cacheKey(path, opts, text);
+}
+
+}  // namespace
 
 std::unique_ptr<llvm::Module> compileCudaCached(llvm::LLVMContext& ctx, const std::string& path,
                                                 const CompileOptions& opts) {
-  std::string dir = cacheDir();
-  if (dir.empty() || !fs::exists(path)) return compileCuda(ctx, path, opts);
-  fs::path base = fs::path(dir) / "modules" / cacheKey(path, opts);
+  fs::path base = fs::exists(path) ? entryBase(path, opts, {}) : fs::path();
+  if (base.empty()) return compileCuda(ctx, path, opts);
   if (auto m = load(ctx, base)) return m;
-  std::vector<std::string> filesRead;
-  std::unique_ptr<llvm::Module> m = compileCuda(ctx, path, opts, {}, &filesRead);
-  store(base, *m, filesRead);  // a cache that cannot be written only costs time
-  return m;
+  return compileStoreAndLoad(ctx, base, path, opts, {});
+}
+
+std::unique_ptr<llvm::Module> compileEmbeddedCached(llvm::LLVMContext& ctx, const std::string& name,
+                                                    const std::string& text, const CompileOptions& opts) {
+  fs::path base = entryBase(name, opts, text);
+  if (base.empty()) return compileCuda(ctx, name, opts, text);
+  if (auto m = load(ctx, base)) return m;
+  return compileStoreAndLoad(ctx, base, name, opts, text);
 }
 
 }  // namespace td

@@ -8,16 +8,17 @@
 #include <memory>
 #include <string>
 
+#include "frontend/cache_files.h"
 #include "frontend/compiler.h"
 
 namespace td {
 
-// $TILE_DOCTOR_CACHE ("off": no cache), else $XDG_CACHE_HOME/tile-doctor, else ~/.cache/tile-doctor;
-// "" when the cache is off or no folder can be made.
-std::string cacheDir();
-
 // compileCuda for a source on disk, through the cache.
 std::unique_ptr<llvm::Module> compileCudaCached(llvm::LLVMContext& ctx, const std::string& path,
                                                 const CompileOptions& opts);
+
+// compileCuda for a source tile-doctor carries in its binary (`name` for diagnostics), through the cache.
+std::unique_ptr<llvm::Module> compileEmbeddedCached(llvm::LLVMContext& ctx, const std::string& name,
+                                                    const std::string& text, const CompileOptions& opts);
 
 }  // namespace td

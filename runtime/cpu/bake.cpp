@@ -4,6 +4,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Module.h>
+#include <map>
 #include <stdexcept>
 #include <vector>
 
@@ -11,32 +12,58 @@ namespace td::cpu {
 
 namespace {
 
-llvm::Constant* fromBytes(llvm::Type* t, const char* p, const llvm::DataLayout& dl) {
-  if (auto* it = llvm::dyn_cast<llvm::IntegerType>(t)) {
-    uint64_t v = 0;
-    std::memcpy(&v, p, it->getBitWidth() / 8);
-    return llvm::ConstantInt::get(it, v);
+// Lays out a constant of type t from bytes p, which sit `at` bytes into the baked global; the non-zero
+// 64-bit words at offsets in `symbols` become those symbols' addresses instead of their value.
+class Layout {
+ public:
+  Layout(llvm::Module& m, const std::map<uint64_t, std::string>& symbols) : m_(m), dl_(m.getDataLayout()), symbols_(symbols) {}
+
+  llvm::Constant* fromBytes(llvm::Type* t, const char* p, uint64_t at) {
+    if (auto* it = llvm::dyn_cast<llvm::IntegerType>(t)) {
+      uint64_t v = 0;
+      std::memcpy(&v, p, it->getBitWidth() / 8);
+      if (llvm::GlobalVariable* g = symbolAt(at, v, it->getBitWidth())) return llvm::ConstantExpr::getPtrToInt(g, it);
+      return llvm::ConstantInt::get(it, v);
+    }
+    if (t->isPointerTy()) {
+      uint64_t v;
+      std::memcpy(&v, p, 8);
+      if (llvm::GlobalVariable* g = symbolAt(at, v, 64)) return g;
+      return llvm::ConstantExpr::getIntToPtr(llvm::ConstantInt::get(llvm::Type::getInt64Ty(t->getContext()), v), t);
+    }
+    if (auto* at_ = llvm::dyn_cast<llvm::ArrayType>(t)) {
+      std::vector<llvm::Constant*> elems;
+      uint64_t stride = dl_.getTypeAllocSize(at_->getElementType());
+      for (uint64_t i = 0; i < at_->getNumElements(); ++i)
+        elems.push_back(fromBytes(at_->getElementType(), p + i * stride, at + i * stride));
+      return llvm::ConstantArray::get(at_, elems);
+    }
+    if (auto* st = llvm::dyn_cast<llvm::StructType>(t)) {
+      const llvm::StructLayout* sl = dl_.getStructLayout(st);
+      std::vector<llvm::Constant*> fields;
+      for (unsigned i = 0; i < st->getNumElements(); ++i)
+        fields.push_back(fromBytes(st->getElementType(i), p + sl->getElementOffset(i), at + sl->getElementOffset(i)));
+      return llvm::ConstantStruct::get(st, fields);
+    }
+    throw std::logic_error("bakeGlobal: unsupported field type");
   }
-  if (t->isPointerTy()) {
-    uint64_t v;
-    std::memcpy(&v, p, 8);
-    return llvm::ConstantExpr::getIntToPtr(llvm::ConstantInt::get(llvm::Type::getInt64Ty(t->getContext()), v), t);
+
+ private:
+  // An external symbol for an address word: page-aligned (the executor's mappings), bound at link time.
+  llvm::GlobalVariable* symbolAt(uint64_t at, uint64_t value, unsigned bits) {
+    auto it = symbols_.find(at);
+    if (it == symbols_.end() || value == 0 || bits != 64) return nullptr;
+    if (llvm::GlobalVariable* g = m_.getGlobalVariable(it->second)) return g;
+    auto* g = new llvm::GlobalVariable(m_, llvm::Type::getInt8Ty(m_.getContext()), false,
+                                       llvm::GlobalValue::ExternalLinkage, nullptr, it->second);
+    g->setAlignment(llvm::Align(4096));
+    return g;
   }
-  if (auto* at = llvm::dyn_cast<llvm::ArrayType>(t)) {
-    std::vector<llvm::Constant*> elems;
-    uint64_t stride = dl.getTypeAllocSize(at->getElementType());
-    for (uint64_t i = 0; i < at->getNumElements(); ++i) elems.push_back(fromBytes(at->getElementType(), p + i * stride, dl));
-    return llvm::ConstantArray::get(at, elems);
-  }
-  if (auto* st = llvm::dyn_cast<llvm::StructType>(t)) {
-    const llvm::StructLayout* sl = dl.getStructLayout(st);
-    std::vector<llvm::Constant*> fields;
-    for (unsigned i = 0; i < st->getNumElements(); ++i)
-      fields.push_back(fromBytes(st->getElementType(i), p + sl->getElementOffset(i), dl));
-    return llvm::ConstantStruct::get(st, fields);
-  }
-  throw std::logic_error("bakeGlobal: unsupported field type");
-}
+
+  llvm::Module& m_;
+  const llvm::DataLayout& dl_;
+  const std::map<uint64_t, std::string>& symbols_;
+};
 
 }  // namespace
 
@@ -55,19 +82,20 @@ void bakeArguments(llvm::Module& m, const std::string& kernel, const std::vector
       std::memcpy(&raw, bytes, bits / 8);
       c = llvm::ConstantFP::get(t->getContext(), llvm::APFloat(t->getFltSemantics(), llvm::APInt(bits, raw)));
     } else {
-      c = fromBytes(t, bytes, dl);
+      c = Layout(m, {}).fromBytes(t, bytes, 0);
     }
     a.replaceAllUsesWith(c);
   }
 }
 
-void bakeGlobal(llvm::Module& m, const char* name, const void* bytes, size_t size) {
+void bakeGlobal(llvm::Module& m, const char* name, const void* bytes, size_t size,
+                const std::map<uint64_t, std::string>& addressSymbols) {
   llvm::GlobalVariable* gv = m.getGlobalVariable(name);
   if (!gv) throw std::logic_error(std::string("bakeGlobal: no global ") + name);
   const llvm::DataLayout& dl = m.getDataLayout();
   if (dl.getTypeAllocSize(gv->getValueType()) != size)
     throw std::logic_error(std::string("bakeGlobal: ") + name + " differs in size from the host's structure");
-  gv->setInitializer(fromBytes(gv->getValueType(), static_cast<const char*>(bytes), dl));
+  gv->setInitializer(Layout(m, addressSymbols).fromBytes(gv->getValueType(), static_cast<const char*>(bytes), 0));
   gv->setConstant(true);
   gv->setExternallyInitialized(false);  // clang marks __device__ variables so (the host may write them): not now
 }

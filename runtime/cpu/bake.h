@@ -3,6 +3,8 @@
 // of memory the kernel's stores might alias.
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,8 +14,12 @@ class Module;
 
 namespace td::cpu {
 
-// Replaces global `name`'s initializer with `bytes` (laid out as its type) and marks it constant.
-void bakeGlobal(llvm::Module& m, const char* name, const void* bytes, size_t size);
+// Replaces global `name`'s initializer with `bytes` (laid out as its type) and marks it constant. The
+// non-zero address words at the byte offsets of `addressSymbols` become references to those external
+// symbols, which the JIT binds to this run's addresses: the module then holds nothing of the run's
+// memory layout, and its compiled code can be kept (object_cache.h).
+void bakeGlobal(llvm::Module& m, const char* name, const void* bytes, size_t size,
+                const std::map<uint64_t, std::string>& addressSymbols = {});
 
 // Replaces the kernel's uses of its parameters with this launch's values: `values[i]` points at the
 // bytes of parameter i (for a buffer, its device address). Parameters stay in the signature.

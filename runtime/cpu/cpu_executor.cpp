@@ -2,6 +2,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
+#include <map>
 #include <csignal>
 #include <cstring>
 #include <fmt/format.h>
@@ -168,7 +170,23 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   }
   td_ctl ctl = makeControlBlock(args, addresses, nsites, static_cast<uint32_t>(bundle.dynamicShared),
                                 reinterpret_cast<uint64_t>(channel), reinterpret_cast<uint64_t>(hits), shadows);
-  bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
+  // The control block's addresses (this run's mappings) become symbols bound at link time, so the
+  // compiled module is the same from run to run and its object code can be kept.
+  std::map<uint64_t, std::string> addressFields;
+  std::map<std::string, uint64_t> addressSymbols;
+  auto address = [&](uint64_t offset, const std::string& symbol, uint64_t value) {
+    if (value == 0) return;
+    addressFields[offset] = symbol;
+    addressSymbols[symbol] = value;
+  };
+  address(offsetof(td_ctl, channel), "__td_run_channel", reinterpret_cast<uint64_t>(ctl.channel));
+  address(offsetof(td_ctl, hits), "__td_run_hits", reinterpret_cast<uint64_t>(ctl.hits));
+  for (size_t i = 0; i < args.size() && i < TD_MAX_BUFFERS; ++i) {
+    uint64_t at = offsetof(td_ctl, buffers) + i * sizeof(td_buffer);
+    address(at + offsetof(td_buffer, base), fmt::format("__td_run_base{}", i), ctl.buffers[i].base);
+    address(at + offsetof(td_buffer, shadow), fmt::format("__td_run_shadow{}", i), ctl.buffers[i].shadow);
+  }
+  bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl, addressFields);
 
   CpuJit jit;
   linkCpuLibdevice(*km.module);
@@ -180,7 +198,7 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   lc.warpSize = static_cast<uint32_t>(warpSize);
   lc.sharedWindowBytes = static_cast<uint32_t>(layOutShared(km.sites).dynamicOffset + bundle.dynamicShared);
   RetargetResult rt = retargetToHost(*km.module, km.entrySymbol, jit.triple(), jit.dataLayout(), km.sites, lc);
-  jit.add(std::move(km.module), std::move(km.ctx));
+  jit.add(std::move(km.module), std::move(km.ctx), addressSymbols);
   auto fn = reinterpret_cast<KernelTrampoline>(jit.lookup(kTrampolineName));
 
   LaunchShape shape;

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <llvm/Support/raw_ostream.h>
 #include <fmt/format.h>
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -14,6 +15,7 @@
 
 #include "frontend/input_error.h"
 #include "runtime/cpu/host_abi.h"
+#include "runtime/cpu/object_cache.h"
 
 namespace td::cpu {
 
@@ -52,8 +54,24 @@ CpuJit::CpuJit() {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   auto jtmb = check(llvm::orc::JITTargetMachineBuilder::detectHost(), "detecting the host");
+  // Position-independent code reaches the symbols bound at link time (this run's addresses) through the
+  // GOT, wherever they are mapped: the same object serves every run.
+  jtmb.setRelocationModel(llvm::Reloc::PIC_);
+  jtmb.setCodeModel(llvm::CodeModel::Small);
   triple_ = jtmb.getTargetTriple().str();
-  jit_ = check(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create(), "creating the JIT");
+  cpu_ = jtmb.getCPU();
+  features_ = jtmb.getFeatures().getString();
+  objectCache_ = std::make_unique<KernelObjectCache>();
+  jit_ = check(llvm::orc::LLJITBuilder()
+                   .setJITTargetMachineBuilder(jtmb)
+                   .setCompileFunctionCreator([cache = objectCache_.get()](llvm::orc::JITTargetMachineBuilder b)
+                                                  -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+                     auto tm = b.createTargetMachine();
+                     if (!tm) return tm.takeError();
+                     return std::make_unique<llvm::orc::TMOwningSimpleCompiler>(std::move(*tm), cache);
+                   })
+                   .create(),
+               "creating the JIT");
   auto& jd = jit_->getMainJITDylib();
   llvm::orc::SymbolMap syms;
   for (auto& [name, addr] : hostSymbols())
@@ -68,7 +86,14 @@ CpuJit::~CpuJit() = default;
 
 const llvm::DataLayout& CpuJit::dataLayout() const { return jit_->getDataLayout(); }
 
-void CpuJit::add(std::unique_ptr<llvm::Module> m, std::unique_ptr<llvm::LLVMContext> ctx) {
+void CpuJit::add(std::unique_ptr<llvm::Module> m, std::unique_ptr<llvm::LLVMContext> ctx,
+                 const std::map<std::string, uint64_t>& addressSymbols) {
+  if (!addressSymbols.empty()) {
+    llvm::orc::SymbolMap addrs;
+    for (auto& [name, addr] : addressSymbols)
+      addrs[jit_->mangleAndIntern(name)] = {llvm::orc::ExecutorAddr(addr), llvm::JITSymbolFlags::Exported};
+    check(jit_->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(addrs))), "binding the run's addresses");
+  }
   // libdevice math without a CPU twin in cpu_libdevice.cu binds to libm: __nv_expf -> expf.
   llvm::orc::SymbolMap math;
   for (llvm::Function& f : *m) {
@@ -82,8 +107,14 @@ void CpuJit::add(std::unique_ptr<llvm::Module> m, std::unique_ptr<llvm::LLVMCont
     math[jit_->mangleAndIntern(f.getName())] = {llvm::orc::ExecutorAddr::fromPtr(addr), llvm::JITSymbolFlags::Exported};
   }
   if (!math.empty()) check(jit_->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(math))), "binding libm");
+  std::string key = objectKey(*m, cpu_, features_);
+  if (std::unique_ptr<llvm::MemoryBuffer> object = KernelObjectCache::load(key)) {
+    check(jit_->addObjectFile(std::move(object)), "adding the cached object");
+    return;
+  }
   auto tm = check(check(llvm::orc::JITTargetMachineBuilder::detectHost(), "host").createTargetMachine(), "target");
   optimize(*m, *tm);
+  if (!key.empty()) m->setModuleIdentifier(objectCacheIdentifier(key));
   if (const char* dump = std::getenv("TILE_DOCTOR_DUMP_IR")) {  // for debugging the executor
     std::error_code ec;
     llvm::raw_fd_ostream os(dump, ec);

@@ -14,6 +14,7 @@
 #include <llvm/Linker/Linker.h>
 #include <map>
 
+#include "frontend/compile_cache.h"
 #include "frontend/compiler.h"
 #include "frontend/input_error.h"
 #include "instrument/bounds_pass.h"
@@ -459,7 +460,7 @@ void linkCpuLibdevice(llvm::Module& m) {
   CompileOptions opts;
   opts.optLevel = "-O2";
   std::unique_ptr<llvm::Module> lib =
-      compileCuda(m.getContext(), "/__tile_doctor__/src/cpu_libdevice.cu", opts, td_cpu_libdevice_cu);
+      compileEmbeddedCached(m.getContext(), "/__tile_doctor__/src/cpu_libdevice.cu", td_cpu_libdevice_cu, opts);
   lib->setDataLayout(m.getDataLayout());
   lib->setTargetTriple(m.getTargetTriple());
   for (llvm::Function& f : *lib)

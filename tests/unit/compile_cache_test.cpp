@@ -27,9 +27,9 @@ struct CacheFolder {
     else setenv("TILE_DOCTOR_CACHE", old.c_str(), 1);
     fs::remove_all(dir);
   }
-  size_t entries() const {
+  size_t entries(const char* folder = "modules", const char* ext = ".bc") const {
     size_t n = 0;
-    for (auto& e : fs::directory_iterator(dir / "modules")) n += e.path().extension() == ".bc";
+    for (auto& e : fs::directory_iterator(dir / folder)) n += e.path().extension() == ext;
     return n;
   }
 };
@@ -49,13 +49,16 @@ TEST(CompileCache, ServesARepeatAndNoticesAChangedHeader) {
         "[[args]]\nname = \"Out\"\ntype = \"int32*\"\nshape = [4]\ninit = \"zeros\"\noutput = true\n");
   std::string manifest = (src / "bundle.toml").string();
   EXPECT_EQ(values(check(manifest), "Out"), std::vector<double>(4, 7));
-  EXPECT_EQ(cache.entries(), 1u);
+  EXPECT_EQ(cache.entries(), 2u) << "the kernel and the CPU executor's libdevice";
+  EXPECT_EQ(cache.entries("objects", ".o"), 1u) << "the instrumented kernel's host object code";
   EXPECT_EQ(values(check(manifest), "Out"), std::vector<double>(4, 7));
-  EXPECT_EQ(cache.entries(), 1u) << "the repeat was served from the entry";
+  EXPECT_EQ(cache.entries(), 2u) << "the repeat was served from the entry";
+  EXPECT_EQ(cache.entries("objects", ".o"), 1u) << "and its object code too: nothing of the run's addresses is in it";
 
   write(src / "value.h", "#define VALUE 9\n");  // same source file, another header
   fs::last_write_time(src / "value.h", fs::last_write_time(src / "value.h") + std::chrono::seconds(2));
   EXPECT_EQ(values(check(manifest), "Out"), std::vector<double>(4, 9)) << "the stale entry was not used";
+  EXPECT_EQ(cache.entries("objects", ".o"), 2u) << "another kernel, another object";
 }
 
 TEST(CompileCache, OffMeansNoFolder) {

@@ -1,0 +1,66 @@
+#include "frontend/cache_files.h"
+
+#include <cstdlib>
+#include <fmt/format.h>
+#include <llvm/Support/raw_ostream.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace td {
+
+// A file's identity for the cache: size and modification time, "" when it cannot be read.
+std::string stamp(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return "";
+  return fmt::format("{} {}.{}", st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+}
+
+// Rebuilding tile-doctor (its passes, its runtime, its clang) invalidates every entry.
+const std::string& toolIdentity() {
+  static const std::string id = [] {
+    std::error_code ec;
+    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string("unknown") : exe.string() + " " + stamp(exe.string());
+  }();
+  return id;
+}
+
+// Writes `name` under a temporary name and renames it into place.
+bool writeAtomically(const fs::path& target, const std::function<bool(llvm::raw_fd_ostream&)>& write) {
+  std::string tmp = fmt::format("{}.{}.tmp", target.string(), getpid());
+  std::error_code ec;
+  {
+    llvm::raw_fd_ostream out(tmp, ec);
+    if (ec || !write(out)) return false;
+    out.close();
+    if (out.has_error()) {
+      out.clear_error();
+      fs::remove(tmp, ec);
+      return false;
+    }
+  }
+  fs::rename(tmp, target, ec);
+  if (ec) fs::remove(tmp, ec);
+  return !ec;
+}
+
+std::string cacheDir() {
+  fs::path dir;
+  if (const char* env = std::getenv("TILE_DOCTOR_CACHE"); env && *env) {
+    if (std::string(env) == "off") return "";
+    dir = env;
+  } else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
+    dir = fs::path(xdg) / "tile-doctor";
+  } else if (const char* home = std::getenv("HOME"); home && *home) {
+    dir = fs::path(home) / ".cache" / "tile-doctor";
+  } else {
+    return "";
+  }
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  return ec ? "" : dir.string();
+}
+
+}  // namespace td

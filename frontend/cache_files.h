@@ -1,0 +1,27 @@
+// The files of tile-doctor's on-disk caches (clang's output, compiled kernel objects): where they live,
+// what invalidates them, and how an entry is written so that concurrent runs share them safely.
+#pragma once
+#include <filesystem>
+#include <functional>
+#include <string>
+
+namespace llvm {
+class raw_fd_ostream;
+}
+
+namespace td {
+
+// $TILE_DOCTOR_CACHE ("off": no cache), else $XDG_CACHE_HOME/tile-doctor, else ~/.cache/tile-doctor;
+// "" when the cache is off or no folder can be made.
+std::string cacheDir();
+
+// A file's identity: size and modification time, "" when it cannot be read.
+std::string stamp(const std::string& path);
+
+// tile-doctor's own executable (path and stamp): rebuilding it invalidates every entry.
+const std::string& toolIdentity();
+
+// Writes `target` under a temporary name and renames it into place; false when it could not.
+bool writeAtomically(const std::filesystem::path& target, const std::function<bool(llvm::raw_fd_ostream&)>& write);
+
+}  // namespace td

@@ -1,0 +1,68 @@
+#include "runtime/cpu/object_cache.h"
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SHA256.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "frontend/cache_files.h"
+
+namespace fs = std::filesystem;
+
+namespace td::cpu {
+
+namespace {
+
+constexpr const char* kKeyPrefix = "td-object:";
+
+fs::path entryPath(const std::string& key) { return fs::path(cacheDir()) / "objects" / (key + ".o"); }
+
+}  // namespace
+
+std::string objectKey(const llvm::Module& m, const std::string& cpu, const std::string& features) {
+  if (cacheDir().empty()) return "";
+  llvm::SmallVector<char, 0> bitcode;
+  llvm::BitcodeWriter writer(bitcode);
+  writer.writeModule(m);
+  writer.writeSymtab();
+  writer.writeStrtab();
+  llvm::SHA256 h;
+  for (llvm::StringRef part : {llvm::StringRef(toolIdentity()), llvm::StringRef(cpu), llvm::StringRef(features)}) {
+    h.update(part);
+    h.update(llvm::StringRef("\0", 1));
+  }
+  if (const char* extra = std::getenv("TILE_DOCTOR_EXTRA_PASSES")) h.update(llvm::StringRef(extra));
+  h.update(llvm::StringRef(bitcode.data(), bitcode.size()));
+  std::string hex;
+  for (uint8_t b : h.final()) hex += fmt::format("{:02x}", b);
+  return hex;
+}
+
+std::unique_ptr<llvm::MemoryBuffer> KernelObjectCache::load(const std::string& key) {
+  if (key.empty()) return nullptr;
+  auto buffer = llvm::MemoryBuffer::getFile(entryPath(key).string());
+  return buffer ? std::move(*buffer) : nullptr;
+}
+
+void KernelObjectCache::notifyObjectCompiled(const llvm::Module* m, llvm::MemoryBufferRef object) {
+  llvm::StringRef id = m->getModuleIdentifier();
+  if (!id.starts_with(kKeyPrefix)) return;
+  std::string key = id.drop_front(std::strlen(kKeyPrefix)).str();
+  std::error_code ec;
+  fs::create_directories(entryPath(key).parent_path(), ec);
+  writeAtomically(entryPath(key), [&](llvm::raw_fd_ostream& out) {  // a cache that cannot be written only costs time
+    out.write(object.getBufferStart(), object.getBufferSize());
+    return true;
+  });
+}
+
+std::unique_ptr<llvm::MemoryBuffer> KernelObjectCache::getObject(const llvm::Module*) {
+  return nullptr;  // hits are found before the module is optimised (CpuJit::add), not here
+}
+
+std::string objectCacheIdentifier(const std::string& key) { return kKeyPrefix + key; }
+
+}  // namespace td::cpu
