@@ -1,3 +1,5 @@
+#include <cmath>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <filesystem>
 #include <fstream>
@@ -73,12 +75,25 @@ std::function<int()> addCheckCommand(CLI::App& app) {
   sub->add_option("--param", args->params, "override a parameter: NAME=VALUE (repeatable)")->allow_extra_args(false);
   sub->add_option("--target", args->req.target, fmt::format("target profile (default {}; see `tile-doctor targets`)",
                                                             kDefaultTarget));
-  sub->add_option("--checks", args->req.checks, "check families: bounds,launch or all (default all)");
+  sub->add_option("--checks", args->req.checks, "check families: bounds,launch or all (default all)")
+      ->check([](const std::string& v) -> std::string {
+        // No family would run no check and still say "no findings": the silence a CI gate must not give.
+        if (v.find_first_not_of(", ") == std::string::npos)
+          return "'" + v + "' names no check family (use all, or a list such as bounds,race)";
+        return "";
+      });
   sub->add_option("--format", args->format, "report format: text or json")->check(CLI::IsMember({"text", "json"}));
   sub->add_option("--out", args->out, "write the report to FILE instead of standard output");
   sub->add_option("--seed", args->req.seed, "seed for random buffer initialisers (default 0)");
   sub->add_option("--jobs", args->req.launch.jobs, "worker threads for the CPU executor (default: all cores)");
-  sub->add_option("--timeout", args->req.launch.timeoutSeconds, "seconds before a running kernel counts as hung (default 60)");
+  sub->add_option("--timeout", args->req.launch.timeoutSeconds, "seconds before a running kernel counts as hung (default 60)")
+      ->check([](const std::string& v) -> std::string {
+        char* end = nullptr;
+        double t = std::strtod(v.c_str(), &end);
+        if (end == v.c_str() || *end != '\0' || !std::isfinite(t) || t <= 0)
+          return "--timeout must be a positive number of seconds, not '" + v + "'";
+        return "";
+      });
   sub->add_option("--save-outputs", args->saveOutputs, "write every output buffer to DIR/NAME.npy");
   sub->add_option("--save-inputs", args->req.saveInputs, "write every buffer as initialised, before the run, to DIR/NAME.npy");
   sub->add_option("--executor", args->req.executor,

@@ -1,6 +1,7 @@
 #include "frontend/expr.h"
 
 #include <cctype>
+#include <climits>
 #include <fmt/format.h>
 
 namespace td {
@@ -11,6 +12,7 @@ class Parser {
   Parser(const std::string& text, const ParamMap& params) : s_(text), params_(params) {}
 
   int64_t parse() {
+    if (s_.size() > kMaxLength) fail(fmt::format("longer than {} characters", kMaxLength));
     int64_t v = parseSum();
     skipSpace();
     if (pos_ != s_.size()) fail(fmt::format("unexpected '{}'", s_.substr(pos_, 1)));
@@ -18,9 +20,22 @@ class Parser {
   }
 
  private:
+  // Bounds that keep a hostile manifest from exhausting the stack (the parser recurses per nesting).
+  static constexpr size_t kMaxLength = 4096;
+  static constexpr int kMaxDepth = 256;
+
   [[noreturn]] void fail(const std::string& what) const {
-    throw ExprError(fmt::format("in expression \"{}\": {}", s_, what));
+    std::string shown = s_.size() > 80 ? s_.substr(0, 77) + "..." : s_;
+    throw ExprError(fmt::format("in expression \"{}\": {}", shown, what));
   }
+  // One level of nesting (a parenthesis, a call, a unary sign) for as long as it lives.
+  struct Nest {
+    Parser& p;
+    explicit Nest(Parser& parser) : p(parser) {
+      if (++p.depth_ > kMaxDepth) p.fail(fmt::format("nested deeper than {} levels", kMaxDepth));
+    }
+    ~Nest() { --p.depth_; }
+  };
   void skipSpace() {
     while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
   }
@@ -50,19 +65,27 @@ class Parser {
     int64_t v = parseUnary();
     for (;;) {
       if (eat('*')) v = checked(mul, v, parseUnary());
-      else if (eat('/')) { int64_t b = parseUnary(); if (b == 0) fail("division by zero"); v = v / b; }
-      else if (eat('%')) { int64_t b = parseUnary(); if (b == 0) fail("division by zero"); v = v % b; }
+      else if (eat('/')) v = divide(v, parseUnary(), false);
+      else if (eat('%')) v = divide(v, parseUnary(), true);
       else return v;
     }
   }
+  // C's / and %, with the two cases C leaves undefined as input errors.
+  int64_t divide(int64_t a, int64_t b, bool remainder) const {
+    if (b == 0) fail("division by zero");
+    if (a == INT64_MIN && b == -1) fail("integer overflow");
+    return remainder ? a % b : a / b;
+  }
   int64_t parseUnary() {
-    if (eat('-')) return -parseUnary();
+    Nest nest(*this);
+    if (eat('-')) return checked(sub, 0, parseUnary());
     if (eat('+')) return parseUnary();
     return parsePrimary();
   }
   int64_t parsePrimary() {
     skipSpace();
     if (eat('(')) {
+      Nest nest(*this);
       int64_t v = parseSum();
       if (!eat(')')) fail("missing ')'");
       return v;
@@ -88,13 +111,15 @@ class Parser {
     fail(pos_ < s_.size() ? fmt::format("unexpected '{}'", s_.substr(pos_, 1)) : "unexpected end");
   }
   int64_t parseCall(const std::string& name) {
+    Nest nest(*this);
     int64_t a = parseSum();
     if (!eat(',')) fail(fmt::format("{}() takes two arguments", name));
     int64_t b = parseSum();
     if (!eat(')')) fail("missing ')'");
     if (name == "cdiv") {
       if (b == 0) fail("division by zero in cdiv");
-      return a / b + ((a % b != 0) && ((a < 0) == (b < 0)) ? 1 : 0);
+      int64_t q = divide(a, b, false);
+      return q + ((a % b != 0) && ((a < 0) == (b < 0)) ? 1 : 0);
     }
     if (name == "min") return a < b ? a : b;
     if (name == "max") return a > b ? a : b;
@@ -104,6 +129,7 @@ class Parser {
   const std::string& s_;
   const ParamMap& params_;
   size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

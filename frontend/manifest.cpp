@@ -84,8 +84,12 @@ class ManifestReader {
     } else {
       d[0] = count(*n, params, fmt::format("launch.{}", key));
     }
-    for (int64_t v : d)
+    for (int64_t v : d) {
       if (v <= 0) fail(n, fmt::format("launch.{} entries must be positive (got {})", key, v));
+      // No GPU launches more in one dimension (CUDA takes unsigned 32-bit dimensions); the target's own
+      // limits are the launch family's findings.
+      if (v > int64_t{UINT32_MAX}) fail(n, fmt::format("launch.{} entry {} exceeds 2^32-1, which no GPU launches", key, v));
+    }
     return d;
   }
 

@@ -46,6 +46,18 @@ Profile readProfile(const fs::path& file) {
   p.memoryBytes = integer("memory_bytes");
   p.bandwidthGBs = number("bandwidth_gbs");
   p.fp16Tflops = number("fp16_tflops");
+  auto triple = [&](const char* key, int64_t* out) {
+    const toml::array* a = need(key).as_array();
+    if (!a || a->size() != 3)
+      throw InputError(file.string(), static_cast<int>(need(key).source().begin.line), fmt::format("{} must be [x, y, z]", key));
+    for (size_t i = 0; i < 3; ++i) {
+      out[i] = a->get(i)->value<int64_t>().value_or(0);
+      if (out[i] <= 0)
+        throw InputError(file.string(), static_cast<int>(need(key).source().begin.line), fmt::format("{} must be positive", key));
+    }
+  };
+  triple("grid_max", p.gridMax);
+  triple("block_max", p.blockMax);
   if (p.warpSize != 32 && p.warpSize != 64)
     throw InputError(file.string(), static_cast<int>(need("warp_size").source().begin.line), "warp_size must be 32 or 64");
   return p;

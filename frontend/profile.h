@@ -11,6 +11,8 @@ struct Profile {
   int warpSize = 32;
   int64_t sharedPerBlock = 0, sharedPerSm = 0;
   int64_t threadsPerBlock = 0, threadsPerSm = 0;
+  int64_t gridMax[3] = {0, 0, 0};   // blocks per grid dimension (x, y, z)
+  int64_t blockMax[3] = {0, 0, 0};  // threads per block dimension
   int64_t registersPerSm = 0, smCount = 0;
   int64_t memoryBytes = 0;
   double bandwidthGBs = 0, fp16Tflops = 0;

@@ -238,6 +238,17 @@ std::vector<Finding> mergeBySourceSite(std::vector<Finding> in) {
   return out;
 }
 
+// The record a bounds finding describes: the access nearest its object (the first element past the end,
+// the last before the start), so the report does not depend on which thread the executor ran first.
+const td_record& nearestRecord(const std::vector<const td_record*>& recs) {
+  const td_record* best = recs.front();
+  auto distance = [](const td_record* r) { return r->offset < 0 ? static_cast<uint64_t>(-(r->offset + 1)) : static_cast<uint64_t>(r->offset); };
+  for (const td_record* r : recs)
+    if ((r->offset >= 0) > (best->offset >= 0) || ((r->offset >= 0) == (best->offset >= 0) && distance(r) < distance(best)))
+      best = r;
+  return *best;
+}
+
 }  // namespace
 
 std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundle& b) {
@@ -269,7 +280,7 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
              : kind == TD_KIND_SHARED_OOB ? "shared-out-of-bounds" : "misaligned-access";
     f.count = hits;
     if (recs.empty()) describeUnrecorded(f, sites.sites[site], sites, b);
-    else describeAccess(f, *recs.front(), sites.sites[site], sites, b);
+    else describeAccess(f, nearestRecord(recs), sites.sites[site], sites, b);
     f.threads = threads;
     f.notes.push_back(f.access == "read" ? "the read was skipped and returned 0" : "the access was skipped");
     findings.push_back(std::move(f));

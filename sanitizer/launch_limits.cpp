@@ -19,7 +19,21 @@ std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64
     f.notes.push_back(fmt::format("{} bytes over the limit; the launch was not run", shared - p.sharedPerBlock));
     out.push_back(f);
   }
+  static const char axis[3] = {'x', 'y', 'z'};
   int64_t threads = b.block[0] * b.block[1] * b.block[2];
+  for (int d = 0; d < 3; ++d) {
+    for (bool grid : {true, false}) {
+      int64_t have = grid ? b.grid[d] : b.block[d], most = grid ? p.gridMax[d] : p.blockMax[d];
+      if (have <= most || (!grid && threads > p.threadsPerBlock)) continue;  // the total says it already
+      Finding f;
+      f.kind = grid ? "grid-limit" : "threads-per-block-limit";
+      f.title = fmt::format("{}.{} = {} requested; {} allows {} {} in {}", grid ? "grid" : "block", axis[d], have, p.name,
+                            most, grid ? "blocks" : "threads", axis[d]);
+      f.loc = at;
+      f.notes.push_back("the launch was not run");
+      out.push_back(f);
+    }
+  }
   if (threads > p.threadsPerBlock) {
     Finding f;
     f.kind = "threads-per-block-limit";

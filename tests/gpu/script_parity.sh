@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine (docs/gpu.md), after tests/gpu/device_run.sh's unpacking and a TileLang install into
 # /tmp/site (../shared/device/README.md): the whole-script tests run with real CUDA tensors under
-# --executor cuda and --executor cpu, JSON reports to $OUT/scripts/ (ONLY=NAME runs one); and the pooled-allocator case under
+# --executor cuda and --executor cpu, JSON reports to $OUT/scripts/ (ONLY="NAME ..." runs those); and the pooled-allocator case under
 # compute-sanitizer memcheck, with and without PyTorch's caching allocator.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -12,7 +12,7 @@ export TILE_DOCTOR_PROFILES=$PWD/profiles TILE_DOCTOR_CACHE=/tmp/td-cache
 python3 -c "import torch, tilelang; print('torch', torch.__version__, 'cuda', torch.cuda.is_available(), 'TileLang', tilelang.__version__)"
 run() {  # NAME SCRIPT [ARGS...]; $ARCH: --tilelang-arch
   name=$1 script=$2; shift 2
-  [ -n "${ONLY:-}" ] && [ "$ONLY" != "$name" ] && return
+  [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]] && return
   for ex in cuda cpu; do
     timeout 300 /tmp/td/tile-doctor check "tests/tilelang/$script" --executor "$ex" --tilelang-arch "${ARCH:-sm_80}" \
       --format json --out "$out/$name.$ex.json" -- "$@" > "$out/$name.$ex.log" 2>&1
@@ -31,6 +31,11 @@ run workspace_two_kernels workspace_two_kernels.py
 run half_gemv half_gemv.py
 run bf16_layernorm bf16_layernorm.py
 ARCH=sm_89 run fp8_gemm fp8_gemm.py
+run three_kernels_bug_one_row three_kernels.py --buggy-bias --m 1
+run half_residual_scale half_residual_scale.py
+run flat_view flat_view.py
+run flat_view_bug flat_view.py --padded-view
+run int4_dequant int4_dequant.py
 python3 - "$out" <<'PY'
 import json, sys, os
 out = sys.argv[1]

@@ -1,7 +1,8 @@
 """A half-precision epilogue as model code writes it: out = x * scale + residual, all float16, computed in
 float16 (no float accumulator). TileLang's generated code does this arithmetic on CUTLASS's half_t, whose
 operators call the CUDA SDK's __hmul and __hadd: inline PTX (mul.f16, add.f16) on the device. Two calls
-with different scales; checked against torch."""
+with different scales; checked against torch (within fp16's tolerance: on a GPU ptxas may fuse the
+mul.f16 and add.f16, which carry no .rn, into one fma; the CPU executor rounds each)."""
 import tilelang
 import tilelang.language as T
 import torch
@@ -24,7 +25,8 @@ def main():
     r = torch.randn(8, 200, device="cuda", dtype=torch.float16)
     for scale in (0.5, 1.75):
         out = residual_scale(8, 200, scale)(x, r)
-        torch.testing.assert_close(out, x * scale + r)
+        # on a GPU, ptxas may fuse mul.f16 and add.f16 (no .rn) into one fma: a rounding apart from torch
+        torch.testing.assert_close(out, x * scale + r, rtol=1e-2, atol=1e-2)
     print("half_residual_scale: outputs match torch")
 
 

@@ -215,14 +215,15 @@ class TileLangPrograms(unittest.TestCase):
             self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
             with open(report) as f:
                 result = json.load(f)
-            entries = {d: sorted(os.listdir(os.path.join(cache, d))) for d in ("lowered", "modules", "sources")}
+            entries = {d: sorted(os.listdir(os.path.join(cache, d))) for d in ("lowered", "modules", "sources", "objects")}
             return result, entries
 
         first, entries = run_and_list()
         self.assertEqual((len(entries["lowered"]), len(entries["sources"])), (1, 1))
-        self.assertEqual(len([e for e in entries["modules"] if e.endswith(".bc")]), 1)
+        self.assertEqual(len([e for e in entries["modules"] if e.endswith(".bc")]), 2, "the kernel and the CPU libdevice")
+        self.assertEqual(len(entries["objects"]), 1, "the instrumented kernel's host object code")
         again, entries_again = run_and_list()
-        self.assertEqual(entries_again, entries, "the second check wrote nothing new: it was served")
+        self.assertEqual(entries_again, entries, "the second check wrote nothing new: it was served, object code too")
         self.assertEqual(again["launches"][0]["report"]["findings"], [])
         self.assertEqual(again["script_exit"]["code"], 0)
 

@@ -174,3 +174,28 @@ TEST_F(BadInput, ScriptWithoutTileLangSaysWhatToDo) {
   Cli r = runCli("check " + (dir_ / "kernel.py").string(), "TILE_DOCTOR_PYTHON=/nonexistent/python");
   expectBadInput(r, "kernel.py", "set TILE_DOCTOR_PYTHON");
 }
+
+// Exit codes that never lie (issue 12): a run that would check nothing, or wait on nothing, is bad input.
+TEST_F(BadInput, NoCheckFamilyOrNoTimeIsBadInput) {
+  expectBadInput(checkWith("", "", "--checks ''"), "--checks", "names no check family");
+  expectBadInput(checkWith("", "", "--checks ,"), "--checks", "names no check family");
+  for (const char* t : {"0", "-1", "nan", "inf", "1e999", "soon"}) {
+    Cli r = checkWith("", "", std::string("--timeout ") + t);
+    EXPECT_EQ(r.code, 2) << t << ": " << r.output;
+    EXPECT_NE(r.output.find("--timeout must be a positive number"), std::string::npos) << r.output;
+  }
+  EXPECT_EQ(checkWith("", "", "--timeout 0.5").code, 0);
+}
+
+// A grid no GPU launches is bad input; one this target does not launch is the launch family's finding,
+// never a truncated run that reports nothing.
+TEST_F(BadInput, GridDimensionsBeyondTheTarget) {
+  expectBadInput(checkWith("grid = [1]", "grid = [4294967296]"), "bundle.toml:7", "exceeds 2^32-1");
+  Cli y = checkWith("grid = [1]", "grid = [1, 70000]", "--format json");
+  EXPECT_EQ(y.code, 1) << y.output;
+  EXPECT_NE(y.output.find("\"grid-limit\""), std::string::npos) << y.output;
+  EXPECT_NE(y.output.find("grid.y = 70000 requested; nvidia-h200 allows 65535 blocks in y"), std::string::npos) << y.output;
+  Cli z = checkWith("block = [\"N\"]", "block = [1, 1, 128]", "--format json");
+  EXPECT_EQ(z.code, 1) << z.output;
+  EXPECT_NE(z.output.find("block.z = 128 requested; nvidia-h200 allows 64 threads in z"), std::string::npos) << z.output;
+}

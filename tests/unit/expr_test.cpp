@@ -25,3 +25,26 @@ TEST(Expr, ErrorsNameTheProblem) {
   EXPECT_THROW(evalExpr("(M", p), td::ExprError);
   EXPECT_THROW(evalExpr("9223372036854775807 + 1", p), td::ExprError);
 }
+
+// What crashed the tool by a signal before (issue 12): C's undefined divisions and unbounded nesting are
+// input errors.
+TEST(Expr, HostileInputIsAnErrorNotACrash) {
+  td::ParamMap p{{"BIG", INT64_MIN}};
+  for (const char* e : {"(-9223372036854775807-1) / -1", "(-9223372036854775807-1) % -1", "cdiv(BIG, -1)",
+                        "-BIG", "BIG * -1", "0 - BIG"})
+    EXPECT_THROW(evalExpr(e, p), td::ExprError) << e;
+  EXPECT_EQ(evalExpr("BIG / 1", p), INT64_MIN);
+  EXPECT_EQ(evalExpr("-(-9223372036854775807)", p), INT64_MAX);
+  std::string deep = std::string(40000, '(') + "1" + std::string(40000, ')');
+  EXPECT_THROW(evalExpr(deep, p), td::ExprError) << "too long";
+  std::string nested = std::string(1500, '(') + "1" + std::string(1500, ')');
+  try {
+    evalExpr(nested, p);
+    FAIL();
+  } catch (const td::ExprError& e) {
+    EXPECT_NE(std::string(e.what()).find("nested deeper"), std::string::npos) << e.what();
+  }
+  std::string minus(2000, '-');
+  EXPECT_THROW(evalExpr(minus + "1", p), td::ExprError);
+  EXPECT_EQ(evalExpr(std::string(40, '(') + "7" + std::string(40, ')'), p), 7) << "ordinary nesting still works";
+}
