@@ -1,3 +1,4 @@
+#include <cmath>
 #include "frontend/manifest.h"
 
 #include <filesystem>
@@ -107,7 +108,9 @@ class ManifestReader {
       std::string rest = argText;
       std::smatch nm;
       while (!rest.empty() && std::regex_search(rest, nm, num) && nm.position(0) == 0) {
-        nums.push_back(std::stod(nm[1]));
+        double v = std::strtod(nm[1].str().c_str(), nullptr);  // stod throws on 1e999; strtod says inf
+        if (!std::isfinite(v)) fail(&n, fmt::format("init \"{}\": {} is not a finite number", s.text, nm[1].str()));
+        nums.push_back(v);
         rest = nm.suffix();
       }
       if (!rest.empty() || nums.size() != k)
@@ -118,8 +121,15 @@ class ManifestReader {
     else if (fn == "arange") s.kind = InitSpec::Arange;
     else if (fn == "uninit") s.kind = InitSpec::Uninit;
     else if (fn == "fill") { needNumbers(1); s.kind = InitSpec::Fill; s.a = nums[0]; }
-    else if (fn == "uniform") { needNumbers(2); s.kind = InitSpec::Uniform; s.a = nums[0]; s.b = nums[1]; }
-    else if (fn == "normal") { needNumbers(2); s.kind = InitSpec::Normal; s.a = nums[0]; s.b = nums[1]; }
+    else if (fn == "uniform") {
+      needNumbers(2);
+      s.kind = InitSpec::Uniform, s.a = nums[0], s.b = nums[1];
+      if (!(s.a < s.b)) fail(&n, fmt::format("init \"{}\": uniform(A, B) needs A < B", s.text));
+    } else if (fn == "normal") {
+      needNumbers(2);
+      s.kind = InitSpec::Normal, s.a = nums[0], s.b = nums[1];
+      if (!(s.b > 0)) fail(&n, fmt::format("init \"{}\": normal(MEAN, STD) needs STD > 0", s.text));
+    }
     else if (fn == "file") {
       static const std::regex quoted(R"(^\s*["'](.+)["']\s*$)");
       std::smatch q;
@@ -188,6 +198,13 @@ class ManifestReader {
       } else {
         if (v->is_floating_point()) fail(v, fmt::format("'{}' is {}; its value must be an integer", a.name, type));
         a.intValue = count(*v, params, fmt::format("value of '{}'", a.name));
+        // The kernel receives the value in its own type: one that does not fit would arrive truncated.
+        unsigned bits = elemBits(a.type);
+        bool fits = bits >= 64 ? (a.type != ElemType::U64 || a.intValue >= 0)
+                    : a.type == ElemType::U8 || a.type == ElemType::U32
+                        ? a.intValue >= 0 && a.intValue < (int64_t{1} << bits)
+                        : a.intValue >= -(int64_t{1} << (bits - 1)) && a.intValue < (int64_t{1} << (bits - 1));
+        if (!fits) fail(v, fmt::format("'{}' is {}; {} does not fit it", a.name, type, a.intValue));
       }
     }
     return a;

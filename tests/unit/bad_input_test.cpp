@@ -199,3 +199,12 @@ TEST_F(BadInput, GridDimensionsBeyondTheTarget) {
   EXPECT_EQ(z.code, 1) << z.output;
   EXPECT_NE(z.output.find("block.z = 128 requested; nvidia-h200 allows 64 threads in z"), std::string::npos) << z.output;
 }
+
+// Values that would arrive changed, or initialisers that mean nothing, are bad input with their line.
+TEST_F(BadInput, ValuesThatDoNotFitAndMeaninglessInitialisers) {
+  expectBadInput(checkWith("value = \"N\"", "value = 1099511627776"), "bundle.toml:17", "does not fit");
+  expectBadInput(checkWith("output = true", "output = true\ninit = \"uniform(1, -1)\""), "bundle.toml", "needs A < B");
+  expectBadInput(checkWith("output = true", "output = true\ninit = \"normal(0, -1)\""), "bundle.toml", "needs STD > 0");
+  expectBadInput(checkWith("output = true", "output = true\ninit = \"fill(1e999)\""), "bundle.toml", "not a finite number");
+  EXPECT_EQ(checkWith("value = \"N\"", "value = -5").code, 0) << "a negative int32 fits";
+}
