@@ -1,5 +1,6 @@
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <fmt/format.h>
 #include <filesystem>
 #include <fstream>
@@ -45,18 +46,43 @@ void makeOutputFolder(const std::string& dir, const char* option) {
 
 ReportSink::ReportSink(const CheckArgs& args) : path_(args.out) {
   if (!path_.empty()) {
-    file_.open(path_);
+    // A regular file is written beside itself and renamed into place: a run that fails, or one beside
+    // another on the same --out, never leaves a truncated or mixed report. Devices and pipes take it directly.
+    std::error_code ec;
+    auto st = std::filesystem::status(path_, ec);
+    direct_ = !ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st);
+    staging_ = direct_ ? path_ : fmt::format("{}.tile-doctor-{}.tmp", path_, ::getpid());
+    file_.open(staging_);
     if (!file_) throw InputError(path_, 0, "cannot write the report");
   }
   makeOutputFolder(args.saveOutputs, "--save-outputs");
   makeOutputFolder(args.req.saveInputs, "--save-inputs");
 }
 
+ReportSink::~ReportSink() {
+  if (!path_.empty() && !direct_ && !written_) {
+    std::error_code ec;
+    std::filesystem::remove(staging_, ec);  // the run failed before its report: the old --out stays
+  }
+}
+
 bool ReportSink::colour() const { return path_.empty() && isatty(STDOUT_FILENO); }
 
 void ReportSink::write(const std::string& text) {
-  if (path_.empty()) std::cout << text << std::flush;
-  else file_ << text << std::flush;
+  if (path_.empty()) {
+    std::cout << text << std::flush;
+    if (!std::cout) throw InputError("standard output", 0, "cannot write the report (use --out FILE)");
+    return;
+  }
+  file_ << text << std::flush;
+  file_.close();
+  if (file_.fail()) throw InputError(path_, 0, "cannot write the report: " + std::string(std::strerror(errno)));
+  if (!direct_) {
+    std::error_code ec;
+    std::filesystem::rename(staging_, path_, ec);
+    if (ec) throw InputError(path_, 0, "cannot write the report: " + ec.message());
+  }
+  written_ = true;
 }
 
 void saveOutputs(const CheckResult& res, const std::string& dir, bool everyBuffer) {

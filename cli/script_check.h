@@ -30,11 +30,14 @@ void makeOutputFolder(const std::string& dir, const char* option);
 class ReportSink {
  public:
   explicit ReportSink(const CheckArgs& args);
+  ~ReportSink();
   bool colour() const;  // a terminal
+  // Writes the whole report, once; a write that fails is an error naming the destination (exit 2).
   void write(const std::string& text);
 
  private:
-  std::string path_;
+  std::string path_, staging_;
+  bool direct_ = false, written_ = false;
   std::ofstream file_;
 };
 // Every output buffer (with everyBuffer: every buffer — what a script's launch hands back, since a kernel

@@ -208,3 +208,22 @@ TEST_F(BadInput, ValuesThatDoNotFitAndMeaninglessInitialisers) {
   expectBadInput(checkWith("output = true", "output = true\ninit = \"fill(1e999)\""), "bundle.toml", "not a finite number");
   EXPECT_EQ(checkWith("value = \"N\"", "value = -5").code, 0) << "a negative int32 fits";
 }
+
+// Nothing lost without a word: a report that cannot be written is an error, and a run that fails before
+// its report leaves an earlier report whole (reports are written beside the file and renamed into place).
+TEST_F(BadInput, ReportsAreWrittenWholeOrNotAtAll) {
+  Cli full = checkWith("", "", "--out /dev/full");
+  EXPECT_EQ(full.code, 2) << full.output;
+  EXPECT_NE(full.output.find("cannot write the report"), std::string::npos) << full.output;
+  std::string out = (dir_ / "report.json").string();
+  ASSERT_EQ(checkWith("", "", "--format json --out " + out).code, 0);
+  std::ifstream first(out);
+  std::string good((std::istreambuf_iterator<char>(first)), std::istreambuf_iterator<char>());
+  ASSERT_NE(good.find("\"findings\""), std::string::npos) << good;
+  EXPECT_EQ(checkWith("", "", "--format json --out " + out + " --param Q=3").code, 2);
+  std::ifstream again(out);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>()), good)
+      << "the failed run left the earlier report as it was";
+  for (const auto& e : fs::directory_iterator(dir_))
+    EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << "no staging file left: " << e.path();
+}
