@@ -11,6 +11,7 @@
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/SHA256.h>
 #include <llvm/Support/raw_ostream.h>
 #include <sstream>
@@ -38,6 +39,10 @@ std::string cacheKey(const std::string& path, const CompileOptions& opts, const 
     h.update(llvm::StringRef("\0", 1));
   };
   add(toolIdentity());
+  // clang optimises with the NVPTX target's passes only once that target is registered (the CUDA executor
+  // registers it at its first PTX): the two forms are different entries, never served for each other.
+  std::string error;
+  add(llvm::TargetRegistry::lookupTarget("nvptx64-nvidia-cuda", error) ? "nvptx target" : "no nvptx target");
   for (const std::string& a : clangArguments(path, opts)) add(a);
   add(text.empty() ? readFile(path) : text);
   std::string hex;
