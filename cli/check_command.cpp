@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -13,6 +14,7 @@
 #include "driver/launch_policy.h"
 #include "frontend/input_error.h"
 #include "frontend/profile.h"
+#include "runtime/executor_limit.h"
 #include "sanitizer/reporters.h"
 
 namespace td::cli {
@@ -85,6 +87,25 @@ void ReportSink::write(const std::string& text) {
   written_ = true;
 }
 
+// With --format json a run that stops still writes JSON: the error (kind, file, line, message) and the
+// exit code, where the report would have gone. Best effort: it never hides the error it describes.
+static void writeJsonError(const CheckArgs& args, int exitCode, const char* kind, const std::string& file, int line,
+                    const std::string& message) {
+  if (args.format != "json") return;
+  try {
+    nlohmann::json j;
+    j["tool"] = "tile-doctor";
+    j["schema_version"] = 1;
+    j["exit_code"] = exitCode;
+    j["error"] = {{"kind", kind}, {"file", file}, {"line", line}, {"message", message}};
+    CheckArgs plain;  // the report's destination only: no output folders to make again
+    plain.out = args.out;
+    ReportSink sink(plain);
+    sink.write(j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  } catch (const std::exception&) {
+  }
+}
+
 void saveOutputs(const CheckResult& res, const std::string& dir, bool everyBuffer) {
   if (dir.empty()) return;
   for (const ArgValue& a : res.args)
@@ -149,13 +170,24 @@ std::function<int()> addCheckCommand(CLI::App& app) {
   sub->add_option("--tilelang-arch", args->tilelangArch,
                   "TileLang scripts: the CUDA architecture TileLang lowers for (default sm_80, its non-Hopper forms)");
   return [args] {
-    parseParams(*args);
-    parseSchedule(args->schedule, args->req.launch);
-    LaunchPolicy::parse(args->launches);  // a bad --launches is bad input whatever is checked
-    if (isScript(args->req.bundlePath)) return checkScript(*args);
-    if (!args->scriptArgs.empty())
-      throw InputError(args->req.bundlePath, 0, "arguments after the bundle are for TileLang scripts (kernel.py) only");
-    return checkBundle(*args);
+    try {
+      parseParams(*args);
+      parseSchedule(args->schedule, args->req.launch);
+      LaunchPolicy::parse(args->launches);  // a bad --launches is bad input whatever is checked
+      if (isScript(args->req.bundlePath)) return checkScript(*args);
+      if (!args->scriptArgs.empty())
+        throw InputError(args->req.bundlePath, 0, "arguments after the bundle are for TileLang scripts (kernel.py) only");
+      return checkBundle(*args);
+    } catch (const ExecutorCannotRun& e) {
+      writeJsonError(*args, kExitExecutorCannotRun, "cannot-run", e.loc.file, static_cast<int>(e.loc.line), e.what());
+      throw;
+    } catch (const InputError& e) {
+      writeJsonError(*args, 2, "bad-input", e.file, e.line, e.what());
+      throw;
+    } catch (const std::exception& e) {
+      writeJsonError(*args, 4, "internal", "", 0, e.what());
+      throw;
+    }
   };
 }
 

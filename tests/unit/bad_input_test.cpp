@@ -220,10 +220,24 @@ TEST_F(BadInput, ReportsAreWrittenWholeOrNotAtAll) {
   std::ifstream first(out);
   std::string good((std::istreambuf_iterator<char>(first)), std::istreambuf_iterator<char>());
   ASSERT_NE(good.find("\"findings\""), std::string::npos) << good;
-  EXPECT_EQ(checkWith("", "", "--format json --out " + out + " --param Q=3").code, 2);
+  EXPECT_EQ(checkWith("", "", "--out " + out + " --param Q=3").code, 2);
   std::ifstream again(out);
   EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>()), good)
-      << "the failed run left the earlier report as it was";
+      << "the failed run left the earlier report as it was (with --format json it writes its error there)";
   for (const auto& e : fs::directory_iterator(dir_))
     EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << "no staging file left: " << e.path();
+}
+
+// --format json always writes JSON: bad input is an error object with its file, line and message.
+TEST_F(BadInput, JsonEvenForBadInput) {
+  std::string out = (dir_ / "error.json").string();
+  Cli r = checkWith("entry = \"k\"", "entry = \"nope\"", "--format json --out " + out);
+  EXPECT_EQ(r.code, 2) << r.output;
+  std::ifstream in(out);
+  std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(json.find("\"kind\": \"bad-input\""), std::string::npos) << json;
+  EXPECT_NE(json.find("bundle.toml"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"line\": 3"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"exit_code\": 2"), std::string::npos) << json;
+  EXPECT_NE(r.output.find("tile-doctor: error:"), std::string::npos) << "stderr still says it";
 }
