@@ -46,12 +46,7 @@ void makeOutputFolder(const std::string& dir, const char* option) {
   if (ec) throw InputError(dir, 0, fmt::format("cannot create the {} folder: {}", option, ec.message()));
 }
 
-ReportSink::ReportSink(const CheckArgs& args) : ReportSink(args.out) {
-  makeOutputFolder(args.saveOutputs, "--save-outputs");
-  makeOutputFolder(args.req.saveInputs, "--save-inputs");
-}
-
-ReportSink::ReportSink(const std::string& path) : path_(path) {
+ReportSink::ReportSink(const CheckArgs& args) : path_(args.out) {
   if (!path_.empty()) {
     // A regular file is written beside itself and renamed into place: a run that fails, or one beside
     // another on the same --out, never leaves a truncated or mixed report. Devices and pipes take it directly.
@@ -62,6 +57,8 @@ ReportSink::ReportSink(const std::string& path) : path_(path) {
     file_.open(staging_);
     if (!file_) throw InputError(path_, 0, "cannot write the report");
   }
+  makeOutputFolder(args.saveOutputs, "--save-outputs");
+  makeOutputFolder(args.req.saveInputs, "--save-inputs");
 }
 
 ReportSink::~ReportSink() {
@@ -92,8 +89,8 @@ void ReportSink::write(const std::string& text) {
 
 // With --format json a run that stops still writes JSON: the error (kind, file, line, message) and the
 // exit code, where the report would have gone. Best effort: it never hides the error it describes.
-static void writeJsonError(const CheckArgs& args, int exitCode, const char* kind, const std::string& file,
-                           int line, const std::string& message) {
+static void writeJsonError(const CheckArgs& args, int exitCode, const char* kind, const std::string& file, int line,
+                    const std::string& message) {
   if (args.format != "json") return;
   try {
     nlohmann::json j;
@@ -101,7 +98,10 @@ static void writeJsonError(const CheckArgs& args, int exitCode, const char* kind
     j["schema_version"] = 1;
     j["exit_code"] = exitCode;
     j["error"] = {{"kind", kind}, {"file", file}, {"line", line}, {"message", message}};
-    ReportSink(args.out).write(j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    CheckArgs plain;  // the report's destination only: no output folders to make again
+    plain.out = args.out;
+    ReportSink sink(plain);
+    sink.write(j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   } catch (const std::exception&) {
   }
 }

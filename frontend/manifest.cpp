@@ -1,6 +1,5 @@
-#include "frontend/manifest.h"
-
 #include <cmath>
+#include "frontend/manifest.h"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -200,7 +199,12 @@ class ManifestReader {
         if (v->is_floating_point()) fail(v, fmt::format("'{}' is {}; its value must be an integer", a.name, type));
         a.intValue = count(*v, params, fmt::format("value of '{}'", a.name));
         // The kernel receives the value in its own type: one that does not fit would arrive truncated.
-        if (!intFits(a.type, a.intValue)) fail(v, fmt::format("'{}' is {}; {} does not fit it", a.name, type, a.intValue));
+        unsigned bits = elemBits(a.type);
+        bool fits = bits >= 64 ? (a.type != ElemType::U64 || a.intValue >= 0)
+                    : a.type == ElemType::U8 || a.type == ElemType::U32
+                        ? a.intValue >= 0 && a.intValue < (int64_t{1} << bits)
+                        : a.intValue >= -(int64_t{1} << (bits - 1)) && a.intValue < (int64_t{1} << (bits - 1));
+        if (!fits) fail(v, fmt::format("'{}' is {}; {} does not fit it", a.name, type, a.intValue));
       }
     }
     return a;
