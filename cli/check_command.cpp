@@ -12,7 +12,9 @@
 #include "cli/script_check.h"
 #include "driver/check.h"
 #include "driver/launch_policy.h"
+#include "frontend/compiler.h"
 #include "frontend/input_error.h"
+#include "frontend/lifetime.h"
 #include "frontend/profile.h"
 #include "runtime/executor_limit.h"
 #include "sanitizer/reporters.h"
@@ -46,7 +48,12 @@ void makeOutputFolder(const std::string& dir, const char* option) {
   if (ec) throw InputError(dir, 0, fmt::format("cannot create the {} folder: {}", option, ec.message()));
 }
 
-ReportSink::ReportSink(const CheckArgs& args) : path_(args.out) {
+ReportSink::ReportSink(const CheckArgs& args) : ReportSink(args.out) {
+  makeOutputFolder(args.saveOutputs, "--save-outputs");
+  makeOutputFolder(args.req.saveInputs, "--save-inputs");
+}
+
+ReportSink::ReportSink(const std::string& path) : path_(path) {
   if (!path_.empty()) {
     // A regular file is written beside itself and renamed into place: a run that fails, or one beside
     // another on the same --out, never leaves a truncated or mixed report. Devices and pipes take it directly.
@@ -56,9 +63,8 @@ ReportSink::ReportSink(const CheckArgs& args) : path_(args.out) {
     staging_ = direct_ ? path_ : fmt::format("{}.tile-doctor-{}.tmp", path_, ::getpid());
     file_.open(staging_);
     if (!file_) throw InputError(path_, 0, "cannot write the report");
+    if (!direct_) adoptTemporary(staging_);  // removed if a signal ends the run
   }
-  makeOutputFolder(args.saveOutputs, "--save-outputs");
-  makeOutputFolder(args.req.saveInputs, "--save-inputs");
 }
 
 ReportSink::~ReportSink() {
@@ -66,6 +72,7 @@ ReportSink::~ReportSink() {
     std::error_code ec;
     std::filesystem::remove(staging_, ec);  // the run failed before its report: the old --out stays
   }
+  if (!direct_ && !staging_.empty()) releaseTemporary(staging_);
 }
 
 bool ReportSink::colour() const { return path_.empty() && isatty(STDOUT_FILENO); }
@@ -89,8 +96,8 @@ void ReportSink::write(const std::string& text) {
 
 // With --format json a run that stops still writes JSON: the error (kind, file, line, message) and the
 // exit code, where the report would have gone. Best effort: it never hides the error it describes.
-static void writeJsonError(const CheckArgs& args, int exitCode, const char* kind, const std::string& file, int line,
-                    const std::string& message) {
+static void writeJsonError(const CheckArgs& args, int exitCode, const char* kind, const std::string& file,
+                           int line, const std::string& message) {
   if (args.format != "json") return;
   try {
     nlohmann::json j;
@@ -98,10 +105,7 @@ static void writeJsonError(const CheckArgs& args, int exitCode, const char* kind
     j["schema_version"] = 1;
     j["exit_code"] = exitCode;
     j["error"] = {{"kind", kind}, {"file", file}, {"line", line}, {"message", message}};
-    CheckArgs plain;  // the report's destination only: no output folders to make again
-    plain.out = args.out;
-    ReportSink sink(plain);
-    sink.write(j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    ReportSink(args.out).write(j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   } catch (const std::exception&) {
   }
 }
@@ -153,7 +157,8 @@ std::function<int()> addCheckCommand(CLI::App& app) {
   sub->add_option("--timing-launches", args->req.launch.timingLaunches,
                   "CUDA executor: time N more launches with CUDA events; the median goes to the JSON timing");
   sub->add_option("--channel-capacity", args->req.launch.channelCapacity,
-                  "records the hook channel holds (default 4096); more are counted, not kept");
+                  "records the hook channel holds (default 4096, at most 16777216); more are counted, not kept")
+      ->check(CLI::Range(1u, 1u << 24));
   sub->add_option("--schedule", args->schedule,
                   "CPU executor: the order a block's threads run in: forward (default), reverse, random:SEED");
   sub->add_option("--repeat", args->req.repeat,
@@ -172,6 +177,9 @@ std::function<int()> addCheckCommand(CLI::App& app) {
   return [args] {
     try {
       parseParams(*args);
+      removeStaleTemporaries("capture");  // a run killed by SIGKILL could not remove its own
+      setCompileTimeLimit(std::max(args->req.launch.timeoutSeconds, 120.0));
+      if (args->format == "json" && args->out.empty()) args->req.launch.devicePrintFd = 2;  // stdout is the report's
       parseSchedule(args->schedule, args->req.launch);
       LaunchPolicy::parse(args->launches);  // a bad --launches is bad input whatever is checked
       if (isScript(args->req.bundlePath)) return checkScript(*args);
@@ -184,6 +192,10 @@ std::function<int()> addCheckCommand(CLI::App& app) {
     } catch (const InputError& e) {
       writeJsonError(*args, 2, "bad-input", e.file, e.line, e.what());
       throw;
+    } catch (const std::filesystem::filesystem_error& e) {  // a path the user gave: a loop, no permission
+      InputError bad(e.path1().string(), 0, e.code().message());
+      writeJsonError(*args, 2, "bad-input", bad.file, 0, bad.what());
+      throw bad;
     } catch (const std::exception& e) {
       writeJsonError(*args, 4, "internal", "", 0, e.what());
       throw;

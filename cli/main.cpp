@@ -1,15 +1,17 @@
 // tile-doctor: debugging and diagnostics for GPU tile kernels.
 // Exit codes: 0 no finding, 1 findings, 2 bad input, 3 the kernel crashed or hung, 4 internal error,
 // 5 a checked script failed with no finding, 6 the executor cannot run the kernel.
+#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 
 #include "cli/commands.h"
 #include "frontend/input_error.h"
+#include "frontend/lifetime.h"
 #include "frontend/profile.h"
 #include "runtime/executor_limit.h"
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
   CLI::App app{fmt::format("tile-doctor: finds out why GPU tile kernels crash, hang, race or drift.\n"
                            "Exit codes: 0 no finding, 1 findings, 2 bad input, 3 kernel crashed or hung, 4 internal "
                            "error, 5 a checked script failed with no finding, 6 the executor cannot run the kernel."
@@ -33,9 +35,19 @@ int main(int argc, char** argv) {
   } catch (const td::InputError& e) {
     std::cerr << fmt::format("tile-doctor: error: {}: {}\n", e.where(), e.what());
     return 2;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << fmt::format("tile-doctor: error: {}: {}\n", e.path1().string(), e.code().message());
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << fmt::format("tile-doctor: internal error: {}\n", e.what());
     return 4;
   }
   return 4;
+}
+
+int main(int argc, char** argv) {
+  td::installTerminationHandling();  // first: before any thread starts
+  int rc = run(argc, argv);
+  td::holdIfTerminating();
+  return rc;
 }

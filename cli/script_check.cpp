@@ -9,6 +9,7 @@
 #include "driver/launch_policy.h"
 #include "driver/script_capture.h"
 #include "frontend/input_error.h"
+#include "frontend/lifetime.h"
 #include "frontend/profile.h"
 #include "runtime/buffers.h"
 #include "runtime/executor_limit.h"
@@ -28,6 +29,7 @@ struct TempDirGuard {
   ~TempDirGuard() {
     std::error_code ec;
     if (!dir.empty()) fs::remove_all(dir, ec);
+    if (!dir.empty()) releaseTemporary(dir);
   }
 };
 

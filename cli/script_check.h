@@ -29,7 +29,8 @@ void makeOutputFolder(const std::string& dir, const char* option);
 // anything runs, so a bad path costs no run; written before outputs are saved, so nothing is lost.
 class ReportSink {
  public:
-  explicit ReportSink(const CheckArgs& args);
+  explicit ReportSink(const CheckArgs& args);  // --out, and the --save-* folders made
+  explicit ReportSink(const std::string& path);  // "" for standard output
   ~ReportSink();
   bool colour() const;  // a terminal
   // Writes the whole report, once; a write that fails is an error naming the destination (exit 2).

@@ -10,6 +10,10 @@
 
 namespace td {
 
+namespace {
+constexpr uint64_t kMaxSampledBoundary = 1u << 22;
+}  // namespace
+
 BlockSelection selectBlocks(const std::string& spec, const std::array<int64_t, 3>& grid, uint64_t seed) {
   BlockSelection s;
   uint64_t total = static_cast<uint64_t>(grid[0] * grid[1] * grid[2]);
@@ -20,23 +24,33 @@ BlockSelection selectBlocks(const std::string& spec, const std::array<int64_t, 3
   }
   std::set<uint64_t> chosen;
   if (spec.rfind("sample:", 0) == 0) {
-    uint64_t n;
-    try {
-      n = std::stoull(spec.substr(7));
-    } catch (...) {
-      throw InputError("--blocks", 0, fmt::format("'{}': sample:N takes a number of blocks", spec));
-    }
+    std::string count = spec.substr(7);
+    if (count.empty() || count.size() > 12 || count.find_first_not_of("0123456789") != std::string::npos)
+      throw InputError("--blocks", 0, fmt::format("'{}': sample:N takes a number of blocks (at most 12 digits)",
+                                                  spec.size() > 40 ? spec.substr(0, 40) + "..." : spec));
+    uint64_t n = std::stoull(count);
+    // The boundary (first and last block along each dimension over 1), counted before it is listed: a
+    // huge grid's boundary is rows of blocks, not a walk over every block.
+    auto inner = [](int64_t d, bool edged) { return static_cast<uint64_t>(edged ? std::max<int64_t>(d - 2, 0) : d); };
+    uint64_t boundaryCount = total - inner(grid[0], true) * inner(grid[1], grid[1] > 1) * inner(grid[2], grid[2] > 1);
+    if (boundaryCount > kMaxSampledBoundary)
+      throw InputError("--blocks", 0, fmt::format("'{}': the grid's boundary alone is {} blocks (more than {}); list "
+                                                  "the blocks to run instead", spec, boundaryCount, kMaxSampledBoundary));
     for (int64_t z = 0; z < grid[2]; ++z)
-      for (int64_t y = 0; y < grid[1]; ++y)
-        for (int64_t x = 0; x < grid[0]; ++x) {
-          bool edge = x == 0 || x == grid[0] - 1 || (grid[1] > 1 && (y == 0 || y == grid[1] - 1)) ||
-                      (grid[2] > 1 && (z == 0 || z == grid[2] - 1));
-          if (edge) chosen.insert(linear(x, y, z));
+      for (int64_t y = 0; y < grid[1]; ++y) {
+        bool edgeRow = (grid[1] > 1 && (y == 0 || y == grid[1] - 1)) || (grid[2] > 1 && (z == 0 || z == grid[2] - 1));
+        if (edgeRow) {
+          for (int64_t x = 0; x < grid[0]; ++x) chosen.insert(linear(x, y, z));
+        } else {
+          chosen.insert(linear(0, y, z));
+          chosen.insert(linear(grid[0] - 1, y, z));
         }
+      }
     size_t boundary = chosen.size();
     std::mt19937_64 rng(seed ^ 0xb10c5ull);
     std::uniform_int_distribution<uint64_t> pick(0, total - 1);
-    for (uint64_t tries = 0; chosen.size() < std::min<uint64_t>(total, boundary + n) && tries < 100 * (n + 1); ++tries)
+    uint64_t wanted = std::min<uint64_t>(total, boundary + std::min<uint64_t>(n, total));
+    for (uint64_t tries = 0; chosen.size() < wanted && tries < 100 * (wanted + 1); ++tries)
       chosen.insert(pick(rng));
     s.description = fmt::format("sample: {} boundary + {} random of {} (seed {})", boundary, chosen.size() - boundary,
                                 total, seed);

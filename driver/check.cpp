@@ -91,6 +91,8 @@ void parseSchedule(const std::string& text, LaunchOptions& launch) {
   else if (text.rfind("random:", 0) == 0 && text.size() > 7 &&
            text.find_first_not_of("0123456789", 7) == std::string::npos) {
     launch.schedule = Schedule::Random;
+    if (text.size() - 7 > 19)
+      throw InputError("--schedule", 0, fmt::format("'{}': the seed must fit 64 bits", text.substr(0, 40)));
     launch.scheduleSeed = std::stoull(text.substr(7));
   } else {
     throw InputError("--schedule", 0, fmt::format("'{}' is not forward, reverse or random:SEED", text));

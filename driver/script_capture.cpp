@@ -13,6 +13,7 @@
 
 #include "frontend/compile_cache.h"
 #include "frontend/input_error.h"
+#include "frontend/lifetime.h"
 #include "frontend/paths.h"
 
 namespace fs = std::filesystem;
@@ -29,9 +30,12 @@ std::string capturePython() {
 
 namespace {
 
+// tile-doctor-capture-PID-XXXXXX: removed on every exit, signals included; after a SIGKILL, by the next run.
 std::string makeTempDir() {
-  std::string templ = (fs::temp_directory_path() / "tile-doctor-capture-XXXXXX").string();
+  removeStaleTemporaries("capture");
+  std::string templ = (fs::temp_directory_path() / (temporaryPrefix("capture") + "XXXXXX")).string();
   if (!mkdtemp(templ.data())) throw std::runtime_error("cannot create a temporary folder for the capture");
+  adoptTemporary(templ);
   return templ;
 }
 
@@ -86,9 +90,11 @@ int runCaptureModule(const CaptureRequest& req, const std::string& dir, const La
 
   Pipe toScript, fromScript;
   std::string channel = fmt::format("{},{}", toScript.fd[0], fromScript.fd[1]);
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
+    becomeChildOfTool(parent);  // the script dies with tile-doctor and takes signals as usual
     close(toScript.fd[1]);
     close(fromScript.fd[0]);
     setenv("PYTHONPATH", pythonPath.c_str(), 1);
@@ -99,6 +105,7 @@ int runCaptureModule(const CaptureRequest& req, const std::string& dir, const La
     execvp(cargv[0], cargv.data());
     _exit(127);
   }
+  adoptChild(pid);
   toScript.closeEnd(0);
   fromScript.closeEnd(1);
   // A script that dies while an answer is on its way must not take tile-doctor with it.
@@ -113,11 +120,13 @@ int runCaptureModule(const CaptureRequest& req, const std::string& dir, const La
     sigaction(SIGPIPE, &old, nullptr);
     kill(pid, SIGKILL);
     waitpid(pid, nullptr, 0);
+    releaseChild(pid);
     throw;
   }
   sigaction(SIGPIPE, &old, nullptr);
   int status = 0;
   waitpid(pid, &status, 0);
+  releaseChild(pid);
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <fmt/format.h>
+#include <llvm/Support/SHA256.h>
 #include <llvm/Support/raw_ostream.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,6 +26,25 @@ const std::string& toolIdentity() {
     return ec ? std::string("unknown") : exe.string() + " " + stamp(exe.string());
   }();
   return id;
+}
+
+struct CacheKey::State {
+  llvm::SHA256 sha;
+};
+
+CacheKey::CacheKey() : state_(std::make_unique<State>()) {}
+CacheKey::~CacheKey() = default;
+
+CacheKey& CacheKey::add(std::string_view part) {
+  state_->sha.update(llvm::StringRef(part.data(), part.size()));
+  state_->sha.update(llvm::StringRef("\0", 1));
+  return *this;
+}
+
+std::string CacheKey::hex() {
+  std::string out;
+  for (uint8_t b : state_->sha.final()) out += fmt::format("{:02x}", b);
+  return out;
 }
 
 // Writes `name` under a temporary name and renames it into place.

@@ -3,6 +3,8 @@
 #pragma once
 #include <filesystem>
 #include <functional>
+#include <memory>
+#include <string_view>
 #include <string>
 
 namespace llvm {
@@ -20,6 +22,19 @@ std::string stamp(const std::string& path);
 
 // tile-doctor's own executable (path and stamp): rebuilding it invalidates every entry.
 const std::string& toolIdentity();
+
+// A cache key: SHA-256 over parts, each ended by a NUL so that no two part lists collide; hex() names the entry.
+class CacheKey {
+ public:
+  CacheKey();
+  ~CacheKey();
+  CacheKey& add(std::string_view part);
+  std::string hex();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // Writes `target` under a temporary name and renames it into place; false when it could not.
 bool writeAtomically(const std::filesystem::path& target, const std::function<bool(llvm::raw_fd_ostream&)>& write);

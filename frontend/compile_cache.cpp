@@ -11,8 +11,6 @@
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/MC/TargetRegistry.h>
-#include <llvm/Support/SHA256.h>
 #include <llvm/Support/raw_ostream.h>
 #include <sstream>
 #include <sys/stat.h>
@@ -24,7 +22,6 @@ namespace td {
 
 namespace {
 
-
 std::string readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream ss;
@@ -33,21 +30,11 @@ std::string readFile(const std::string& path) {
 }
 
 std::string cacheKey(const std::string& path, const CompileOptions& opts, const std::string& text) {
-  llvm::SHA256 h;
-  auto add = [&](const std::string& s) {
-    h.update(s);
-    h.update(llvm::StringRef("\0", 1));
-  };
-  add(toolIdentity());
-  // clang optimises with the NVPTX target's passes only once that target is registered (the CUDA executor
-  // registers it at its first PTX): the two forms are different entries, never served for each other.
-  std::string error;
-  add(llvm::TargetRegistry::lookupTarget("nvptx64-nvidia-cuda", error) ? "nvptx target" : "no nvptx target");
-  for (const std::string& a : clangArguments(path, opts)) add(a);
-  add(text.empty() ? readFile(path) : text);
-  std::string hex;
-  for (uint8_t b : h.final()) hex += fmt::format("{:02x}", b);
-  return hex;
+  CacheKey key;
+  key.add(toolIdentity());
+  for (const std::string& a : clangArguments(path, opts)) key.add(a);
+  key.add(text.empty() ? readFile(path) : text);
+  return key.hex();
 }
 
 // The entry's bitcode, when every file it was compiled from is as it was.
@@ -87,10 +74,6 @@ void store(const fs::path& base, const llvm::Module& m, const std::vector<std::s
   });
 }
 
-}  // namespace
-
-namespace {
-
 // Compiles in a context of its own, stores the entry and loads it back into `ctx`: the first run builds
 // the very module later runs load (the same type names, declaration order and identifier), so the object
 // cache, which keys on the module's bitcode, hits from the second run on.
@@ -106,30 +89,29 @@ std::unique_ptr<llvm::Module> compileStoreAndLoad(llvm::LLVMContext& ctx, const 
   return compileCuda(ctx, path, opts, text);  // a cache that cannot be written only costs time
 }
 
-fs::path entryBase(const std::string& path, const CompileOptions& opts, const std::string& text) {
+// compileCuda through the cache: `text` the source when it is not on disk (empty: read `path`).
+std::unique_ptr<llvm::Module> throughCache(llvm::LLVMContext& ctx, const std::string& path, const CompileOptions& opts,
+                                           const std::string& text) {
   std::string dir = cacheDir();
-  if (dir.empty()) return {};
+  if (dir.empty()) return compileCuda(ctx, path, opts, text);
   std::error_code ec;
   fs::create_directories(fs::path(dir) / "modules", ec);
-  return fs::path(dir) / "modules" / cacheKey(path, opts, text);
+  fs::path base = fs::path(dir) / "modules" / cacheKey(path, opts, text);
+  if (auto m = load(ctx, base)) return m;
+  return compileStoreAndLoad(ctx, base, path, opts, text);
 }
 
 }  // namespace
 
 std::unique_ptr<llvm::Module> compileCudaCached(llvm::LLVMContext& ctx, const std::string& path,
                                                 const CompileOptions& opts) {
-  fs::path base = fs::exists(path) ? entryBase(path, opts, {}) : fs::path();
-  if (base.empty()) return compileCuda(ctx, path, opts);
-  if (auto m = load(ctx, base)) return m;
-  return compileStoreAndLoad(ctx, base, path, opts, {});
+  if (!fs::exists(path)) return compileCuda(ctx, path, opts);
+  return throughCache(ctx, path, opts, {});
 }
 
 std::unique_ptr<llvm::Module> compileEmbeddedCached(llvm::LLVMContext& ctx, const std::string& name,
                                                     const std::string& text, const CompileOptions& opts) {
-  fs::path base = entryBase(name, opts, text);
-  if (base.empty()) return compileCuda(ctx, name, opts, text);
-  if (auto m = load(ctx, base)) return m;
-  return compileStoreAndLoad(ctx, base, name, opts, text);
+  return throughCache(ctx, name, opts, text);
 }
 
 }  // namespace td

@@ -6,17 +6,22 @@
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Frontend/Utils.h>
 #include <fmt/format.h>
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
 #include <llvm/IRReader/IRReader.h>
+#include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 #include <cstdlib>
 #include <filesystem>
-#include <regex>
 #include <unistd.h>
 
 #include "frontend/input_error.h"
+#include "frontend/isolated.h"
 #include "frontend/paths.h"
 
 extern const char td_prelude_h[];
@@ -52,10 +57,22 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const std::string
 // The first "file:line:col: error:" of clang's output, for the InputError's location.
 // Where clang's first error is: its own file and line (a header's, where the error is in one), else the
 // kernel's file.
+// Read by hand: clang echoes the source line, which may be as long as the user made it.
 std::pair<std::string, int> firstError(const std::string& diags, const std::string& path) {
-  std::smatch m;
-  static const std::regex re(R"(([^\s:]+):(\d+):\d+: (fatal )?error:)");
-  if (std::regex_search(diags, m, re)) return {m[1].str(), std::stoi(m[2])};
+  auto digits = [](const std::string& s) { return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos; };
+  for (size_t at = 0; at < diags.size();) {
+    size_t end = diags.find('\n', at);
+    std::string line = diags.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    at = end == std::string::npos ? diags.size() : end + 1;
+    size_t e = line.find(": error:");
+    if (e == std::string::npos) e = line.find(": fatal error:");
+    if (e == std::string::npos) continue;
+    std::string head = line.substr(0, e);  // FILE:LINE:COL
+    size_t c2 = head.rfind(':');
+    size_t c1 = c2 == std::string::npos || c2 == 0 ? std::string::npos : head.rfind(':', c2 - 1);
+    if (c1 == std::string::npos || !digits(head.substr(c1 + 1, c2 - c1 - 1)) || !digits(head.substr(c2 + 1))) continue;
+    return {head.substr(0, c1), std::stoi(head.substr(c1 + 1, c2 - c1 - 1))};
+  }
   return {path, 0};
 }
 
@@ -152,28 +169,95 @@ void runClangAction(const std::string& path, const CompileOptions& opts, clang::
     for (const std::string& f : collector->getDependencies()) filesRead->push_back(f);
 }
 
+namespace {
+double gCompileTimeLimit = 600;
+}  // namespace
+
+void setCompileTimeLimit(double seconds) { gCompileTimeLimit = seconds; }
+
 std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::string& path, const CompileOptions& opts,
                                           const std::string& text, std::vector<std::string>* filesRead) {
-  clang::EmitLLVMOnlyAction action(&ctx);
-  runClangAction(path, opts, action, text, filesRead);
-  std::unique_ptr<llvm::Module> m = action.takeModule();
-  if (!m) throw InputError(path, 0, "clang produced no module");
-  return m;
+  std::vector<std::string> parts;
+  try {
+    parts = runIsolated("clang", gCompileTimeLimit, [&] {
+      llvm::LLVMContext own;
+      std::vector<std::string> files;
+      clang::EmitLLVMOnlyAction action(&own);
+      runClangAction(path, opts, action, text, &files);
+      std::unique_ptr<llvm::Module> m = action.takeModule();
+      if (!m) throw InputError(path, 0, "clang produced no module");
+      std::string bitcode;
+      llvm::raw_string_ostream os(bitcode);
+      llvm::WriteBitcodeToFile(*m, os);
+      os.flush();
+      std::string list;
+      for (const std::string& f : files) list += f + "\n";
+      return std::vector<std::string>{bitcode, list};
+    });
+  } catch (const IsolatedFailure& e) {
+    throw InputError(path, 0, fmt::format("{} compiling this file: a compiler bug the source triggers (clang's report, "
+                                          "if any, is above); tile-doctor cannot check the kernel",
+                                          e.what()));
+  }
+  auto module = llvm::parseBitcodeFile(llvm::MemoryBufferRef(parts.at(0), path), ctx);
+  if (!module) throw std::runtime_error("reading clang's output: " + llvm::toString(module.takeError()));
+  if (filesRead)
+    for (llvm::StringRef rest = parts.at(1); !rest.empty();) {
+      auto [line, tail] = rest.split('\n');
+      filesRead->push_back(line.str());
+      rest = tail;
+    }
+  return std::move(*module);
 }
 
+namespace {
+std::string gIrPath;  // the file a child reads, for its fatal-error handler
+}  // namespace
+
+// Read in a child: LLVM ends the process on some invalid IR (a module that fails the verifier while its
+// debug info is upgraded, a malformed bitcode record) instead of returning an error.
 std::unique_ptr<llvm::Module> loadIR(llvm::LLVMContext& ctx, const std::string& path) {
-  llvm::SMDiagnostic err;
-  std::unique_ptr<llvm::Module> m = llvm::parseIRFile(path, err, ctx);
-  if (!m) {
-    std::string msg;
-    llvm::raw_string_ostream os(msg);
-    err.print("tile-doctor", os, false);
-    throw InputError(path, err.getLineNo(), "cannot read the IR file:\n" + os.str());
+  requireRegularFile(path, "the IR file");
+  std::vector<std::string> parts;
+  try {
+    parts = runIsolated("LLVM reading the IR", gCompileTimeLimit, [&] {
+      gIrPath = path;
+      llvm::install_fatal_error_handler([](void*, const char* reason, bool) {
+        answerFromIsolatedChild(InputError(gIrPath, 0, std::string("LLVM cannot read the IR: ") + reason));
+      });
+      llvm::LLVMContext own;
+      llvm::SMDiagnostic err;
+      std::unique_ptr<llvm::Module> m;
+      if (llvm::StringRef(path).ends_with(".ll"))
+        m = std::move(llvm::parseAssemblyFileWithIndexNoUpgradeDebugInfo(
+                path, err, own, nullptr, [](llvm::StringRef, llvm::StringRef) { return std::nullopt; }).Mod);
+      else
+        m = llvm::parseIRFile(path, err, own);
+      if (!m) {
+        std::string msg;
+        llvm::raw_string_ostream os(msg);
+        err.print("tile-doctor", os, false);
+        throw InputError(path, err.getLineNo(), "cannot read the IR file:\n" + os.str());
+      }
+      std::string problems;
+      llvm::raw_string_ostream vs(problems);
+      if (llvm::verifyModule(*m, &vs))
+        throw InputError(path, 0, "the IR is not valid (LLVM's verifier):\n" + vs.str().substr(0, 4000));
+      if (m->getTargetTriple().rfind("nvptx", 0) != 0)
+        throw InputError(path, 0, fmt::format("IR target is '{}'; tile-doctor reads NVPTX IR (nvptx64-nvidia-cuda)",
+                                              m->getTargetTriple()));
+      std::string bitcode;
+      llvm::raw_string_ostream bs(bitcode);
+      llvm::WriteBitcodeToFile(*m, bs);
+      bs.flush();
+      return std::vector<std::string>{bitcode};
+    });
+  } catch (const IsolatedFailure& e) {
+    throw InputError(path, 0, std::string(e.what()) + " reading this file");
   }
-  if (m->getTargetTriple().rfind("nvptx", 0) != 0)
-    throw InputError(path, 0, fmt::format("IR target is '{}'; tile-doctor reads NVPTX IR (nvptx64-nvidia-cuda)",
-                                          m->getTargetTriple()));
-  return m;
+  auto module = llvm::parseBitcodeFile(llvm::MemoryBufferRef(parts.at(0), path), ctx);
+  if (!module) throw std::runtime_error("reading the IR back: " + llvm::toString(module.takeError()));
+  return std::move(*module);
 }
 
 }  // namespace td

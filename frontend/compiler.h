@@ -30,7 +30,11 @@ struct CompileOptions {
 // include/cuda_runtime.h.
 std::string findCudaSdk();
 
-// `path` names the file for diagnostics; `text` is its content when it does not exist on disk
+// How long clang may run on one source before it is stopped (bad input naming the file): the CLI sets
+// max(--timeout, 120 s), since a cold compile of CUTLASS-heavy code takes seconds; 600 s until set.
+void setCompileTimeLimit(double seconds);
+
+// Clang runs in a child process (frontend/isolated.h). `path` names the file for diagnostics; `text` is its content when it does not exist on disk
 // (the embedded device runtime), else empty. `filesRead`, when given, receives every file the
 // preprocessor entered (for the compile cache). Throws InputError carrying clang's diagnostics.
 std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::string& path, const CompileOptions& opts,

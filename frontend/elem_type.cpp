@@ -73,6 +73,13 @@ int64_t elementOfByte(ElemType t, int64_t byteOffset) {
   return byteOffset >= 0 ? byteOffset / es : -((-byteOffset + es - 1) / es);
 }
 
+bool intFits(ElemType t, int64_t v) {
+  bool isUnsigned = t == ElemType::U8 || t == ElemType::U32 || t == ElemType::U64 || t == ElemType::U4;
+  unsigned bits = elemBits(t);
+  if (isUnsigned) return v >= 0 && (bits >= 63 || v < (int64_t{1} << bits));
+  return bits >= 64 || (v >= -(int64_t{1} << (bits - 1)) && v < (int64_t{1} << (bits - 1)));
+}
+
 bool isFloat(ElemType t) {
   return t == ElemType::F16 || t == ElemType::BF16 || t == ElemType::F32 || t == ElemType::F64 ||
          t == ElemType::F8E4M3 || t == ElemType::F8E5M2;

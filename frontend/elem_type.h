@@ -20,6 +20,7 @@ bool isPacked(ElemType t);    // fewer than 8 bits an element
 uint64_t storageBytes(ElemType t, uint64_t elements);      // rounded up to whole bytes
 int64_t elementOfByte(ElemType t, int64_t byteOffset);     // the first element the byte holds (floor)
 bool isFloat(ElemType t);
+bool intFits(ElemType t, int64_t v);  // an integer type holds v unchanged
 
 // Conversions used by initialisers, reference checks and .npy files.
 double loadElem(ElemType t, const void* p);

@@ -1,24 +1,28 @@
 #include "frontend/line_map.h"
 
 #include <fstream>
-#include <regex>
 
 #include "frontend/input_error.h"
+#include "frontend/paths.h"
 
 namespace td {
 
 LineMap loadLineMap(const std::string& path) {
+  requireRegularFile(path, "the line map");
   std::ifstream in(path);
   if (!in) throw InputError(path, 0, "cannot read the line map");
-  static const std::regex entry(R"((\d+)\t(.+:\d+))");
+  auto digits = [](const std::string& s) { return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos; };
   LineMap map;
   std::string text;
   for (int lineNo = 1; std::getline(in, text); ++lineNo) {
     if (text.empty()) continue;
-    std::smatch m;
-    if (!std::regex_match(text, m, entry))
-      throw InputError(path, lineNo, "a line-map entry must read GENERATED_LINE<TAB>FILE:LINE, not '" + text + "'");
-    map[static_cast<unsigned>(std::stoul(m[1]))] = m[2];
+    size_t tab = text.find('\t'), colon = text.rfind(':');
+    bool ok = text.size() <= 4096 && tab != std::string::npos && colon != std::string::npos && colon > tab + 1 &&
+              digits(text.substr(0, tab)) && digits(text.substr(colon + 1));
+    if (!ok)
+      throw InputError(path, lineNo, "a line-map entry must read GENERATED_LINE<TAB>FILE:LINE, not '" +
+                                         (text.size() > 80 ? text.substr(0, 60) + "..." : text) + "'");
+    map[static_cast<unsigned>(std::stoul(text.substr(0, tab)))] = text.substr(tab + 1);
   }
   return map;
 }

@@ -1,5 +1,6 @@
-#include <cmath>
 #include "frontend/manifest.h"
+
+#include <cmath>
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -8,10 +9,21 @@
 #include <toml++/toml.h>
 
 #include "frontend/input_error.h"
+#include "frontend/paths.h"
 
 namespace fs = std::filesystem;
 
 namespace td {
+
+namespace {
+constexpr size_t kMaxInitLength = 4096;
+constexpr size_t kMaxStringLength = 65536;
+
+// A value as an error message quotes it: long ones shortened.
+std::string shown(const std::string& s) {
+  return s.size() <= 80 ? s : s.substr(0, 60) + fmt::format("... ({} characters)", s.size());
+}
+}  // namespace
 
 uint64_t ArgSpec::elementCount() const {
   uint64_t n = 1;
@@ -98,6 +110,9 @@ class ManifestReader {
     if (!n.is_string()) fail(&n, "init must be a string such as \"zeros\" or \"uniform(-1, 1)\"");
     InitSpec s;
     s.text = std::string(n.as_string()->get());
+    // Bounded before any regex sees it: libstdc++'s regex recurses once per character.
+    if (s.text.size() > kMaxInitLength)
+      fail(&n, fmt::format("init \"{}\" is {} characters long; at most {}", shown(s.text), s.text.size(), kMaxInitLength));
     static const std::regex call(R"(^\s*([a-z]+)\s*(?:\((.*)\))?\s*$)");
     std::smatch m;
     if (!std::regex_match(s.text, m, call)) fail(&n, fmt::format("cannot read init \"{}\"", s.text));
@@ -199,12 +214,7 @@ class ManifestReader {
         if (v->is_floating_point()) fail(v, fmt::format("'{}' is {}; its value must be an integer", a.name, type));
         a.intValue = count(*v, params, fmt::format("value of '{}'", a.name));
         // The kernel receives the value in its own type: one that does not fit would arrive truncated.
-        unsigned bits = elemBits(a.type);
-        bool fits = bits >= 64 ? (a.type != ElemType::U64 || a.intValue >= 0)
-                    : a.type == ElemType::U8 || a.type == ElemType::U32
-                        ? a.intValue >= 0 && a.intValue < (int64_t{1} << bits)
-                        : a.intValue >= -(int64_t{1} << (bits - 1)) && a.intValue < (int64_t{1} << (bits - 1));
-        if (!fits) fail(v, fmt::format("'{}' is {}; {} does not fit it", a.name, type, a.intValue));
+        if (!intFits(a.type, a.intValue)) fail(v, fmt::format("'{}' is {}; {} does not fit it", a.name, type, a.intValue));
       }
     }
     return a;
@@ -212,6 +222,7 @@ class ManifestReader {
 
   Bundle read(const std::vector<std::pair<std::string, std::string>>& overrides) {
     toml::table root;
+    requireRegularFile(path_, "the manifest");
     try {
       root = toml::parse_file(path_);
     } catch (const toml::parse_error& e) {
@@ -252,7 +263,10 @@ class ManifestReader {
     if (source.empty() == ir.empty()) fail(kernel.source().begin.line, "[kernel] needs exactly one of 'source' or 'ir'");
     auto resolve = [&](const std::string& rel, const char* key) {
       fs::path p = (fs::path(b.dir) / rel).lexically_normal();
-      if (!fs::exists(p)) fail(kernel.get(key), fmt::format("{} file '{}' not found (looked at {})", key, rel, p.string()));
+      std::error_code ec;
+      if (!fs::exists(p, ec))
+        fail(kernel.get(key), fmt::format("{} file '{}' not found (looked at {}{})", key, shown(rel), shown(p.string()),
+                                          ec ? ": " + ec.message() : ""));
       return p.string();
     };
     if (!source.empty()) b.sourcePath = resolve(source, "source");
@@ -267,7 +281,8 @@ class ManifestReader {
     if (const toml::node* a = kernel.get("arch")) {
       b.arch = str(kernel, "arch", "[kernel]", true);
       static const std::regex smArch(R"(sm_\d+a?)");
-      if (!std::regex_match(b.arch, smArch)) fail(a, fmt::format("kernel.arch is '{}'; it must look like sm_80", b.arch));
+      if (b.arch.size() > 16 || !std::regex_match(b.arch, smArch))
+        fail(a, fmt::format("kernel.arch is '{}'; it must look like sm_80", shown(b.arch)));
     }
     b.entry = str(kernel, "entry", "[kernel]", true);
     b.entryLine = static_cast<int>(kernel.get("entry")->source().begin.line);
@@ -309,6 +324,8 @@ class ManifestReader {
   }
 
   std::string substitute(const std::string& s, const ParamMap& params, const toml::node* at) const {
+    if (s.size() > kMaxStringLength)
+      fail(at, fmt::format("'{}' is {} characters long; at most {}", shown(s), s.size(), kMaxStringLength));
     static const std::regex ref(R"(\$\{([A-Za-z_][A-Za-z0-9_]*)\})");
     std::string out;
     auto begin = std::sregex_iterator(s.begin(), s.end(), ref);
@@ -330,7 +347,8 @@ class ManifestReader {
 }  // namespace
 
 Bundle loadBundle(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides) {
-  if (!fs::exists(path)) throw InputError(path, 0, "bundle manifest not found");
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw InputError(path, 0, "bundle manifest not found" + (ec ? ": " + ec.message() : ""));
   return ManifestReader(path).read(overrides);
 }
 

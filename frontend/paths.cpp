@@ -2,7 +2,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fmt/format.h>
 #include <unistd.h>
+
+#include "frontend/input_error.h"
 
 namespace fs = std::filesystem;
 
@@ -25,6 +28,16 @@ std::string dataDir(const std::string& name, const char* envVar) {
       if (fs::is_directory(cand)) return fs::weakly_canonical(cand).string();
   }
   return std::string(TD_SOURCE_DIR) + "/" + name;
+}
+
+void requireRegularFile(const std::string& path, const std::string& what, const std::string& reportAs, int line) {
+  std::error_code ec;
+  auto st = std::filesystem::status(path, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory)
+    throw InputError(reportAs.empty() ? path : reportAs, line, fmt::format("{} '{}': {}", what, path, ec.message()));
+  if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
+    throw InputError(reportAs.empty() ? path : reportAs, line,
+                     fmt::format("{} '{}' is not a regular file (a FIFO or a device is not read)", what, path));
 }
 
 }  // namespace td

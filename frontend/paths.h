@@ -10,4 +10,8 @@ std::string executableDir();  // "" when /proc/self/exe cannot be read
 // executable, one level up (a build folder) or in ../share/tile-doctor, else the source tree's.
 std::string dataDir(const std::string& name, const char* envVar);
 
+// Input files are read only when they are regular files: a FIFO or a device (/dev/stdin, /dev/zero)
+// would block or never end. Throws InputError(`reportAs`, `line`, ...) naming `what` otherwise.
+void requireRegularFile(const std::string& path, const std::string& what, const std::string& reportAs = {}, int line = 0);
+
 }  // namespace td

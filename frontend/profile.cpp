@@ -47,13 +47,13 @@ Profile readProfile(const fs::path& file) {
   p.bandwidthGBs = number("bandwidth_gbs");
   p.fp16Tflops = number("fp16_tflops");
   auto triple = [&](const char* key, int64_t* out) {
-    const toml::array* a = need(key).as_array();
-    if (!a || a->size() != 3)
-      throw InputError(file.string(), static_cast<int>(need(key).source().begin.line), fmt::format("{} must be [x, y, z]", key));
+    const toml::node& n = need(key);
+    int line = static_cast<int>(n.source().begin.line);
+    const toml::array* a = n.as_array();
+    if (!a || a->size() != 3) throw InputError(file.string(), line, fmt::format("{} must be [x, y, z]", key));
     for (size_t i = 0; i < 3; ++i) {
       out[i] = a->get(i)->value<int64_t>().value_or(0);
-      if (out[i] <= 0)
-        throw InputError(file.string(), static_cast<int>(need(key).source().begin.line), fmt::format("{} must be positive", key));
+      if (out[i] <= 0) throw InputError(file.string(), line, fmt::format("{} must be positive", key));
     }
   };
   triple("grid_max", p.gridMax);

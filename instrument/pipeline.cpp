@@ -25,7 +25,9 @@
 #include "instrument/pointer_roots.h"
 #include "instrument/race_pass.h"
 #include "instrument/loop_sites.h"
+#include "instrument/stop_sites.h"
 #include "instrument/sync_sites.h"
+#include "instrument/external_calls.h"
 
 extern const char td_runtime_cu[];
 
@@ -173,11 +175,13 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {
   km.entrySymbol = kernel->getName().str();
   checkSignature(*kernel, bundle);
   keepOnlyEntry(*km.module, kernel);
+  refuseUndefinedFunctions(*km.module);
 
   t0 = std::chrono::steady_clock::now();
   dropInboundsAssumptions(*km.module);
   registerSharedObjects(*km.module, km.sites);
   llvm::ModuleAnalysisManager mam;
+  StopSitesPass(km.sites).run(*km.module, mam);
   SyncSitesPass(km.sites).run(*km.module, mam);
   LoopSitesPass(km.sites).run(*km.module, mam);
   // Before the bounds pass, which redirects skipped accesses: the race hooks see the pointers as written.

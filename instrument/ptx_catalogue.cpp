@@ -62,9 +62,10 @@ std::string notEmulatedFamily(const std::string& normalized) {
                          : op.find(".f") != std::string::npos ? "floating-point"
                                                                 : "integer") +
              " arithmetic or comparison written as PTX (" + op + "), not emulated";
-  if (is("cvt.") || is("cvt.rn") || is("cvt.rz") || is("cvt.rm") || is("cvt.rp"))
+  if (is("cvt."))
     return "a conversion this executor does not emulate (" + op +
-           "; emulated: f32 <-> f16/bf16 at round-to-nearest, f64 -> f16/bf16, and the x2 packs)";
+           "; emulated: f32 <-> f16/bf16 at round-to-nearest, f64 -> f16/bf16, and the x2 packs; integers -> "
+           "f16/bf16 at round-to-nearest and back at any integer rounding)";
   if (is("ld.global.") || is("st.global.") || is("ld.volatile") || is("st.volatile"))
     return "a cache-hinted global load or store (" + op + "), not emulated";
   for (const char* a : {"tanh.approx", "ex2.approx", "lg2.approx", "rcp.approx", "rsqrt.approx", "sqrt.approx",

@@ -47,6 +47,8 @@ std::optional<PtxStatement> conversionOrPack(const std::string& s) {
   static const std::regex narrow(R"(^cvt\.rn\.(f16|bf16)\.(f32|f64) \$0, ?\$1;$)");
   static const std::regex sign(R"(^(neg|abs)\.(f16|bf16)(x2)? \$0, ?\$1;$)");
   static const std::regex pack(R"(^mov\.b32 \$0, ?\{ ?(0|\$\d+) ?, ?(0|\$\d+) ?\};$)");
+  static const std::regex fromInt(R"(^cvt\.rn\.(f16|bf16)\.(s|u)(16|32|64) \$0, ?\$1;$)");
+  static const std::regex toInt(R"(^cvt\.r(n|z|m|p)i\.(s|u)(8|16|32|64)\.(f16|bf16) \$0, ?\$1;$)");
   // __low2float / __high2float: one half of a pair, unpacked into PTX registers first
   static const std::regex widenHalfOfPair(
       R"(^\.reg \.f16 low, ?high; mov\.b32 \{low, ?high\}, ?\$1; cvt\.f32\.f16 \$0, (low|high);$)");
@@ -57,8 +59,6 @@ std::optional<PtxStatement> conversionOrPack(const std::string& s) {
     return st;
   }
   if (std::regex_match(s, m, narrow)) return halfStatement(m[1] == "f16" ? HalfScalarKind::NarrowF16 : HalfScalarKind::NarrowBF16);
-  static const std::regex fromInt(R"(^cvt\.rn\.(f16|bf16)\.(s|u)(16|32|64) \$0, ?\$1;$)");
-  static const std::regex toInt(R"(^cvt\.r(n|z|m|p)i\.(s|u)(8|16|32|64)\.(f16|bf16) \$0, ?\$1;$)");
   if (std::regex_match(s, m, fromInt)) {
     PtxStatement st = halfStatement(HalfScalarKind::IntToHalf);
     st.half.bf16 = m[1] == "bf16";

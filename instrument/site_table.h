@@ -20,7 +20,7 @@ struct SourceLoc {
   std::string str() const;  // "file:line:col"
 };
 
-enum class SiteKind { Load, Store, Atomic, MemIntrinsic, Barrier, WarpOp, AsmStatement, Loop };
+enum class SiteKind { Load, Store, Atomic, MemIntrinsic, Barrier, WarpOp, AsmStatement, Loop, Stop };
 enum class Space { Global, Shared, Unknown };
 
 struct SharedObject {
@@ -39,7 +39,8 @@ struct Site {
   unsigned align = 1;       // alignment the access needs
   Space space = Space::Unknown;
   int object = -1;          // kernel argument index (Global) or shared object id (Shared); -1 unknown
-  std::string what;         // for barriers and warp ops: the operation ("__syncthreads", "shfl.sync.bfly")
+  std::string what;         // barriers and warp ops: the operation ("__syncthreads", "shfl.sync.bfly");
+                            // stops: "assert(i < n)" or "__trap()"
   bool isWrite() const { return kind == SiteKind::Store; }
 };
 

@@ -25,7 +25,9 @@
 #define TD_KIND_GLOBAL_WAW 10
 #define TD_KIND_GLOBAL_UNINIT 11  // a read of bytes of an init = "uninit" buffer no thread wrote in this launch
 #define TD_KIND_WARP_MASK 12      // offset = TD_MASK_* (what is wrong), addr = the mask
-#define TD_KIND_COUNT 13
+#define TD_KIND_DEVICE_ASSERT 13  // a thread failed a device assert (the site names it); the kernel stops
+#define TD_KIND_TRAP 14           // a thread reached __trap(); the kernel stops
+#define TD_KIND_COUNT 15
 #define TD_MASK_MISSES_SELF 1     // the calling lane is not in its own mask
 #define TD_MASK_NAMES_EXITED 2    // the mask names lanes that have exited
 #define TD_MASK_32_ON_WAVE64 3    // a literal 0xffffffff on a 64-lane wave: half the wave

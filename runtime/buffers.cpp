@@ -5,11 +5,11 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <random>
-#include <regex>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "frontend/input_error.h"
+#include "frontend/paths.h"
 
 namespace td {
 
@@ -23,7 +23,24 @@ ArgValue::ArgValue(ArgValue&& o) noexcept : spec(o.spec), data(o.data), bytes(o.
 
 namespace {
 
+namespace {
+
+constexpr uint32_t kMaxNpyHeader = 65536;
+
+// The text between `open` and `close` after 'key': in a .npy header dict ("" when it is not there).
+std::string npyField(const std::string& header, const std::string& key, char open, char close) {
+  size_t at = header.find("'" + key + "':");
+  if (at == std::string::npos) return "";
+  at = header.find_first_not_of(" ", at + key.size() + 3);
+  if (at == std::string::npos || header[at] != open) return "";
+  size_t end = header.find(close, at + 1);
+  return end == std::string::npos ? "" : header.substr(at + 1, end - at - 1);
+}
+
+}  // namespace
+
 void readNpy(const std::string& path, const ArgSpec& a, void* dst, const std::string& manifest) {
+  requireRegularFile(path, "init file", manifest, a.line);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(manifest, a.line, fmt::format("init file '{}' of '{}' cannot be opened", path, a.name));
   char magic[8];
@@ -33,24 +50,35 @@ void readNpy(const std::string& path, const ArgSpec& a, void* dst, const std::st
   uint32_t hlen = 0;
   if (magic[6] == 1) { uint16_t h; in.read(reinterpret_cast<char*>(&h), 2); hlen = h; }
   else in.read(reinterpret_cast<char*>(&hlen), 4);
+  if (hlen > kMaxNpyHeader)
+    throw InputError(manifest, a.line, fmt::format("'{}' has a header of {} bytes; numpy writes at most {}", path, hlen,
+                                                   kMaxNpyHeader));
   std::string header(hlen, '\0');
   in.read(header.data(), hlen);
-  std::smatch m;
-  std::string descr = std::regex_search(header, m, std::regex(R"('descr':\s*'([^']+)')")) ? m[1].str() : "";
+  auto bad = [&](const std::string& what) { return InputError(manifest, a.line, fmt::format("'{}': {}", path, what)); };
+  std::string descr = npyField(header, "descr", '\'', '\'');
   bool fortran = header.find("'fortran_order': True") != std::string::npos;
   std::vector<int64_t> shape;
-  if (std::regex_search(header, m, std::regex(R"('shape':\s*\(([^)]*)\))"))) {
-    std::string s = m[1];
-    std::regex num(R"(\d+)");
-    for (auto it = std::sregex_iterator(s.begin(), s.end(), num); it != std::sregex_iterator(); ++it)
-      shape.push_back(std::stoll(it->str()));
+  std::string dims = npyField(header, "shape", '(', ')');
+  for (size_t at = 0; at < dims.size();) {
+    size_t comma = dims.find(',', at);
+    std::string d = dims.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    at = comma == std::string::npos ? dims.size() : comma + 1;
+    d.erase(0, d.find_first_not_of(" \t"));
+    d.erase(d.find_last_not_of(" \t") + 1);
+    if (d.empty()) continue;  // "(5,)"
+    if (d.find_first_not_of("0123456789") != std::string::npos)
+      throw bad(fmt::format("shape dimension '{}' is not a whole number of 0 or more", d.substr(0, 40)));
+    if (d.size() > 15) throw bad(fmt::format("shape dimension {}... is too large", d.substr(0, 20)));
+    shape.push_back(std::stoll(d));
   }
   // The buffer's own dtype is read as it is (bfloat16 travels as raw '<u2' bits, which numpy has no name for).
   auto et = descr == npyDescr(a.type) ? std::optional<ElemType>(a.type) : elemTypeFromNpy(descr);
   if (!et) throw InputError(manifest, a.line, fmt::format("'{}' has dtype '{}', which tile-doctor cannot read", path, descr));
   if (fortran) throw InputError(manifest, a.line, fmt::format("'{}' is in Fortran order; save it C-contiguous", path));
   uint64_t count = 1;
-  for (int64_t d : shape) count *= static_cast<uint64_t>(d);
+  for (int64_t d : shape)
+    if (__builtin_mul_overflow(count, static_cast<uint64_t>(d), &count)) throw bad("its shape's element count overflows");
   // A packed buffer's file holds its bytes (int8 / uint8, as PyTorch code packs int4) or one value an element.
   bool packedBytes = *et == a.type && isPacked(a.type) && count == a.byteSize();
   if (count != a.elementCount() && !packedBytes)

@@ -37,7 +37,8 @@ struct Waiter {
 };
 
 struct LaunchOutcome {
-  enum Status { Completed, Faulted, TimedOut, Deadlocked, Crashed } status = Completed;
+  // Stopped: a thread failed a device assert or reached __trap, and the kernel ended (its record says which).
+  enum Status { Completed, Faulted, TimedOut, Deadlocked, Crashed, Stopped } status = Completed;
   std::vector<td_record> records;
   uint64_t recordsDropped = 0;
   std::vector<uint32_t> hits;  // nsites * TD_KIND_COUNT
@@ -64,6 +65,7 @@ struct LaunchOptions {
   bool raceShadows = false;               // the module has race/init/sync hooks: their state is needed
   bool barrierHooks = false;              // the module has the sync family's barrier hooks (GPU hang reports)
   uint64_t scheduleSeed = 0;
+  int devicePrintFd = 1;         // CPU executor: where device printf writes
   std::vector<uint64_t> blocks;  // CPU executor: linear indices of the blocks to run; empty: all      // CUDA executor: extra launches after the checked one, timed with events
 };
 

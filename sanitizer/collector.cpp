@@ -7,6 +7,7 @@
 
 #include "sanitizer/barrier_findings.h"
 #include "sanitizer/race_findings.h"
+#include "sanitizer/stop_findings.h"
 #include "sanitizer/records.h"
 
 namespace td {
@@ -267,6 +268,10 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
       findings.push_back(warpMaskFinding(site, recs, threads, hits, sites));
       continue;
     }
+    if (isStopKind(kind)) {
+      findings.push_back(stopFinding(kind, site, threads, hits, sites));
+      continue;
+    }
     if (kind == TD_KIND_BARRIER_DIVERGENCE) {
       findings.push_back(barrierFinding(site, recs, threads, hits, sites, b));
       continue;
@@ -286,7 +291,11 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
     findings.push_back(std::move(f));
   }
   findings = mergeBySourceSite(std::move(findings));
-  if (out.status == LaunchOutcome::Faulted) findings.push_back(faultFinding(out, sites));
+  // A GPU launch an assert or a trap ended fails as a fault: the stop finding already says why.
+  bool stopped = std::any_of(findings.begin(), findings.end(), [](const Finding& f) {
+    return f.kind == "device-assert" || f.kind == "device-trap";
+  });
+  if (out.status == LaunchOutcome::Faulted && !stopped) findings.push_back(faultFinding(out, sites));
   if (out.status == LaunchOutcome::Deadlocked || out.status == LaunchOutcome::TimedOut)
     findings.push_back(hangFinding(out, sites));
   if (out.status == LaunchOutcome::Crashed) {

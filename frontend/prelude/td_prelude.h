@@ -124,4 +124,16 @@ static __device__ __forceinline__ size_t __cvta_generic_to_global(const void* p)
 static __device__ __forceinline__ void* __cvta_shared_to_generic(size_t a) { return __nv_cvta_shared_to_generic_impl(a); }
 static __device__ __forceinline__ void* __cvta_global_to_generic(size_t a) { return __nv_cvta_global_to_generic_impl(a); }
 
+// Device printf (clang lowers it to the device runtime's vprintf) and assert, as the SDK's headers have them.
+extern "C" __host__ __device__ int printf(const char* format, ...);
+extern "C" __device__ void __assertfail(const char* message, const char* file, unsigned int line, const char* function,
+                                        size_t charSize);
+#ifndef assert
+#ifdef NDEBUG
+#define assert(e) ((void)0)
+#else
+#define assert(e) ((e) ? (void)0 : __assertfail(#e, __FILE__, __LINE__, __func__, sizeof(char)))
+#endif
+#endif
+
 #include "td_fp16.h"

@@ -18,11 +18,14 @@
 #include "runtime/shared_mapping.h"
 #include <unistd.h>
 
+#include "frontend/lifetime.h"
 #include "instrument/shared_layout.h"
 #include "runtime/cpu/bake.h"
 #include "runtime/cpu/fault.h"
+#include "runtime/cpu/host_abi.h"
 #include "runtime/cpu/jit.h"
 #include "runtime/cpu/retarget.h"
+#include "runtime/cpu/sandbox.h"
 #include "runtime/cpu/simt.h"
 
 namespace td::cpu {
@@ -31,7 +34,9 @@ namespace {
 
 constexpr uint32_t kMaxWaiters = 4096;
 
-enum ChildState : int { kRunning = 0, kDone = 1, kFault = 2, kDeadlock = 3, kTimeout = 4, kInternal = 5 };
+enum ChildState : int {
+  kRunning = 0, kDone = 1, kFault = 2, kDeadlock = 3, kTimeout = 4, kInternal = 5, kStopped = 6, kRefused = 7
+};
 
 // Written by the child, read by the parent: lives in a shared mapping.
 struct SharedStatus {
@@ -40,6 +45,7 @@ struct SharedStatus {
   int hasThread;
   ThreadRef faultThread;
   uint32_t lastSite;
+  int refusedSyscall;  // kRefused: the system call the sandbox stopped
   std::atomic<uint64_t> blocksRun;
   double seconds;
   char message[512];
@@ -61,8 +67,8 @@ void recordWaiters(const std::vector<WaitInfo>& w) {
   gStatus->nwaiters = n;
 }
 
-void faultSink(const DecodedFault& f) {
-  gStatus->fault = f;
+// The GPU thread the calling worker runs, if any, as the one a fault or a refused call came from.
+void recordCurrentThread() {
   if (Worker* w = Worker::current(); w && w->currentThread.load() >= 0) {
     const ThreadCtx& c = w->self().ctx;
     std::memcpy(gStatus->faultThread.block, c.ctaid, sizeof c.ctaid);
@@ -70,12 +76,37 @@ void faultSink(const DecodedFault& f) {
     gStatus->lastSite = c.lastSite;
     gStatus->hasThread = 1;
   }
+}
+
+void faultSink(const DecodedFault& f) {
+  gStatus->fault = f;
+  recordCurrentThread();
   gStatus->state.store(kFault);
+}
+
+// A failed device assert or a __trap: the kernel ends, as on the GPU (the thread's record says which).
+void kernelStopped() {
+  int expected = kRunning;
+  gStatus->state.compare_exchange_strong(expected, kStopped);
+}
+
+// The sandbox refused a system call: say which, with the thread that made it where one is known.
+void syscallRefused(int number) {
+  gStatus->refusedSyscall = number;
+  recordCurrentThread();
+  gStatus->state.store(kRefused);
 }
 
 [[noreturn]] void childMain(const LaunchShape& shape, KernelTrampoline fn, void** args, uint64_t blocks,
                             const std::vector<uint64_t>& chosen, int jobs, double timeout) {
   installFaultHandlers(faultSink);
+  setKernelStopSink(kernelStopped);
+  std::string why;
+  if (!enterSandbox(syscallRefused, why)) {
+    std::snprintf(gStatus->message, sizeof gStatus->message, "the executor's sandbox cannot be set up: %s", why.c_str());
+    gStatus->state.store(kInternal);
+    _exit(4);
+  }
   auto t0 = std::chrono::steady_clock::now();
   std::thread watchdog([timeout] {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout);
@@ -216,10 +247,16 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   jobs = static_cast<int>(std::min<uint64_t>(jobs, blocks));
   out.device = fmt::format("host CPU, {} worker thread{}", jobs, jobs == 1 ? "" : "s");
 
+  setDevicePrintFd(opts.devicePrintFd);
   std::fflush(nullptr);
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) childMain(shape, fn, slots.data(), blocks, opts.blocks, jobs, opts.timeoutSeconds);
+  if (pid == 0) {
+    becomeChildOfTool(parent);
+    childMain(shape, fn, slots.data(), blocks, opts.blocks, jobs, opts.timeoutSeconds);
+  }
+  adoptChild(pid);
 
   int wstatus = 0;
   auto start = std::chrono::steady_clock::now();
@@ -236,6 +273,7 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
     std::this_thread::sleep_for(std::chrono::microseconds(500));
   }
 
+  releaseChild(pid);
   readRecords(out, channel, hits, nsites);
   out.blocksRun = gStatus->blocksRun.load();
   out.seconds = gStatus->seconds;
@@ -272,6 +310,18 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
       out.fault.lastSite = gStatus->lastSite;
       break;
     }
+    case kStopped: out.status = LaunchOutcome::Stopped; break;
+    case kRefused:
+      out.status = LaunchOutcome::Crashed;
+      out.message = fmt::format("the kernel made a system call ({}){}; the CPU executor's sandbox refused it and "
+                                "stopped the run: a checked kernel may only compute on its buffers",
+                                syscallName(gStatus->refusedSyscall),
+                                gStatus->hasThread ? fmt::format(" in thread ({},{},{}) of block ({},{},{})",
+                                                                 gStatus->faultThread.thread[0], gStatus->faultThread.thread[1],
+                                                                 gStatus->faultThread.thread[2], gStatus->faultThread.block[0],
+                                                                 gStatus->faultThread.block[1], gStatus->faultThread.block[2])
+                                                   : std::string());
+      break;
     case kDeadlock: out.status = LaunchOutcome::Deadlocked; waiters(out); break;
     case kTimeout: out.status = LaunchOutcome::TimedOut; waiters(out); break;
     case kInternal: out.status = LaunchOutcome::Crashed; out.message = gStatus->message; break;

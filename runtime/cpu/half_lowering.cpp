@@ -18,9 +18,7 @@ class HalfLowering {
       case HalfScalarKind::WidenF16:
       case HalfScalarKind::WidenBF16: {
         llvm::Type* narrow = st_.mode == static_cast<int>(HalfScalarKind::WidenF16) ? b_.getHalfTy() : b_.getBFloatTy();
-        llvm::Value* word = bits(a);
-        if (st_.count == 1) word = b_.CreateLShr(word, 16);  // the high half of a pair
-        llvm::Value* h = b_.CreateBitCast(b_.CreateTrunc(word, i16_), narrow);
+        llvm::Value* h = b_.CreateBitCast(halfBits(1, st_.count), narrow);  // count 1: the high half of a pair
         return result(b_.CreateFPExt(h, b_.getFloatTy()));
       }
       case HalfScalarKind::NarrowF16:
@@ -39,8 +37,7 @@ class HalfLowering {
       }
       case HalfScalarKind::Pack: {
         auto part = [&](int operand) -> llvm::Value* {
-          if (operand < 0) return b_.getInt32(0);
-          return b_.CreateZExt(b_.CreateTrunc(bits(call_.getArgOperand(operand - 1)), i16_), i32_);
+          return operand < 0 ? b_.getInt32(0) : b_.CreateZExt(halfBits(operand, 0), i32_);
         };
         return result(b_.CreateOr(part(st_.valueOperand), b_.CreateShl(part(st_.addrOperand), 16)));
       }

@@ -4,10 +4,16 @@
 #include <cstdint>
 #include <cstring>
 
+#include <unistd.h>
+
+#include "runtime/cpu/device_printf.h"
 #include "runtime/cpu/simt.h"
 
 namespace td::cpu {
 namespace {
+
+KernelStopSink gStopSink = nullptr;
+int gPrintFd = 1;
 
 extern "C" {
 
@@ -38,6 +44,22 @@ unsigned td_shared_window_offset(const void* p) {
 unsigned td_shared_window_bytes() { return Worker::current()->shape().sharedBytes; }
 
 void td_mark_site(unsigned site) { Worker::current()->self().ctx.lastSite = site; }
+
+void td_cpu_stop() {
+  if (gStopSink) gStopSink();
+  _exit(3);
+}
+
+// One write per call, so lines of threads running side by side never interleave.
+int td_cpu_vprintf(const char* format, const char* args) {
+  std::string text = formatDevicePrintf(format, args);
+  for (size_t done = 0; done < text.size();) {
+    ssize_t n = ::write(gPrintFd, text.data() + done, text.size() - done);
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  return static_cast<int>(text.size());
+}
 
 // Half and bfloat16 conversions LLVM emits as library calls on x86. _Float16 travels in XMM registers,
 // as LLVM's half and bfloat do, so the same signature serves both.
@@ -70,6 +92,8 @@ std::vector<std::pair<const char*, void*>> hostSymbols() {
       {"__td_shared_window_offset", reinterpret_cast<void*>(&td_shared_window_offset)},
       {"__td_shared_window_bytes", reinterpret_cast<void*>(&td_shared_window_bytes)},
       {"__td_mark_site", reinterpret_cast<void*>(&td_mark_site)},
+      {"__td_cpu_stop", reinterpret_cast<void*>(&td_cpu_stop)},
+      {"__td_cpu_vprintf", reinterpret_cast<void*>(&td_cpu_vprintf)},
       {"__extendhfsf2", reinterpret_cast<void*>(&td_extendhfsf2)},
       {"__truncsfhf2", reinterpret_cast<void*>(&td_truncsfhf2)},
       {"__truncdfhf2", reinterpret_cast<void*>(&td_truncdfhf2)},
@@ -77,5 +101,8 @@ std::vector<std::pair<const char*, void*>> hostSymbols() {
       {"__truncdfbf2", reinterpret_cast<void*>(&td_truncdfbf2)},
   };
 }
+
+void setKernelStopSink(KernelStopSink sink) { gStopSink = sink; }
+void setDevicePrintFd(int fd) { gPrintFd = fd; }
 
 }  // namespace td::cpu

@@ -8,4 +8,12 @@ namespace td::cpu {
 
 std::vector<std::pair<const char*, void*>> hostSymbols();
 
+// A thread that stops the kernel (a failed device assert, __trap) calls this, after its record went to
+// the channel; it does not return. The executor's child sets it.
+using KernelStopSink = void (*)();
+void setKernelStopSink(KernelStopSink sink);
+
+// Where device printf writes (standard output unless the report goes there as JSON).
+void setDevicePrintFd(int fd);
+
 }  // namespace td::cpu

@@ -15,6 +15,7 @@
 
 #include "frontend/input_error.h"
 #include "runtime/cpu/host_abi.h"
+#include "runtime/cpu/host_library.h"
 #include "runtime/cpu/object_cache.h"
 
 namespace td::cpu {
@@ -78,7 +79,8 @@ CpuJit::CpuJit() {
     syms[jit_->mangleAndIntern(name)] = {llvm::orc::ExecutorAddr::fromPtr(addr), llvm::JITSymbolFlags::Exported};
   check(jd.define(llvm::orc::absoluteSymbols(std::move(syms))), "binding host functions");
   jd.addGenerator(check(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-                            jit_->getDataLayout().getGlobalPrefix()),
+                            jit_->getDataLayout().getGlobalPrefix(),
+                            [](const llvm::orc::SymbolStringPtr& name) { return kernelMayBind(*name); }),
                         "binding the C library"));
 }
 
@@ -100,7 +102,7 @@ void CpuJit::add(std::unique_ptr<llvm::Module> m, std::unique_ptr<llvm::LLVMCont
     if (!f.isDeclaration() || !f.getName().starts_with("__nv_")) continue;
     std::string base = f.getName().drop_front(5).str();
     if (base.rfind("fast_", 0) == 0) base = base.substr(5);
-    void* addr = dlsym(RTLD_DEFAULT, base.c_str());
+    void* addr = kernelMayBind(base) ? dlsym(RTLD_DEFAULT, base.c_str()) : nullptr;  // never __nv_system -> system
     if (!addr)
       throw InputError(f.getName().str(), 0,
                        fmt::format("the CUDA math function {} has no CPU implementation yet", f.getName().str()));

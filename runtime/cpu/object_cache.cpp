@@ -1,11 +1,9 @@
 #include "runtime/cpu/object_cache.h"
 
 #include <filesystem>
-#include <fmt/format.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/SHA256.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include "frontend/cache_files.h"
@@ -29,16 +27,14 @@ std::string objectKey(const llvm::Module& m, const std::string& cpu, const std::
   writer.writeModule(m);
   writer.writeSymtab();
   writer.writeStrtab();
-  llvm::SHA256 h;
-  for (llvm::StringRef part : {llvm::StringRef(toolIdentity()), llvm::StringRef(cpu), llvm::StringRef(features)}) {
-    h.update(part);
-    h.update(llvm::StringRef("\0", 1));
-  }
-  if (const char* extra = std::getenv("TILE_DOCTOR_EXTRA_PASSES")) h.update(llvm::StringRef(extra));
-  h.update(llvm::StringRef(bitcode.data(), bitcode.size()));
-  std::string hex;
-  for (uint8_t b : h.final()) hex += fmt::format("{:02x}", b);
-  return hex;
+  const char* extra = std::getenv("TILE_DOCTOR_EXTRA_PASSES");
+  return CacheKey()
+      .add(toolIdentity())
+      .add(cpu)
+      .add(features)
+      .add(extra ? extra : "")
+      .add(std::string_view(bitcode.data(), bitcode.size()))
+      .hex();
 }
 
 std::unique_ptr<llvm::MemoryBuffer> KernelObjectCache::load(const std::string& key) {
@@ -50,10 +46,10 @@ std::unique_ptr<llvm::MemoryBuffer> KernelObjectCache::load(const std::string& k
 void KernelObjectCache::notifyObjectCompiled(const llvm::Module* m, llvm::MemoryBufferRef object) {
   llvm::StringRef id = m->getModuleIdentifier();
   if (!id.starts_with(kKeyPrefix)) return;
-  std::string key = id.drop_front(std::strlen(kKeyPrefix)).str();
+  fs::path entry = entryPath(id.drop_front(std::strlen(kKeyPrefix)).str());
   std::error_code ec;
-  fs::create_directories(entryPath(key).parent_path(), ec);
-  writeAtomically(entryPath(key), [&](llvm::raw_fd_ostream& out) {  // a cache that cannot be written only costs time
+  fs::create_directories(entry.parent_path(), ec);
+  writeAtomically(entry, [&](llvm::raw_fd_ostream& out) {  // a cache that cannot be written only costs time
     out.write(object.getBufferStart(), object.getBufferSize());
     return true;
   });

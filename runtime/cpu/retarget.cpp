@@ -246,6 +246,13 @@ class Lowering {
       if (call->getType()->isIntegerTy(1)) repl = b.CreateICmpNE(repl, b.getInt32(0));
     } else if (name.starts_with("llvm.nvvm.membar") || name.starts_with("llvm.nvvm.fence")) {
       b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+    } else if (name == "__assertfail" || name == "llvm.trap") {
+      // The thread's record is written (StopSitesPass); the grid ends as the GPU's does.
+      b.CreateCall(hook("__td_cpu_stop", void_, {}));
+    } else if (name == "vprintf") {
+      repl = b.CreateCall(hook("__td_cpu_vprintf", i32_, {ptr_, ptr_}), {arg(0), arg(1)});
+    } else if (name == "malloc" || name == "free") {
+      unsupported(*call, "device " + name.str() + "() (the CPU executor gives kernels no device heap)");
     } else if (name.starts_with("llvm.nvvm.ldg.global.") || name.starts_with("llvm.nvvm.ldu.global.")) {
       auto* align = llvm::cast<llvm::ConstantInt>(arg(1));
       repl = b.CreateAlignedLoad(call->getType(), arg(0), llvm::MaybeAlign(align->getZExtValue()));
@@ -268,6 +275,11 @@ class Lowering {
            n == "__td_thread_epochs" || n == "__td_block_sync_count" || n == "__td_race_shadow" ||
            n == "__td_shadow_swap" || n == "__td_shadow_or" || n == "__td_block_checks" ||
            n == "__td_mark_site" || n == "__td_block_start" || n == "__td_wait_slot";
+  }
+
+  // CUDA's device runtime (printf, assert, heap) and the trap: the CPU executor's own versions.
+  static bool isDeviceRuntimeCall(llvm::StringRef n) {
+    return n == "__assertfail" || n == "llvm.trap" || n == "vprintf" || n == "malloc" || n == "free";
   }
 
   // A catalogue statement becomes __td_cpu_asm(site, op, param, in, out): operands as 64-bit slots in
@@ -395,7 +407,8 @@ class Lowering {
                                  (why.empty() ? " (not in the inline-PTX catalogue, docs/guide-check.md)" : ": " + why));
             }
             if (llvm::Function* callee = call->getCalledFunction();
-                callee && (callee->getName().starts_with("llvm.nvvm.") || isExecutorPrimitive(callee->getName())))
+                callee && (callee->getName().starts_with("llvm.nvvm.") || isExecutorPrimitive(callee->getName()) ||
+                           isDeviceRuntimeCall(callee->getName())))
               calls.push_back(call);
           }
     for (llvm::CallInst* c : calls) {

@@ -15,6 +15,7 @@
 #include "runtime/shared_mapping.h"
 #include <unistd.h>
 
+#include "frontend/lifetime.h"
 #include "instrument/shared_layout.h"
 #include "runtime/cpu/bake.h"
 #include "runtime/cuda/driver.h"
@@ -306,8 +307,10 @@ void copyBoardWhenAsked(const Driver& d, CUcontext ctx, CUdeviceptr board, uint3
 bool gpuAvailable(int device, std::string& why) {
   auto* msg = mapShared<char>(512);
   std::fflush(nullptr);
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid == 0) {
+    becomeChildOfTool(parent);
     Driver d{};
     std::string w;
     int count = 0;
@@ -322,8 +325,10 @@ bool gpuAvailable(int device, std::string& why) {
     }
     _exit(0);
   }
+  adoptChild(pid);
   int status = 0;
   waitpid(pid, &status, 0);
+  releaseChild(pid);
   bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   why = msg;
   munmap(msg, 512);
@@ -348,9 +353,14 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   auto* boardHost = boardBytes ? mapShared<uint32_t>(boardBytes) : nullptr;
 
   std::fflush(nullptr);
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) childMain(km, b, args, opts, channel, channelBytes, hits, hitsBytes, st, boardHost, boardBytes);
+  if (pid == 0) {
+    becomeChildOfTool(parent);
+    childMain(km, b, args, opts, channel, channelBytes, hits, hitsBytes, st, boardHost, boardBytes);
+  }
+  adoptChild(pid);
 
   int wstatus = 0;
   auto start = std::chrono::steady_clock::now();
@@ -376,6 +386,7 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
 
+  releaseChild(pid);
   readRecords(out, channel, hits, nsites);
   out.device = st->device[0] ? st->device : "CUDA device " + std::to_string(opts.device);
   if (st->records[0]) out.device += std::string("; ") + st->records;

@@ -18,6 +18,7 @@
 
 #include "frontend/compiler.h"
 #include "frontend/input_error.h"
+#include "frontend/isolated.h"
 #include "instrument/pointer_roots.h"
 
 extern const char td_prim_nvptx_cu[];
@@ -86,15 +87,16 @@ void specializeToLaunch(llvm::Module& m, const int64_t* grid, const int64_t* blo
 
 }  // namespace
 
-std::string generatePtx(llvm::Module& m, const std::string& arch, const int64_t* grid, const int64_t* block) {
-  LLVMInitializeNVPTXTargetInfo();
-  LLVMInitializeNVPTXTarget();
-  LLVMInitializeNVPTXTargetMC();
-  LLVMInitializeNVPTXAsmPrinter();
+namespace {
 
+std::string generatePtxHere(llvm::Module& m, const std::string& arch, const int64_t* grid, const int64_t* block) {
   CompileOptions opts;
   opts.optLevel = "-O2";
   link(m, compileCuda(m.getContext(), "/__tile_doctor__/src/prim_nvptx.cu", opts, td_prim_nvptx_cu), "the GPU primitives");
+  LLVMInitializeNVPTXTargetInfo();  // in this child only (frontend/isolated.h says why)
+  LLVMInitializeNVPTXTarget();
+  LLVMInitializeNVPTXTargetMC();
+  LLVMInitializeNVPTXAsmPrinter();
   if (callsLibdevice(m)) {
     std::string path = findLibdevice();
     if (path.empty())
@@ -146,6 +148,15 @@ std::string generatePtx(llvm::Module& m, const std::string& arch, const int64_t*
     if (!ec) f << ptx.str();
   }
   return std::string(ptx.str());
+}
+
+}  // namespace
+
+std::string generatePtx(llvm::Module& m, const std::string& arch, const int64_t* grid, const int64_t* block) {
+  // The child works on its copy of the module: the caller's stays as it was.
+  return runIsolated("the NVPTX back end", 0, [&] {
+    return std::vector<std::string>{generatePtxHere(m, arch, grid, block)};
+  }).at(0);
 }
 
 }  // namespace td::cuda

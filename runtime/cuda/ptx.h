@@ -11,7 +11,7 @@ class Module;
 
 namespace td::cuda {
 
-// `arch` is "sm_90" and the like. Consumes the module's contents. Throws InputError when libdevice is
+// `arch` is "sm_90" and the like. Runs in a child process (frontend/isolated.h): the module stays as it was. Throws InputError when libdevice is
 // needed and not found (it is looked for in $CUDA_HOME/nvvm/libdevice, then /usr/local/cuda/...).
 // With `grid` and `block` given, the module is specialised to that launch first (block and grid sizes
 // become constants, thread and block indices get their ranges), as the CPU executor does.

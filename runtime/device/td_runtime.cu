@@ -51,6 +51,10 @@ static __device__ __attribute__((noinline, cold)) void td_report(unsigned int ki
   __threadfence_system();
 }
 
+// A thread about to stop the kernel (a failed assert, __trap): its record names it before the GPU traps
+// or the CPU executor ends the grid.
+__device__ void __td_kernel_stop(unsigned int kind, unsigned int site) { td_report(kind, site, 0, nullptr); }
+
 // The verdict on an access `off` bytes into an object of `limit` bytes. `align` is the alignment the
 // access needs on the GPU: a power of two, 1 for byte-wise copies. Returns 0 when it must be skipped.
 // `base_aligned` says the object's start is aligned to `align`, so the offset alone decides alignment

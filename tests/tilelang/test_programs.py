@@ -419,6 +419,49 @@ class TileLangPrograms(unittest.TestCase):
         self.assertIn("no_kernel.py:2", proc.stderr)
         self.assertIn("install a_package_nobody_has there, or point TILE_DOCTOR_PYTHON", proc.stderr)
 
+    def test_interrupted_check_leaves_no_process_or_folder(self):
+        """SIGTERM or SIGINT to `check kernel.py` ends the script and removes the capture folder; after
+        SIGKILL the script dies with the tool and the next run removes the folder it left."""
+        import glob
+        import signal
+        import time
+        work = tempfile.mkdtemp(prefix="td-tilelang-")
+        self.work = [work]
+        script = os.path.join(work, "slow_script.py")
+        with open(script, "w") as f:
+            f.write("import time\nimport tilelang\ntime.sleep(120)\n")
+
+        def python_running():
+            for pid in os.listdir("/proc"):
+                try:
+                    with open(f"/proc/{pid}/cmdline", "rb") as c:
+                        if script.encode() in c.read():
+                            return True
+                except OSError:
+                    pass
+            return False
+
+        def wait_for(done, seconds):
+            end = time.time() + seconds
+            while time.time() < end and not done():
+                time.sleep(0.1)
+            return done()
+
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGKILL):
+            proc = subprocess.Popen([TOOL, "check", script], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            folders = lambda: glob.glob(os.path.join(tempfile.gettempdir(), f"tile-doctor-capture-{proc.pid}-*"))
+            self.assertTrue(wait_for(lambda: folders() and python_running(), 60), "the script started")
+            proc.send_signal(sig)
+            self.assertEqual(proc.wait(30), -sig, "the tool ended by the signal itself")
+            self.assertTrue(wait_for(lambda: not python_running(), 10), f"no Python left after signal {sig}")
+            if sig != signal.SIGKILL:
+                self.assertEqual(folders(), [], f"no capture folder left after signal {sig}")
+        left = folders()
+        self.assertEqual(len(left), 1, "SIGKILL leaves the folder")
+        subprocess.run([TOOL, "check", os.path.join(HERE, "..", "bundles", "reduce", "bundle.toml")],
+                       capture_output=True)
+        self.assertFalse(os.path.exists(left[0]), "the next run removed it")
+
     def test_hopper_tma_descriptors_are_named(self):
         proc = subprocess.run([TOOL, "check", os.path.join(HERE, "gemm_pipelined.py"), "--tilelang-arch", "sm_90"],
                               capture_output=True, text=True)

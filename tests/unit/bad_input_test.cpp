@@ -1,7 +1,10 @@
 // Bad input gets exit code 2 and a message naming the file, the line and the problem.
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "test_support.h"
 
@@ -240,4 +243,68 @@ TEST_F(BadInput, JsonEvenForBadInput) {
   EXPECT_NE(json.find("\"line\": 3"), std::string::npos) << json;
   EXPECT_NE(json.find("\"exit_code\": 2"), std::string::npos) << json;
   EXPECT_NE(r.output.find("tile-doctor: error:"), std::string::npos) << "stderr still says it";
+}
+
+// Clang runs in a child process: its crash or its fatal error on a source is exit 2 naming the file, and
+// tile-doctor itself goes on to say so. (A clang that never ends is stopped: IsolatedRun.* below.)
+TEST_F(BadInput, ClangCrashingOnTheSourceIsBadInputNamingTheFile) {
+  for (const char* pragma : {"parser_crash", "llvm_fatal_error"}) {
+    write("k.cu", std::string("#pragma clang __debug ") + pragma +
+                      "\n__global__ void k(float* out, int n) { out[0] = 1.0f; }\n");
+    Cli r = checkWith("", "");
+    EXPECT_EQ(r.code, 2) << pragma << "\n" << r.output;
+    EXPECT_NE(r.output.find("k.cu"), std::string::npos) << pragma << "\n" << r.output;
+    EXPECT_NE(r.output.find("clang"), std::string::npos) << pragma << "\n" << r.output;
+  }
+}
+
+// Inputs sized to crash a recursive parser, counts past 64 bits, paths that loop: each is exit 2 with
+// its file, line or option, never a signal or an internal error.
+TEST_F(BadInput, HugeOrMalformedValuesAreBadInputNotACrash) {
+  expectBadInput(checkWith("output = true", "output = true\ninit = \"" + std::string(50000, 'x') + "\""),
+                 "bundle.toml:14", "50000 characters long");
+  expectBadInput(checkWith("[kernel]", "[kernel]\narch = \"" + std::string(100000, 's') + "\""), "bundle.toml:2",
+                 "(100000 characters)");
+  expectBadInput(checkWith("", "", "--schedule random:99999999999999999999"), "--schedule", "fit 64 bits");
+  expectBadInput(checkWith("", "", "--blocks sample:18446744073709551615"), "--blocks", "at most 12 digits");
+  expectBadInput(checkWith("", "", "--blocks sample:-1"), "--blocks", "sample:N takes a number");
+  Cli capacity = checkWith("", "", "--channel-capacity 4294967295");
+  EXPECT_EQ(capacity.code, 2) << capacity.output;
+  fs::create_symlink(dir_ / "loop_b", dir_ / "loop_a");
+  fs::create_symlink(dir_ / "loop_a", dir_ / "loop_b");
+  Cli loop = runCli("check " + (dir_ / "loop_a").string());
+  EXPECT_EQ(loop.code, 2) << loop.output;
+  EXPECT_NE(loop.output.find("loop_a"), std::string::npos) << loop.output;
+}
+
+// A sampled huge grid costs its boundary, not a walk over every block.
+TEST_F(BadInput, SamplingAHugeGridIsQuick) {
+  auto t0 = std::chrono::steady_clock::now();
+  Cli r = checkWith("grid = [1]", "grid = [300000, 300000]", "--blocks sample:4 --checks bounds");
+  EXPECT_NE(r.code, 4) << r.output;
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 60.0) << r.output;
+}
+
+// A .npy header that lies (a negative or 30-digit dimension, a 60,000-character descr), a FIFO given as
+// the manifest or an init file: exit 2 naming the file, nothing read forever.
+TEST_F(BadInput, NpyHeadersThatLieAndFilesThatAreNoFiles) {
+  auto npy = [&](const std::string& name, const std::string& header) {
+    std::string h = header;
+    std::ofstream f(dir_ / name, std::ios::binary);
+    f << "\x93NUMPY" << char(1) << char(0);
+    uint16_t n = static_cast<uint16_t>(h.size());
+    f.write(reinterpret_cast<const char*>(&n), 2);
+    f << h;
+  };
+  npy("neg.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (-32,), }\n");
+  expectBadInput(checkWith("output = true", "init = \"file('neg.npy')\""), "bundle.toml", "not a whole number");
+  npy("huge.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (999999999999999999999999999999,), }\n");
+  expectBadInput(checkWith("output = true", "init = \"file('huge.npy')\""), "bundle.toml", "too large");
+  npy("descr.npy", "{'descr': '" + std::string(60000, 'f') + "', 'fortran_order': False, 'shape': (32,), }\n");
+  Cli d = checkWith("output = true", "init = \"file('descr.npy')\"");
+  EXPECT_EQ(d.code, 2) << d.output.substr(0, 300);
+  ASSERT_EQ(::mkfifo((dir_ / "fifo.npy").c_str(), 0600), 0);
+  expectBadInput(checkWith("output = true", "init = \"file('fifo.npy')\""), "bundle.toml", "not a regular file");
+  ASSERT_EQ(::mkfifo((dir_ / "fifo.toml").c_str(), 0600), 0);
+  expectBadInput(runCli("check " + (dir_ / "fifo.toml").string()), "fifo.toml", "not a regular file");
 }

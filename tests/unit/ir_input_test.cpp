@@ -57,3 +57,22 @@ TEST(IrInput, NonNvptxIrIsBadInput) {
   EXPECT_NE(r.output.find("tile-doctor reads NVPTX IR"), std::string::npos) << r.output;
   fs::remove_all(dir);
 }
+
+// IR that parses but is not valid (an instruction using itself, a block without a terminator) or that
+// LLVM's own reader gives up on (bitcode cut short): exit 2 naming the file, never LLVM ending the tool.
+TEST(IrInput, InvalidIrIsBadInputNotAnAbort) {
+  fs::path dir = fs::temp_directory_path() / ("td_ir_bad_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const char* head = "target triple = \"nvptx64-nvidia-cuda\"\n";
+  std::ofstream(dir / "selfuse.ll") << head << "define void @k(i32 %n) {\nentry:\n  %a = add i32 %a, %n\n  ret void\n}\n"
+                                    << "!llvm.module.flags = !{!0}\n!0 = !{i32 2, !\"Debug Info Version\", i32 3}\n";
+  std::ofstream(dir / "noterm.ll") << head << "define void @k() {\nentry:\n  %x = add i32 1, 2\n}\n";
+  std::ofstream(dir / "cut.bc") << "BC\xc0\xde\x35\x14\x00\x00\x05\x00\x00\x00\x62\x0c\x30\x24";
+  for (const char* file : {"selfuse.ll", "noterm.ll", "cut.bc"}) {
+    std::ofstream(dir / "bundle.toml") << "[kernel]\nir = \"" << file << "\"\nentry = \"k\"\n[launch]\ngrid = [1]\nblock = [1]\n";
+    Cli r = runCli("check " + (dir / "bundle.toml").string());
+    EXPECT_EQ(r.code, 2) << file << "\n" << r.output;
+    EXPECT_NE(r.output.find(file), std::string::npos) << r.output;
+  }
+  fs::remove_all(dir);
+}

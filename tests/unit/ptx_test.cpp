@@ -91,7 +91,7 @@ TEST(Ptx, EveryTestBundleCompilesForTheGpu) {
   for (const char* name : {"reduce", "transpose", "dynsmem", "shared_overflow", "shared_window", "misaligned",
                            "wild_pointer", "hang", "deadlock", "warp_probe", "ptx_mma", "ptx_ops", "mbarrier"}) {
     std::string ptx = ptxFor(bundle(name));
-    EXPECT_NE(ptx.find(".entry"), std::string::npos) << name;
+    EXPECT_NE(ptx.find(".entry"), std::string::npos) << name << "\n" << ptx.substr(0, 4000);
   }
 }
 

@@ -1,0 +1,113 @@
+#include "frontend/lifetime.h"
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <filesystem>
+#include <mutex>
+#include <pthread.h>
+#include <set>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace td {
+
+namespace {
+
+std::atomic<bool> gTerminating{false};
+std::mutex gMutex;
+std::set<pid_t> gChildren;
+std::set<std::string> gTemporaries;
+
+sigset_t terminationSignals() {
+  sigset_t s;
+  sigemptyset(&s);
+  sigaddset(&s, SIGTERM);
+  sigaddset(&s, SIGINT);
+  sigaddset(&s, SIGHUP);
+  return s;
+}
+
+[[noreturn]] void cleanUpAndDie(int sig) {
+  gTerminating.store(true);
+  {
+    std::lock_guard<std::mutex> lock(gMutex);
+    for (pid_t p : gChildren) ::kill(p, SIGKILL);
+    for (pid_t p : gChildren) ::waitpid(p, nullptr, 0);
+    std::error_code ec;
+    for (const std::string& t : gTemporaries) fs::remove_all(t, ec);
+  }
+  // End as the signal would have: the shell and CI see "terminated by SIGTERM", not an exit code.
+  ::signal(sig, SIG_DFL);
+  sigset_t s = terminationSignals();
+  pthread_sigmask(SIG_UNBLOCK, &s, nullptr);
+  ::raise(sig);
+  _exit(128 + sig);
+}
+
+}  // namespace
+
+void installTerminationHandling() {
+  sigset_t s = terminationSignals();
+  pthread_sigmask(SIG_BLOCK, &s, nullptr);  // inherited by every thread started from here on
+  std::thread([s] {
+    for (;;) {
+      int sig = 0;
+      if (sigwait(&s, &sig) == 0) cleanUpAndDie(sig);
+    }
+  }).detach();
+}
+
+void holdIfTerminating() {
+  while (gTerminating.load()) ::pause();  // the cleaning thread ends the process with the signal
+}
+
+void becomeChildOfTool(pid_t parent) {
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) _exit(1);  // the parent died before the request took
+  sigset_t s = terminationSignals();
+  pthread_sigmask(SIG_UNBLOCK, &s, nullptr);
+}
+
+void adoptChild(pid_t pid) {
+  std::lock_guard<std::mutex> lock(gMutex);
+  gChildren.insert(pid);
+}
+
+void releaseChild(pid_t pid) {
+  std::lock_guard<std::mutex> lock(gMutex);
+  gChildren.erase(pid);
+}
+
+void adoptTemporary(const std::string& path) {
+  std::lock_guard<std::mutex> lock(gMutex);
+  gTemporaries.insert(path);
+}
+
+void releaseTemporary(const std::string& path) {
+  std::lock_guard<std::mutex> lock(gMutex);
+  gTemporaries.erase(path);
+}
+
+std::string temporaryPrefix(const std::string& what) {
+  return "tile-doctor-" + what + "-" + std::to_string(::getpid()) + "-";
+}
+
+void removeStaleTemporaries(const std::string& what) {
+  std::string prefix = "tile-doctor-" + what + "-";
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(fs::temp_directory_path(), ec)) {
+    std::string name = e.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    size_t end = name.find('-', prefix.size());
+    if (end == std::string::npos) continue;
+    pid_t owner = static_cast<pid_t>(std::atol(name.substr(prefix.size(), end - prefix.size()).c_str()));
+    if (owner <= 0 || (::kill(owner, 0) != 0 && errno == ESRCH)) fs::remove_all(e.path(), ec);
+  }
+}
+
+}  // namespace td

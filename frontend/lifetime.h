@@ -1,0 +1,33 @@
+// Nothing tile-doctor starts outlives it. Child processes (the executor's, clang's, the script's Python)
+// are killed when it ends by SIGTERM, SIGINT or SIGHUP, and die with it when it is killed (SIGKILL):
+// each child asks the kernel for SIGKILL at its parent's death. Temporary folders and files are removed
+// on those signals too; one a SIGKILL left behind is removed by the next run (its name holds the pid).
+#pragma once
+#include <string>
+#include <sys/types.h>
+
+namespace td {
+
+// main() calls this first, before any thread starts: the termination signals are blocked in every
+// thread and taken by one that cleans up, then ends the process with the same signal.
+void installTerminationHandling();
+
+// main() calls this before it returns: while a termination signal is being handled (its children killed,
+// which makes the work in progress fail), the process waits to end by that signal, not by an exit code.
+void holdIfTerminating();
+
+// In a child right after fork(): die with the parent, take signals as usual again.
+void becomeChildOfTool(pid_t parent);
+
+// Children and temporary paths to clean up on a termination signal, while they exist.
+void adoptChild(pid_t pid);
+void releaseChild(pid_t pid);
+void adoptTemporary(const std::string& path);
+void releaseTemporary(const std::string& path);
+
+// "tile-doctor-capture-<pid>-": the prefix of this process's temporary folders under the temp folder;
+// removeStaleTemporaries() removes those of processes that no longer exist.
+std::string temporaryPrefix(const std::string& what);
+void removeStaleTemporaries(const std::string& what);
+
+}  // namespace td

@@ -1,0 +1,15 @@
+// A kernel may call only what a GPU has: its own functions, LLVM intrinsics, CUDA's libdevice (__nv_*)
+// and the device runtime's printf (vprintf), assert (__assertfail), malloc and free. A call to anything
+// else fails to link for the GPU too (nvlink: undefined reference), and on the CPU executor it must never
+// reach a host library (system, fork, open, syscall): it is bad input naming the function and the line.
+#pragma once
+
+namespace llvm {
+class Module;
+}
+
+namespace td {
+
+void refuseUndefinedFunctions(const llvm::Module& m);
+
+}  // namespace td

@@ -1,0 +1,31 @@
+#include "sanitizer/stop_findings.h"
+
+#include <fmt/format.h>
+
+namespace td {
+
+bool isStopKind(unsigned kind) { return kind == TD_KIND_DEVICE_ASSERT || kind == TD_KIND_TRAP; }
+
+Finding stopFinding(unsigned kind, unsigned site, const std::vector<ThreadRef>& threads, uint64_t count,
+                    const SiteTable& sites) {
+  Finding f;
+  const Site& s = sites.sites[site];
+  bool assertion = kind == TD_KIND_DEVICE_ASSERT;
+  f.kind = assertion ? "device-assert" : "device-trap";
+  f.loc = s.loc;
+  f.count = count;
+  f.threads = threads;
+  f.fatal = true;
+  std::string who = threads.empty() ? "a thread" : threadText(threads.front());
+  f.title = assertion ? fmt::format("{} failed in {}: the kernel stopped", s.what, who)
+                      : fmt::format("{} reached in {}: the kernel stopped", s.what, who);
+  f.notes.push_back(assertion ? "on the GPU the launch ends with cudaErrorAssert (device-side assert triggered) and "
+                                "the context cannot be used again"
+                              : "on the GPU the launch ends with cudaErrorLaunchFailure (an illegal instruction) and "
+                                "the context cannot be used again");
+  if (count > threads.size())
+    f.notes.push_back(fmt::format("{} threads got there before the kernel stopped", count));
+  return f;
+}
+
+}  // namespace td
