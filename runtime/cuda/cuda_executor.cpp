@@ -184,6 +184,7 @@ void copyBoardWhenAsked(const Driver& d, CUcontext ctx, CUdeviceptr board, uint3
 [[noreturn]] void childMain(KernelModule& km, const Bundle& b, std::vector<ArgValue>& args, const LaunchOptions& opts,
                             td_channel* channel, size_t channelBytes, uint32_t* hits, size_t hitsBytes,
                             SharedStatus* st, uint32_t* boardHost, size_t boardBytes) {
+  if (opts.devicePrintFd != 1) ::dup2(opts.devicePrintFd, 1);  // the driver prints device printf to stdout
   Driver d{};
   try {
     std::string why;

@@ -20,6 +20,7 @@ cases = [
     (B("reduce"), []), (B("transpose"), []), (B("softmax"), []), (B("dynsmem"), []), (B("warp_probe"), []),
     (B("shared_overflow"), []), (B("before_start"), []), (B("ptx_mma"), []), (B("cp_async_oob"), []), (B("ptx_ops"), []), (B("mbarrier"), []), (B("cp_async_tl"), []), ("tests/bundles/cp_async_tl/bundle_bug.toml", []), (B("shared_window"), []), (B("misaligned"), []), (B("too_many_threads"), []),
     (B("wild_pointer"), []), (B("hang"), ["--timeout", "5"]), (B("deadlock"), ["--timeout", "5"]),
+    (B("device_stops"), []), (B("device_stops"), ["--param", "N=20"]), (B("device_stops"), ["--param", "TRAP_AT=5"]),
     (B("missing_barrier"), []), ("tests/bundles/missing_barrier/bundle_fixed.toml", []), (B("racy_gemm"), []),
 ] + [(str(p.relative_to(root)), ["--timeout", "5"]) for d in ("races", "global_races", "sync_checks")
      for p in sorted((root / "tests/bundles" / d).glob("bundle_*.toml"))]
@@ -39,7 +40,9 @@ def run(bundle, extra, executor, outdir):
         return p.returncode, {"error": p.stdout + p.stderr}
 
 
-ORDER_DEPENDENT = ("shared-race", "global-race", "uninitialized-", "barrier-divergence", "warp-mask")
+# Device assert and trap: the CPU stops at the first thread that gets there, the GPU's whole warps do.
+ORDER_DEPENDENT = ("shared-race", "global-race", "uninitialized-", "barrier-divergence", "warp-mask", "device-assert",
+                   "device-trap")
 
 
 def group(f):
