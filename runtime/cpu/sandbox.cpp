@@ -29,7 +29,7 @@ constexpr const char* kAllowed[] = {
     "clock_gettime", "clock_nanosleep", "nanosleep", "gettimeofday", "clock_getres",
     "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigaltstack",
     "exit", "exit_group", "restart_syscall", "getrandom",
-    "sysinfo",  // glibc's qsort asks it (Capstone decoding a fault sorts)
+    "sysinfo", "sched_getaffinity", "getcpu",  // glibc asks them (qsort, counting CPUs for malloc arenas)
 };
 
 }  // namespace
@@ -62,6 +62,14 @@ bool enterSandbox(RefusedSyscall onRefused, std::string& why) {
       seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0) != 0 ||
       seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(getpid()))) != 0)
     ok = false;
+  // Opening or looking up a file fails with EACCES instead: glibc's malloc itself reads
+  // /sys/devices/system/cpu/online (past 8 arenas) and /proc/sys/vm/overcommit_memory (shrinking a
+  // thread's heap) and copes with a refusal; nothing is opened either way.
+  for (const char* name : {"open", "openat", "openat2", "creat", "stat", "lstat", "newfstatat", "statx", "access",
+                           "faccessat", "faccessat2", "readlink", "readlinkat"}) {
+    int nr = seccomp_syscall_resolve_name(name);
+    if (nr != __NR_SCMP_ERROR && seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), nr, 0) != 0) ok = false;
+  }
   // Writing: standard output and error only (device printf), never a file the kernel opened or guessed.
   for (scmp_datum_t fd : {1u, 2u})
     if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, fd)) != 0) ok = false;
