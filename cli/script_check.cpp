@@ -276,7 +276,7 @@ int checkScript(CheckArgs& args) {
   }
   if (!cap.temporary) text += fmt::format("note: the bundles are kept in {}\n", cap.dir);
   j["exit_code"] = worst;
-  sink.write(args.format == "json" ? j.dump(1) + "\n" : text);
+  sink.write(args.format == "json" ? j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : text);
   return worst;
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "frontend/input_error.h"
+#include "runtime/host_memory.h"
 #include "frontend/paths.h"
 
 namespace td {
@@ -139,10 +140,11 @@ std::vector<ArgValue> makeArguments(const Bundle& b, uint64_t seed, int64_t targ
       throw InputError(b.manifestPath, a.line, fmt::format("buffers up to '{}' need {} bytes; the target has {} bytes of "
                                                            "memory", a.name, total, targetMemoryBytes));
   }
-  uint64_t physical = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
-  if (total > physical)
-    throw InputError(b.manifestPath, 0, fmt::format("the bundle's buffers need {} bytes; this machine has {} bytes of "
-                                                    "memory", total, physical));
+  std::string source;
+  uint64_t available = availableMemory(source);
+  if (total > available)
+    throw InputError(b.manifestPath, 0, fmt::format("the bundle's buffers need {} bytes; this machine has {} bytes "
+                                                    "available ({})", total, available, source));
   std::vector<ArgValue> out;
   for (const ArgSpec& a : b.args) {
     ArgValue v;

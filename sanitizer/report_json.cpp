@@ -59,6 +59,9 @@ nlohmann::json reportJson(const Report& r) {
   return j;
 }
 
-std::string renderJson(const Report& r) { return reportJson(r).dump(2) + "\n"; }
+// Paths are bytes, JSON is UTF-8: a byte that is not UTF-8 becomes U+FFFD rather than losing the report.
+std::string renderJson(const Report& r) {
+  return reportJson(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
 
 }  // namespace td

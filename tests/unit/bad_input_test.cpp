@@ -308,3 +308,25 @@ TEST_F(BadInput, NpyHeadersThatLieAndFilesThatAreNoFiles) {
   ASSERT_EQ(::mkfifo((dir_ / "fifo.toml").c_str(), 0600), 0);
   expectBadInput(runCli("check " + (dir_ / "fifo.toml").string()), "fifo.toml", "not a regular file");
 }
+
+// A path that is not UTF-8 (paths are bytes) still gives the JSON report and its finding: the byte
+// becomes U+FFFD, the report is not lost to an internal error.
+TEST_F(BadInput, JsonReportOfANonUtf8PathKeepsTheFinding) {
+  fs::path odd = dir_ / "k\xff";
+  fs::create_directories(odd);
+  std::ofstream(odd / "k.cu") << "__global__ void k(float* out, int n) { out[threadIdx.x + 40] = 1.0f; }\n";
+  std::string m = kGood;
+  std::ofstream(odd / "bundle.toml") << m;
+  Cli r = runCli("check " + (odd / "bundle.toml").string() + " --format json 2>/dev/null | cat");
+  EXPECT_NE(r.output.find("\"kind\": \"global-out-of-bounds\""), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\xef\xbf\xbd"), std::string::npos) << "the byte as U+FFFD";
+}
+
+// Buffers the target could hold but this machine cannot (what is available now, cgroup limits included)
+// are refused before anything is allocated, not left to the OOM killer.
+TEST_F(BadInput, BuffersBeyondWhatTheHostHasAvailable) {
+  // 120 GB of floats: within the H200's 141 GB; skipped on a machine that has that much free.
+  Cli r = checkWith("shape = [\"N\"]", "shape = [30000000000]");
+  if (r.code == 0) GTEST_SKIP() << "this machine has 120 GB available";
+  expectBadInput(r, "bundle.toml", "available (");
+}
