@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "frontend/input_error.h"
+#include "frontend/text_bounds.h"
 
 namespace td {
 
@@ -25,9 +26,9 @@ BlockSelection selectBlocks(const std::string& spec, const std::array<int64_t, 3
   std::set<uint64_t> chosen;
   if (spec.rfind("sample:", 0) == 0) {
     std::string count = spec.substr(7);
-    if (count.empty() || count.size() > 12 || count.find_first_not_of("0123456789") != std::string::npos)
+    if (!isDecimal(count, 12))
       throw InputError("--blocks", 0, fmt::format("'{}': sample:N takes a number of blocks (at most 12 digits)",
-                                                  spec.size() > 40 ? spec.substr(0, 40) + "..." : spec));
+                                                  quotable(spec)));
     uint64_t n = std::stoull(count);
     // The boundary (first and last block along each dimension over 1), counted before it is listed: a
     // huge grid's boundary is rows of blocks, not a walk over every block.

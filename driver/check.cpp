@@ -6,6 +6,7 @@
 
 #include "driver/block_selection.h"
 #include "frontend/input_error.h"
+#include "frontend/text_bounds.h"
 #include "frontend/line_map.h"
 #include "frontend/profile.h"
 #include "instrument/pipeline.h"
@@ -92,7 +93,7 @@ void parseSchedule(const std::string& text, LaunchOptions& launch) {
            text.find_first_not_of("0123456789", 7) == std::string::npos) {
     launch.schedule = Schedule::Random;
     if (text.size() - 7 > 19)
-      throw InputError("--schedule", 0, fmt::format("'{}': the seed must fit 64 bits", text.substr(0, 40)));
+      throw InputError("--schedule", 0, fmt::format("'{}': the seed must fit 64 bits", quotable(text)));
     launch.scheduleSeed = std::stoull(text.substr(7));
   } else {
     throw InputError("--schedule", 0, fmt::format("'{}' is not forward, reverse or random:SEED", text));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "frontend/input_error.h"
+#include "frontend/text_bounds.h"
 
 namespace td {
 
@@ -13,7 +14,7 @@ LaunchPolicy LaunchPolicy::parse(const std::string& text) {
     p.mode_ = Mode::All;
     return p;
   }
-  if (!text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos) {
+  if (isDecimal(text, 9)) {
     p.mode_ = Mode::Count;
     p.count_ = std::stoll(text);
     return p;

@@ -23,6 +23,7 @@
 #include "frontend/input_error.h"
 #include "frontend/isolated.h"
 #include "frontend/paths.h"
+#include "frontend/text_bounds.h"
 
 extern const char td_prelude_h[];
 extern const char td_fp16_h[];
@@ -59,7 +60,6 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const std::string
 // kernel's file.
 // Read by hand: clang echoes the source line, which may be as long as the user made it.
 std::pair<std::string, int> firstError(const std::string& diags, const std::string& path) {
-  auto digits = [](const std::string& s) { return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos; };
   for (size_t at = 0; at < diags.size();) {
     size_t end = diags.find('\n', at);
     std::string line = diags.substr(at, end == std::string::npos ? std::string::npos : end - at);
@@ -70,7 +70,8 @@ std::pair<std::string, int> firstError(const std::string& diags, const std::stri
     std::string head = line.substr(0, e);  // FILE:LINE:COL
     size_t c2 = head.rfind(':');
     size_t c1 = c2 == std::string::npos || c2 == 0 ? std::string::npos : head.rfind(':', c2 - 1);
-    if (c1 == std::string::npos || !digits(head.substr(c1 + 1, c2 - c1 - 1)) || !digits(head.substr(c2 + 1))) continue;
+    if (c1 == std::string::npos || !isDecimal(head.substr(c1 + 1, c2 - c1 - 1), 9) || !isDecimal(head.substr(c2 + 1), 9))
+      continue;
     return {head.substr(0, c1), std::stoi(head.substr(c1 + 1, c2 - c1 - 1))};
   }
   return {path, 0};

@@ -4,6 +4,8 @@
 #include <climits>
 #include <fmt/format.h>
 
+#include "frontend/text_bounds.h"
+
 namespace td {
 namespace {
 
@@ -25,8 +27,7 @@ class Parser {
   static constexpr int kMaxDepth = 256;
 
   [[noreturn]] void fail(const std::string& what) const {
-    std::string shown = s_.size() > 80 ? s_.substr(0, 77) + "..." : s_;
-    throw ExprError(fmt::format("in expression \"{}\": {}", shown, what));
+    throw ExprError(fmt::format("in expression \"{}\": {}", quotable(s_), what));
   }
   // One level of nesting (a parenthesis, a call, a unary sign) for as long as it lives.
   struct Nest {

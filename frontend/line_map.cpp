@@ -4,6 +4,7 @@
 
 #include "frontend/input_error.h"
 #include "frontend/paths.h"
+#include "frontend/text_bounds.h"
 
 namespace td {
 
@@ -11,17 +12,16 @@ LineMap loadLineMap(const std::string& path) {
   requireRegularFile(path, "the line map");
   std::ifstream in(path);
   if (!in) throw InputError(path, 0, "cannot read the line map");
-  auto digits = [](const std::string& s) { return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos; };
   LineMap map;
   std::string text;
   for (int lineNo = 1; std::getline(in, text); ++lineNo) {
     if (text.empty()) continue;
     size_t tab = text.find('\t'), colon = text.rfind(':');
     bool ok = text.size() <= 4096 && tab != std::string::npos && colon != std::string::npos && colon > tab + 1 &&
-              digits(text.substr(0, tab)) && digits(text.substr(colon + 1));
+              isDecimal(text.substr(0, tab), 9) && isDecimal(text.substr(colon + 1), 9);
     if (!ok)
       throw InputError(path, lineNo, "a line-map entry must read GENERATED_LINE<TAB>FILE:LINE, not '" +
-                                         (text.size() > 80 ? text.substr(0, 60) + "..." : text) + "'");
+                                         quotable(text) + "'");
     map[static_cast<unsigned>(std::stoul(text.substr(0, tab)))] = text.substr(tab + 1);
   }
   return map;

@@ -10,6 +10,7 @@
 
 #include "frontend/input_error.h"
 #include "frontend/paths.h"
+#include "frontend/text_bounds.h"
 
 namespace fs = std::filesystem;
 
@@ -18,11 +19,6 @@ namespace td {
 namespace {
 constexpr size_t kMaxInitLength = 4096;
 constexpr size_t kMaxStringLength = 65536;
-
-// A value as an error message quotes it: long ones shortened.
-std::string shown(const std::string& s) {
-  return s.size() <= 80 ? s : s.substr(0, 60) + fmt::format("... ({} characters)", s.size());
-}
 }  // namespace
 
 uint64_t ArgSpec::elementCount() const {
@@ -112,7 +108,7 @@ class ManifestReader {
     s.text = std::string(n.as_string()->get());
     // Bounded before any regex sees it: libstdc++'s regex recurses once per character.
     if (s.text.size() > kMaxInitLength)
-      fail(&n, fmt::format("init \"{}\" is {} characters long; at most {}", shown(s.text), s.text.size(), kMaxInitLength));
+      fail(&n, fmt::format("init \"{}\" is {} characters long; at most {}", quotable(s.text), s.text.size(), kMaxInitLength));
     static const std::regex call(R"(^\s*([a-z]+)\s*(?:\((.*)\))?\s*$)");
     std::smatch m;
     if (!std::regex_match(s.text, m, call)) fail(&n, fmt::format("cannot read init \"{}\"", s.text));
@@ -265,7 +261,7 @@ class ManifestReader {
       fs::path p = (fs::path(b.dir) / rel).lexically_normal();
       std::error_code ec;
       if (!fs::exists(p, ec))
-        fail(kernel.get(key), fmt::format("{} file '{}' not found (looked at {}{})", key, shown(rel), shown(p.string()),
+        fail(kernel.get(key), fmt::format("{} file '{}' not found (looked at {}{})", key, quotable(rel), quotable(p.string()),
                                           ec ? ": " + ec.message() : ""));
       return p.string();
     };
@@ -282,7 +278,7 @@ class ManifestReader {
       b.arch = str(kernel, "arch", "[kernel]", true);
       static const std::regex smArch(R"(sm_\d+a?)");
       if (b.arch.size() > 16 || !std::regex_match(b.arch, smArch))
-        fail(a, fmt::format("kernel.arch is '{}'; it must look like sm_80", shown(b.arch)));
+        fail(a, fmt::format("kernel.arch is '{}'; it must look like sm_80", quotable(b.arch)));
     }
     b.entry = str(kernel, "entry", "[kernel]", true);
     b.entryLine = static_cast<int>(kernel.get("entry")->source().begin.line);
@@ -325,7 +321,7 @@ class ManifestReader {
 
   std::string substitute(const std::string& s, const ParamMap& params, const toml::node* at) const {
     if (s.size() > kMaxStringLength)
-      fail(at, fmt::format("'{}' is {} characters long; at most {}", shown(s), s.size(), kMaxStringLength));
+      fail(at, fmt::format("'{}' is {} characters long; at most {}", quotable(s), s.size(), kMaxStringLength));
     static const std::regex ref(R"(\$\{([A-Za-z_][A-Za-z0-9_]*)\})");
     std::string out;
     auto begin = std::sregex_iterator(s.begin(), s.end(), ref);
