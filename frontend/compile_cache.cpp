@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <llvm/Bitcode/BitcodeReader.h>
-#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
@@ -56,7 +55,7 @@ std::unique_ptr<llvm::Module> load(llvm::LLVMContext& ctx, const fs::path& base)
   return std::move(*module);
 }
 
-void store(const fs::path& base, const llvm::Module& m, const std::vector<std::string>& filesRead) {
+void store(const fs::path& base, const std::string& bitcode, const std::vector<std::string>& filesRead) {
   std::string deps;
   for (const std::string& f : filesRead) {
     std::string s = stamp(f);
@@ -64,7 +63,7 @@ void store(const fs::path& base, const llvm::Module& m, const std::vector<std::s
   }
   // The bitcode first: an entry counts once its .deps is there.
   if (!writeAtomically(base.string() + ".bc", [&](llvm::raw_fd_ostream& out) {
-        llvm::WriteBitcodeToFile(m, out);
+        out << bitcode;
         return true;
       }))
     return;
@@ -74,19 +73,16 @@ void store(const fs::path& base, const llvm::Module& m, const std::vector<std::s
   });
 }
 
-// Compiles in a context of its own, stores the entry and loads it back into `ctx`: the first run builds
-// the very module later runs load (the same type names, declaration order and identifier), so the object
+// Compiles, stores clang's bitcode as it came and loads the entry into `ctx`: the first run builds the
+// very module later runs load (the same type names, declaration order and identifier), so the object
 // cache, which keys on the module's bitcode, hits from the second run on.
 std::unique_ptr<llvm::Module> compileStoreAndLoad(llvm::LLVMContext& ctx, const fs::path& base, const std::string& path,
                                                   const CompileOptions& opts, const std::string& text) {
-  {
-    llvm::LLVMContext own;
-    std::vector<std::string> filesRead;
-    std::unique_ptr<llvm::Module> m = compileCuda(own, path, opts, text, &filesRead);
-    store(base, *m, filesRead);
-  }
+  std::vector<std::string> filesRead;
+  std::string bitcode = compileCudaToBitcode(path, opts, text, &filesRead);
+  store(base, bitcode, filesRead);
   if (auto m = load(ctx, base)) return m;
-  return compileCuda(ctx, path, opts, text);  // a cache that cannot be written only costs time
+  return moduleFromBitcode(ctx, bitcode, path);  // a cache that cannot be written only costs time
 }
 
 // compileCuda through the cache: `text` the source when it is not on disk (empty: read `path`).

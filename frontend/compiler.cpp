@@ -176,8 +176,28 @@ double gCompileTimeLimit = 600;
 
 void setCompileTimeLimit(double seconds) { gCompileTimeLimit = seconds; }
 
-std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::string& path, const CompileOptions& opts,
-                                          const std::string& text, std::vector<std::string>* filesRead) {
+namespace {
+
+// Modules cross from a child to its parent as bitcode.
+std::string bitcodeOf(const llvm::Module& m) {
+  std::string bitcode;
+  llvm::raw_string_ostream os(bitcode);
+  llvm::WriteBitcodeToFile(m, os);
+  os.flush();
+  return bitcode;
+}
+
+}  // namespace
+
+std::unique_ptr<llvm::Module> moduleFromBitcode(llvm::LLVMContext& ctx, const std::string& bitcode,
+                                                const std::string& name) {
+  auto module = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, name), ctx);
+  if (!module) throw std::runtime_error("reading the bitcode of " + name + ": " + llvm::toString(module.takeError()));
+  return std::move(*module);
+}
+
+std::string compileCudaToBitcode(const std::string& path, const CompileOptions& opts, const std::string& text,
+                                 std::vector<std::string>* filesRead) {
   std::vector<std::string> parts;
   try {
     parts = runIsolated("clang", gCompileTimeLimit, [&] {
@@ -187,28 +207,27 @@ std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::str
       runClangAction(path, opts, action, text, &files);
       std::unique_ptr<llvm::Module> m = action.takeModule();
       if (!m) throw InputError(path, 0, "clang produced no module");
-      std::string bitcode;
-      llvm::raw_string_ostream os(bitcode);
-      llvm::WriteBitcodeToFile(*m, os);
-      os.flush();
       std::string list;
       for (const std::string& f : files) list += f + "\n";
-      return std::vector<std::string>{bitcode, list};
+      return std::vector<std::string>{bitcodeOf(*m), list};
     });
   } catch (const IsolatedFailure& e) {
     throw InputError(path, 0, fmt::format("{} compiling this file: a compiler bug the source triggers (clang's report, "
                                           "if any, is above); tile-doctor cannot check the kernel",
                                           e.what()));
   }
-  auto module = llvm::parseBitcodeFile(llvm::MemoryBufferRef(parts.at(0), path), ctx);
-  if (!module) throw std::runtime_error("reading clang's output: " + llvm::toString(module.takeError()));
   if (filesRead)
     for (llvm::StringRef rest = parts.at(1); !rest.empty();) {
       auto [line, tail] = rest.split('\n');
       filesRead->push_back(line.str());
       rest = tail;
     }
-  return std::move(*module);
+  return parts.at(0);
+}
+
+std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::string& path, const CompileOptions& opts,
+                                          const std::string& text, std::vector<std::string>* filesRead) {
+  return moduleFromBitcode(ctx, compileCudaToBitcode(path, opts, text, filesRead), path);
 }
 
 namespace {
@@ -247,18 +266,12 @@ std::unique_ptr<llvm::Module> loadIR(llvm::LLVMContext& ctx, const std::string& 
       if (m->getTargetTriple().rfind("nvptx", 0) != 0)
         throw InputError(path, 0, fmt::format("IR target is '{}'; tile-doctor reads NVPTX IR (nvptx64-nvidia-cuda)",
                                               m->getTargetTriple()));
-      std::string bitcode;
-      llvm::raw_string_ostream bs(bitcode);
-      llvm::WriteBitcodeToFile(*m, bs);
-      bs.flush();
-      return std::vector<std::string>{bitcode};
+      return std::vector<std::string>{bitcodeOf(*m)};
     });
   } catch (const IsolatedFailure& e) {
     throw InputError(path, 0, std::string(e.what()) + " reading this file");
   }
-  auto module = llvm::parseBitcodeFile(llvm::MemoryBufferRef(parts.at(0), path), ctx);
-  if (!module) throw std::runtime_error("reading the IR back: " + llvm::toString(module.takeError()));
-  return std::move(*module);
+  return moduleFromBitcode(ctx, parts.at(0), path);
 }
 
 }  // namespace td

@@ -40,6 +40,13 @@ void setCompileTimeLimit(double seconds);
 std::unique_ptr<llvm::Module> compileCuda(llvm::LLVMContext& ctx, const std::string& path, const CompileOptions& opts,
                                           const std::string& text = {}, std::vector<std::string>* filesRead = nullptr);
 
+// compileCuda's module as the bitcode the child wrote (what the compile cache stores as it is), and a
+// module read from such bitcode (`name` for messages).
+std::string compileCudaToBitcode(const std::string& path, const CompileOptions& opts, const std::string& text = {},
+                                 std::vector<std::string>* filesRead = nullptr);
+std::unique_ptr<llvm::Module> moduleFromBitcode(llvm::LLVMContext& ctx, const std::string& bitcode,
+                                                const std::string& name);
+
 // Runs any clang action (code generation, an AST walk) on the source with compileCuda's command line and
 // virtual headers; throws InputError carrying clang's diagnostics when the source does not compile.
 void runClangAction(const std::string& path, const CompileOptions& opts, clang::FrontendAction& action,
