@@ -30,9 +30,9 @@ std::string capturePython() {
 
 namespace {
 
-// tile-doctor-capture-PID-XXXXXX: removed on every exit, signals included; after a SIGKILL, by the next run.
+// tile-doctor-capture-PID-XXXXXX: removed on every exit, signals included; after a SIGKILL, by the next
+// check (the CLI's removeStaleTemporaries).
 std::string makeTempDir() {
-  removeStaleTemporaries("capture");
   std::string templ = (fs::temp_directory_path() / (temporaryPrefix("capture") + "XXXXXX")).string();
   if (!mkdtemp(templ.data())) throw std::runtime_error("cannot create a temporary folder for the capture");
   adoptTemporary(templ);
@@ -90,11 +90,9 @@ int runCaptureModule(const CaptureRequest& req, const std::string& dir, const La
 
   Pipe toScript, fromScript;
   std::string channel = fmt::format("{},{}", toScript.fd[0], fromScript.fd[1]);
-  pid_t parent = getpid();
-  pid_t pid = fork();
+  pid_t pid = forkChildOfTool();  // the script dies with tile-doctor and takes signals as usual
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
-    becomeChildOfTool(parent);  // the script dies with tile-doctor and takes signals as usual
     close(toScript.fd[1]);
     close(fromScript.fd[0]);
     setenv("PYTHONPATH", pythonPath.c_str(), 1);
@@ -105,7 +103,6 @@ int runCaptureModule(const CaptureRequest& req, const std::string& dir, const La
     execvp(cargv[0], cargv.data());
     _exit(127);
   }
-  adoptChild(pid);
   toScript.closeEnd(0);
   fromScript.closeEnd(1);
   // A script that dies while an answer is on its way must not take tile-doctor with it.

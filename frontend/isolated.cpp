@@ -119,20 +119,17 @@ std::vector<std::string> runIsolated(const std::string& what, double timeoutSeco
                                      const std::function<std::vector<std::string>()>& work) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(fmt::format("cannot create a pipe: {}", std::strerror(errno)));
-  pid_t parent = ::getpid();
-  pid_t pid = ::fork();
+  pid_t pid = forkChildOfTool();
   if (pid < 0) {
     ::close(fds[0]);
     ::close(fds[1]);
     throw std::runtime_error(fmt::format("cannot fork for {}: {}", what, std::strerror(errno)));
   }
   if (pid == 0) {
-    becomeChildOfTool(parent);
     if (int null = ::open("/dev/null", O_RDONLY); null >= 0) ::dup2(null, 0);  // #include "/dev/stdin" reads nothing
     ::close(fds[0]);
     childMain(fds[1], work);
   }
-  adoptChild(pid);
   ::close(fds[1]);
   std::string bytes;
   bool finished = readUntilClosed(fds[0], bytes, timeoutSeconds);

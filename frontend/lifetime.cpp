@@ -66,16 +66,19 @@ void holdIfTerminating() {
   while (gTerminating.load()) ::pause();  // the cleaning thread ends the process with the signal
 }
 
-void becomeChildOfTool(pid_t parent) {
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != parent) _exit(1);  // the parent died before the request took
-  sigset_t s = terminationSignals();
-  pthread_sigmask(SIG_UNBLOCK, &s, nullptr);
-}
-
-void adoptChild(pid_t pid) {
-  std::lock_guard<std::mutex> lock(gMutex);
-  gChildren.insert(pid);
+pid_t forkChildOfTool() {
+  pid_t parent = ::getpid();
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) _exit(1);  // the parent died before the request took
+    sigset_t s = terminationSignals();
+    pthread_sigmask(SIG_UNBLOCK, &s, nullptr);
+  } else if (pid > 0) {
+    std::lock_guard<std::mutex> lock(gMutex);
+    gChildren.insert(pid);
+  }
+  return pid;
 }
 
 void releaseChild(pid_t pid) {

@@ -16,12 +16,13 @@ void installTerminationHandling();
 // which makes the work in progress fail), the process waits to end by that signal, not by an exit code.
 void holdIfTerminating();
 
-// In a child right after fork(): die with the parent, take signals as usual again.
-void becomeChildOfTool(pid_t parent);
-
-// Children and temporary paths to clean up on a termination signal, while they exist.
-void adoptChild(pid_t pid);
+// fork() for a child that must not outlive the tool: the child (0 returned) dies with its parent and takes
+// signals as usual again; the parent gets the pid, adopted until releaseChild() once it is reaped; -1
+// when fork failed.
+pid_t forkChildOfTool();
 void releaseChild(pid_t pid);
+
+// Temporary paths to clean up on a termination signal, while they exist.
 void adoptTemporary(const std::string& path);
 void releaseTemporary(const std::string& path);
 

@@ -13,11 +13,14 @@ namespace td {
 namespace {
 
 bool providedOnTheGpu(llvm::StringRef name) {
-  return name.starts_with("__nv_") || name.starts_with("__td_") || name == "vprintf" || name == "__assertfail" ||
-         name == "malloc" || name == "free";
+  return name.starts_with("__nv_") || name.starts_with("__td_") || isCudaDeviceRuntime(name);
 }
 
 }  // namespace
+
+bool isCudaDeviceRuntime(std::string_view name) {
+  return name == "vprintf" || name == "__assertfail" || name == "malloc" || name == "free";
+}
 
 void refuseUndefinedFunctions(const llvm::Module& m) {
   for (const llvm::Function& f : m) {

@@ -3,6 +3,7 @@
 // else fails to link for the GPU too (nvlink: undefined reference), and on the CPU executor it must never
 // reach a host library (system, fork, open, syscall): it is bad input naming the function and the line.
 #pragma once
+#include <string_view>
 
 namespace llvm {
 class Module;
@@ -11,5 +12,9 @@ class Module;
 namespace td {
 
 void refuseUndefinedFunctions(const llvm::Module& m);
+
+// CUDA's device runtime as device code calls it: vprintf, __assertfail, malloc, free (each executor
+// provides its own).
+bool isCudaDeviceRuntime(std::string_view name);
 
 }  // namespace td

@@ -260,6 +260,7 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
   for (size_t i = 0; i < out.hits.size() && i / TD_KIND_COUNT < sites.sites.size(); ++i)
     if (out.hits[i]) groups[{static_cast<uint32_t>(i / TD_KIND_COUNT), static_cast<uint32_t>(i % TD_KIND_COUNT)}];
   std::vector<Finding> findings;
+  bool stopped = false;  // a thread failed an assert or trapped
   for (auto& [key, recs] : groups) {
     auto [site, kind] = key;
     std::vector<ThreadRef> threads = distinctThreads(recs);
@@ -269,6 +270,7 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
       continue;
     }
     if (isStopKind(kind)) {
+      stopped = true;
       findings.push_back(stopFinding(kind, site, threads, hits, sites));
       continue;
     }
@@ -292,9 +294,6 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
   }
   findings = mergeBySourceSite(std::move(findings));
   // A GPU launch an assert or a trap ended fails as a fault: the stop finding already says why.
-  bool stopped = std::any_of(findings.begin(), findings.end(), [](const Finding& f) {
-    return f.kind == "device-assert" || f.kind == "device-trap";
-  });
   if (out.status == LaunchOutcome::Faulted && !stopped) findings.push_back(faultFinding(out, sites));
   if (out.status == LaunchOutcome::Deadlocked || out.status == LaunchOutcome::TimedOut)
     findings.push_back(hangFinding(out, sites));

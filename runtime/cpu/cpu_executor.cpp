@@ -249,14 +249,9 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
 
   setDevicePrintFd(opts.devicePrintFd);
   std::fflush(nullptr);
-  pid_t parent = getpid();
-  pid_t pid = fork();
+  pid_t pid = forkChildOfTool();
   if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    becomeChildOfTool(parent);
-    childMain(shape, fn, slots.data(), blocks, opts.blocks, jobs, opts.timeoutSeconds);
-  }
-  adoptChild(pid);
+  if (pid == 0) childMain(shape, fn, slots.data(), blocks, opts.blocks, jobs, opts.timeoutSeconds);
 
   int wstatus = 0;
   auto start = std::chrono::steady_clock::now();

@@ -18,6 +18,7 @@
 #include "frontend/compiler.h"
 #include "frontend/input_error.h"
 #include "instrument/bounds_pass.h"
+#include "instrument/external_calls.h"
 #include "instrument/ptx_catalogue.h"
 #include "instrument/shared_layout.h"
 #include "instrument/site_table.h"
@@ -278,9 +279,7 @@ class Lowering {
   }
 
   // CUDA's device runtime (printf, assert, heap) and the trap: the CPU executor's own versions.
-  static bool isDeviceRuntimeCall(llvm::StringRef n) {
-    return n == "__assertfail" || n == "llvm.trap" || n == "vprintf" || n == "malloc" || n == "free";
-  }
+  static bool isDeviceRuntimeCall(llvm::StringRef n) { return isCudaDeviceRuntime(n) || n == "llvm.trap"; }
 
   // A catalogue statement becomes __td_cpu_asm(site, op, param, in, out): operands as 64-bit slots in
   // asm operand order (inputs only), results read back from `out`.

@@ -308,10 +308,8 @@ void copyBoardWhenAsked(const Driver& d, CUcontext ctx, CUdeviceptr board, uint3
 bool gpuAvailable(int device, std::string& why) {
   auto* msg = mapShared<char>(512);
   std::fflush(nullptr);
-  pid_t parent = getpid();
-  pid_t pid = fork();
+  pid_t pid = forkChildOfTool();
   if (pid == 0) {
-    becomeChildOfTool(parent);
     Driver d{};
     std::string w;
     int count = 0;
@@ -326,7 +324,6 @@ bool gpuAvailable(int device, std::string& why) {
     }
     _exit(0);
   }
-  adoptChild(pid);
   int status = 0;
   waitpid(pid, &status, 0);
   releaseChild(pid);
@@ -354,14 +351,9 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   auto* boardHost = boardBytes ? mapShared<uint32_t>(boardBytes) : nullptr;
 
   std::fflush(nullptr);
-  pid_t parent = getpid();
-  pid_t pid = fork();
+  pid_t pid = forkChildOfTool();
   if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    becomeChildOfTool(parent);
-    childMain(km, b, args, opts, channel, channelBytes, hits, hitsBytes, st, boardHost, boardBytes);
-  }
-  adoptChild(pid);
+  if (pid == 0) childMain(km, b, args, opts, channel, channelBytes, hits, hitsBytes, st, boardHost, boardBytes);
 
   int wstatus = 0;
   auto start = std::chrono::steady_clock::now();
