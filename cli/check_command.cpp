@@ -16,6 +16,7 @@
 #include "frontend/input_error.h"
 #include "frontend/lifetime.h"
 #include "frontend/profile.h"
+#include "frontend/work_deadline.h"
 #include "runtime/executor_limit.h"
 #include "sanitizer/reporters.h"
 
@@ -96,18 +97,23 @@ void ReportSink::write(const std::string& text) {
 
 // With --format json a run that stops still writes JSON: the error (kind, file, line, message) and the
 // exit code, where the report would have gone. Best effort: it never hides the error it describes.
-static void writeJsonError(const CheckArgs& args, int exitCode, const char* kind, const std::string& file,
-                           int line, const std::string& message) {
-  if (args.format != "json") return;
+void writeJsonError(const std::string& format, const std::string& out, int exitCode, const char* kind,
+                    const std::string& file, int line, const std::string& message) {
+  if (format != "json") return;
   try {
     nlohmann::json j;
     j["tool"] = "tile-doctor";
     j["schema_version"] = 1;
     j["exit_code"] = exitCode;
     j["error"] = {{"kind", kind}, {"file", file}, {"line", line}, {"message", message}};
-    ReportSink(args.out).write(j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    ReportSink(out).write(j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   } catch (const std::exception&) {
   }
+}
+
+static void writeJsonError(const CheckArgs& args, int exitCode, const char* kind, const std::string& file, int line,
+                           const std::string& message) {
+  writeJsonError(args.format, args.out, exitCode, kind, file, line, message);
 }
 
 void saveOutputs(const CheckResult& res, const std::string& dir, bool everyBuffer) {
@@ -191,6 +197,9 @@ std::function<int()> addCheckCommand(CLI::App& app) {
       throw;
     } catch (const InputError& e) {
       writeJsonError(*args, 2, "bad-input", e.file, e.line, e.what());
+      throw;
+    } catch (const WorkTimedOut& e) {
+      writeJsonError(*args, 3, "timeout", args->req.bundlePath, 0, e.what());
       throw;
     } catch (const std::filesystem::filesystem_error& e) {  // a path the user gave: a loop, no permission
       InputError bad(e.path1().string(), 0, e.code().message());

@@ -1,19 +1,35 @@
 // tile-doctor: debugging and diagnostics for GPU tile kernels.
-// Exit codes: 0 no finding, 1 findings, 2 bad input, 3 the kernel crashed or hung, 4 internal error,
+// Exit codes: 0 no finding, 1 findings, 2 bad input, 3 the kernel crashed or hung (or the run passed
+// --timeout in tile-doctor's own work), 4 internal error,
 // 5 a checked script failed with no finding, 6 the executor cannot run the kernel.
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/script_check.h"
 #include "frontend/input_error.h"
 #include "frontend/lifetime.h"
 #include "frontend/profile.h"
+#include "frontend/work_deadline.h"
 #include "runtime/executor_limit.h"
+
+// The value of an option as the user wrote it (--name VALUE or --name=VALUE), read from argv itself: used
+// when CLI11 rejected the command line, so its own parse cannot be trusted. The last one counts, as in CLI11.
+static std::string rawOption(int argc, char** argv, const std::string& name) {
+  std::string value;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") break;  // the script's own arguments follow
+    if (a == name && i + 1 < argc) value = argv[++i];
+    else if (a.rfind(name + "=", 0) == 0) value = a.substr(name.size() + 1);
+  }
+  return value;
+}
 
 static int run(int argc, char** argv) {
   CLI::App app{fmt::format("tile-doctor: finds out why GPU tile kernels crash, hang, race or drift.\n"
-                           "Exit codes: 0 no finding, 1 findings, 2 bad input, 3 kernel crashed or hung, 4 internal "
+                           "Exit codes: 0 no finding, 1 findings, 2 bad input, 3 kernel crashed or hung (or the run passed --timeout), 4 internal "
                            "error, 5 a checked script failed with no finding, 6 the executor cannot run the kernel."
                            "\nDefault target: {}",
                            td::kDefaultTarget)};
@@ -24,7 +40,11 @@ static int run(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
+    if (rc == 0) return 0;  // --help
+    // --format json promises JSON on every stop, a rejected command line included.
+    td::cli::writeJsonError(rawOption(argc, argv, "--format"), rawOption(argc, argv, "--out"), 2, "bad-input",
+                            "command line", 0, e.what());
+    return 2;
   }
   try {
     if (app.got_subcommand("check")) return check();
@@ -35,6 +55,9 @@ static int run(int argc, char** argv) {
   } catch (const td::InputError& e) {
     std::cerr << fmt::format("tile-doctor: error: {}: {}\n", e.where(), e.what());
     return 2;
+  } catch (const td::WorkTimedOut& e) {
+    std::cerr << fmt::format("tile-doctor: stopped: {}\n", e.what());
+    return 3;
   } catch (const std::filesystem::filesystem_error& e) {
     std::cerr << fmt::format("tile-doctor: error: {}: {}\n", e.path1().string(), e.code().message());
     return 2;

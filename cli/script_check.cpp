@@ -10,6 +10,7 @@
 #include "driver/script_capture.h"
 #include "frontend/input_error.h"
 #include "frontend/lifetime.h"
+#include "frontend/work_deadline.h"
 #include "frontend/profile.h"
 #include "runtime/buffers.h"
 #include "runtime/executor_limit.h"
@@ -70,7 +71,7 @@ struct CheckedItem {
   int sameAs = 0;                // unchecked: the earlier launch it repeats
   std::optional<Report> report;
   std::string errorWhere, error;
-  int errorCode = 2;             // bad input, kExitExecutorCannotRun, or 4 (internal error)
+  int errorCode = 2;             // bad input, 3 (--timeout in the tool's own work), kExitExecutorCannotRun, or 4
 };
 
 std::string describeShapes(const nlohmann::json& shapes, const nlohmann::json& scalars) {
@@ -159,13 +160,17 @@ class ScriptChecker {
         if (f.loc.file == res.bundle.manifestPath) f.loc.python = item.compiledAt;
       saveOutputs(res, subFolder(args_.saveOutputs, item.folder));
       return res;
-    } catch (const ExecutorCannotRun& e) {
+    } catch (ExecutorCannotRun& e) {
+      if (e.loc.python.empty()) e.loc.python = item.calledAt.empty() ? item.compiledAt : item.calledAt;
       item.errorWhere = e.where();
       item.error = e.what();
       item.errorCode = kExitExecutorCannotRun;
     } catch (const InputError& e) {
       item.errorWhere = e.where();
       item.error = e.what();
+    } catch (const WorkTimedOut& e) {
+      item.error = e.what();
+      item.errorCode = 3;
     } catch (const std::exception& e) {
       item.error = std::string("internal error: ") + e.what();
       item.errorCode = 4;
@@ -210,6 +215,7 @@ int checkScript(CheckArgs& args) {
   creq.keepDir = args.keep;
   creq.profile = profileJson(args.req.target);
   creq.autotune = args.autotune;
+  creq.stdoutToStderr = args.format == "json" && args.out.empty();
   ScriptChecker checker(args);
   TempDirGuard guard;
   CaptureResult cap = captureScript(creq, [&](const nlohmann::json& m) { return checker.onLaunch(m); });
@@ -237,7 +243,7 @@ int checkScript(CheckArgs& args) {
       "tile-doctor: ran {} {}: {} launch{}, {} checked (TileLang {}, lowered for {}{})\n", creq.script, ending, launches,
       launches == 1 ? "" : "es", checkedCount, cap.tilelangVersion, creq.arch,
       cap.hostDevice ? "; no GPU: its CUDA tensors lived in host memory" : "");
-  nlohmann::json j = {{"script", fs::absolute(creq.script).string()}, {"tilelang_version", cap.tilelangVersion},
+  nlohmann::json j = {{"tool", "tile-doctor"}, {"schema_version", 1}, {"script", fs::absolute(creq.script).string()}, {"tilelang_version", cap.tilelangVersion},
                       {"arch", creq.arch}, {"host_device", cap.hostDevice}, {"launches", nlohmann::json::array()},
                       {"kernels", nlohmann::json::array()}, {"notes", nlohmann::json::array()}};
   int worst = 0;
@@ -257,7 +263,10 @@ int checkScript(CheckArgs& args) {
     }
     if (!it.error.empty()) {
       text += fmt::format("tile-doctor: {}: {}: {}\n",
-                          it.errorCode == 2 ? "error" : it.errorCode == 4 ? "internal error" : "cannot run",
+                          it.errorCode == 2   ? "error"
+                          : it.errorCode == 3 ? "stopped"
+                          : it.errorCode == 4 ? "internal error"
+                                              : "cannot run",
                           it.errorWhere.empty() ? it.bundle : it.errorWhere, it.error);
       jk["error"] = {{"where", it.errorWhere}, {"message", it.error}, {"exit_code", it.errorCode}};
       worst = combine(worst, it.errorCode);

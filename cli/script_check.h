@@ -45,4 +45,9 @@ class ReportSink {
 // may write any buffer it was given) as DIR/NAME.npy.
 void saveOutputs(const CheckResult& res, const std::string& dir, bool everyBuffer = false);
 
+// With format "json": the error object of a run that stopped (docs/report-format.md), written to `out`
+// ("" for standard output). Best effort: a failure to write it never hides the error it describes.
+void writeJsonError(const std::string& format, const std::string& out, int exitCode, const char* kind,
+                    const std::string& file, int line, const std::string& message);
+
 }  // namespace td::cli

@@ -29,6 +29,18 @@ std::string chooseExecutor(const CheckRequest& req) {
   if (req.executor == "cuda" && !gpu) throw InputError("--executor cuda", 0, "no usable GPU: " + why);
   return gpu ? "cuda" : "cpu";
 }
+// TMA copies are the GPU's own hardware: the CPU executor does not run them (frontend/tensor_map.h).
+void refuseTensorMapsOnTheCpu(const Bundle& b) {
+  for (const ArgSpec& a : b.args)
+    if (a.isTensorMap)
+      throw ExecutorCannotRun(SourceLoc{b.manifestPath, static_cast<unsigned>(a.line), 0, b.entry},
+                              fmt::format("kernel {} takes a Hopper TMA descriptor for {}: its TMA copies "
+                                          "(cp.async.bulk.tensor) do not run on the CPU executor; run it with "
+                                          "--executor cuda on an H100/H200, or check the non-Hopper form with "
+                                          "--tilelang-arch sm_80",
+                                          b.entry, a.name));
+}
+
 // Findings in a generated source also name the script line that generated them.
 void addScriptLines(std::vector<Finding>& findings, const std::string& source, const LineMap& map) {
   for (Finding& f : findings) {
@@ -49,6 +61,9 @@ std::string scheduleName(const LaunchOptions& l, bool onGpu, int run) {
   return fmt::format("random:{} schedule", l.scheduleSeed);
 }
 
+// The parent's work before a launch is bounded by --timeout too (frontend/work_deadline.h).
+std::string preparing(const Bundle& b) { return fmt::format("preparing the inputs of kernel {}", b.entry); }
+
 // --repeat N: N - 1 more runs on fresh copies of the same inputs — on the CPU under other schedules
 // (reverse, then seeded random ones) — with new findings added and outputs compared with the first run.
 void repeatRuns(const CheckRequest& req, const Bundle& b, const CheckSet& checks, const Profile& profile, bool onGpu,
@@ -64,7 +79,8 @@ void repeatRuns(const CheckRequest& req, const Bundle& b, const CheckSet& checks
     if (run == 1) lo.schedule = first.schedule == Schedule::Reverse ? Schedule::Forward : Schedule::Reverse;
     else lo.schedule = Schedule::Random, lo.scheduleSeed = first.scheduleSeed + static_cast<uint64_t>(run - 1);
     KernelModule km = buildKernelModule(b, checks);  // an executor takes the module it runs
-    std::vector<ArgValue> args = makeArguments(b, req.seed, profile.memoryBytes);
+    std::vector<ArgValue> args =
+        makeArguments(b, req.seed, profile.memoryBytes, WorkDeadline(first.timeoutSeconds, preparing(b)));
     LaunchOutcome out = launchOn(onGpu, km, b, args, profile, lo);
     std::set<std::string> known;
     for (const Finding& f : r.findings) known.insert(key(f));
@@ -76,7 +92,8 @@ void repeatRuns(const CheckRequest& req, const Bundle& b, const CheckSet& checks
     for (size_t i = 0; i < args.size(); ++i) {
       const ArgSpec& spec = *args[i].spec;
       if (!spec.isBuffer || (anyOutput && !spec.output) || differing.count(spec.name)) continue;
-      if (auto f = diffOutputs(res.args[i], args[i], firstName, scheduleName(lo, onGpu, run))) {
+      WorkDeadline comparing(first.timeoutSeconds, fmt::format("comparing '{}' between runs", spec.name));
+      if (auto f = diffOutputs(res.args[i], args[i], firstName, scheduleName(lo, onGpu, run), comparing)) {
         differing.insert(spec.name);
         r.findings.push_back(std::move(*f));
       }
@@ -110,7 +127,8 @@ CheckResult runCheck(const CheckRequest& req) {
   bool onGpu = chooseExecutor(req) == "cuda";  // the GPU always runs the whole grid
   if (onGpu && req.launch.schedule != Schedule::Forward)
     throw InputError("--schedule", 0, "schedules are the CPU executor's; the GPU schedules its own threads");
-  KernelModule km = buildKernelModule(b, checks);
+  KernelModule km = buildKernelModule(b, checks);  // bad input first: a bundle that does not compile is exit 2
+  if (!onGpu) refuseTensorMapsOnTheCpu(b);
 
   Report& r = res.report;
   r.kernel = b.entry;
@@ -124,16 +142,19 @@ CheckResult runCheck(const CheckRequest& req) {
   r.staticShared = static_cast<int64_t>(layOutShared(km.sites).staticBytes);
   r.blocksTotal = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
   r.compileSeconds = km.compileSeconds + km.instrumentSeconds;
+  r.unchecked = km.sites.unchecked;
 
   if (checks.has("launch")) {
     r.findings = checkLaunchLimits(b, profile, static_cast<uint64_t>(r.staticShared));
     if (!r.findings.empty()) return res;
   }
-  res.args = makeArguments(b, req.seed, profile.memoryBytes);
+  WorkDeadline preparation(req.launch.timeoutSeconds, preparing(b));
+  res.args = makeArguments(b, req.seed, profile.memoryBytes, preparation);
   if (!req.saveInputs.empty())
     for (const ArgValue& a : res.args)
-      if (a.spec->isBuffer) writeNpy(req.saveInputs + "/" + a.spec->name + ".npy", *a.spec, a.data);
+      if (a.spec->isBuffer) writeNpy(req.saveInputs + "/" + a.spec->name + ".npy", *a.spec, a.data, preparation);
   BlockSelection sel = selectBlocks(req.blocks, b.grid, req.seed);
+  preparation.check();
   LaunchOptions launch = req.launch;
   launch.blocks = sel.blocks;
   launch.raceShadows = checks.has("race") || checks.has("init") || checks.has("sync");

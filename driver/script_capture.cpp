@@ -97,6 +97,7 @@ int runCaptureModule(const CaptureRequest& req, const std::string& dir, const La
     close(fromScript.fd[0]);
     setenv("PYTHONPATH", pythonPath.c_str(), 1);
     setenv("TILE_DOCTOR_CHANNEL", channel.c_str(), 1);
+    if (req.stdoutToStderr) dup2(STDERR_FILENO, STDOUT_FILENO);
     std::vector<char*> cargv;
     for (auto& a : argv) cargv.push_back(a.data());
     cargv.push_back(nullptr);

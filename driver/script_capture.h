@@ -18,6 +18,7 @@ struct CaptureRequest {
   std::string keepDir;          // where the bundles go; empty: a temporary folder
   std::string autotune = "first";  // @tilelang.autotune: take the first configuration, or check all
   nlohmann::json profile;       // the target, for the torch.cuda queries of a script on a machine without GPU
+  bool stdoutToStderr = false;  // the report takes standard output (JSON without --out): the script prints to stderr
 };
 
 struct CapturedKernel {

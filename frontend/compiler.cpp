@@ -99,8 +99,13 @@ std::vector<std::string> headerArgs(const CompileOptions& opts) {
   if (opts.selfContained) return {"--cuda-path=/nonexistent", "-nocudainc", "-Xclang", "-fcuda-allow-variadic-functions"};
   if (opts.cudaSdk.empty())
     return {"--cuda-path=/nonexistent", "-nocudainc", "-isystem", kPreludeDir, "-include", "td_prelude.h"};
-  return {"--cuda-path=" + opts.cudaSdk, "-isystem", kSdkShimDir, "-isystem", opts.cudaSdk + "/include/cccl",
-          "-D__CUDA_ARCH_LIST__=" + archList(opts.arch), "-DTILE_DOCTOR=1", "-Wno-deprecated-declarations"};
+  std::vector<std::string> args = {"--cuda-path=" + opts.cudaSdk, "-isystem", kSdkShimDir, "-isystem",
+                                   opts.cudaSdk + "/include/cccl", "-D__CUDA_ARCH_LIST__=" + archList(opts.arch),
+                                   "-DTILE_DOCTOR=1", "-Wno-deprecated-declarations"};
+  // nvcc (12.9+) says an architecture-specific target (sm_90a: wgmma, setmaxnreg) by this macro, which
+  // TileLang's templates test; clang 19 defines only __CUDA_ARCH_FEAT_SM90_ALL.
+  if (!opts.arch.empty() && opts.arch.back() == 'a') args.push_back("-D__CUDA_ARCH_SPECIFIC__=" + archList(opts.arch));
+  return args;
 }
 
 }  // namespace

@@ -154,11 +154,61 @@ class ManifestReader {
     return s;
   }
 
+  // tma = {...}: the buffer goes to the kernel as a Hopper TMA descriptor (frontend/tensor_map.h).
+  void parseTensorMap(const toml::node& n, ArgSpec& a, const ParamMap& params) const {
+    if (!n.is_table()) fail(&n, fmt::format("tma of '{}' must be a table: tma = {{ data_type = 6, dims = [...], ... }}", a.name));
+    const toml::table& t = *n.as_table();
+    std::string where = fmt::format("the tma of '{}'", a.name);
+    allowOnly(t, {"data_type", "dims", "strides", "box", "element_strides", "interleave", "swizzle", "l2_promotion",
+                  "oob_fill"}, where);
+    a.isTensorMap = true;
+    TensorMapSpec& m = a.tensorMap;
+    auto get = [&](const char* key) -> const toml::node& {
+      const toml::node* v = t.get(key);
+      if (!v) fail(&n, fmt::format("{} needs '{}'", where, key));
+      return *v;
+    };
+    auto list = [&](const char* key) {
+      const toml::node& v = get(key);
+      if (!v.is_array() || v.as_array()->empty() || v.as_array()->size() > kTensorMapMaxRank)
+        fail(&v, fmt::format("{} in {} must be an array of 1 to {} entries", key, where, kTensorMapMaxRank));
+      std::vector<uint64_t> out;
+      for (size_t i = 0; i < v.as_array()->size(); ++i) {
+        int64_t x = count(*v.as_array()->get(i), params, fmt::format("{}[{}] in {}", key, i, where));
+        if (x <= 0 || x > (int64_t{1} << 40)) fail(&v, fmt::format("{}[{}] in {} is {}; it must be positive", key, i, where, x));
+        out.push_back(static_cast<uint64_t>(x));
+      }
+      return out;
+    };
+    auto small = [&](const char* key) {  // box and element strides: at most 256, checked with the rest
+      std::vector<uint64_t> v = list(key);
+      std::vector<uint32_t> out;
+      for (uint64_t x : v) out.push_back(static_cast<uint32_t>(std::min<uint64_t>(x, UINT32_MAX)));
+      return out;
+    };
+    auto enumValue = [&](const char* key) {
+      int64_t v = count(get(key), params, fmt::format("{} in {}", key, where));
+      if (v < 0 || v > 255) fail(&get(key), fmt::format("{} in {} is {}", key, where, v));
+      return static_cast<int>(v);
+    };
+    m.dataType = enumValue("data_type");
+    m.dims = list("dims");
+    m.strides = list("strides");
+    m.box = small("box");
+    m.elementStrides = small("element_strides");
+    m.interleave = enumValue("interleave");
+    m.swizzle = enumValue("swizzle");
+    m.l2Promotion = enumValue("l2_promotion");
+    m.oobFill = enumValue("oob_fill");
+    std::string problem = tensorMapProblem(m, a);
+    if (!problem.empty()) fail(&n, fmt::format("the TMA descriptor of '{}': {}", a.name, problem));
+  }
+
   ArgSpec parseArg(const toml::table& t, size_t index, const ParamMap& params, const std::string& baseDir) const {
     ArgSpec a;
     a.line = static_cast<int>(t.source().begin.line);
     std::string where = fmt::format("[[args]] entry {}", index + 1);
-    allowOnly(t, {"name", "type", "shape", "init", "output", "value"}, where);
+    allowOnly(t, {"name", "type", "shape", "init", "output", "value", "tma"}, where);
     a.name = str(t, "name", where, true);
     std::string type = str(t, "type", where + " ('" + a.name + "')", true);
     std::string base = type;
@@ -198,8 +248,9 @@ class ManifestReader {
         if (!o->is_boolean()) fail(o, fmt::format("output of '{}' must be true or false", a.name));
         a.output = o->as_boolean()->get();
       }
+      if (const toml::node* m = t.get("tma")) parseTensorMap(*m, a, params);
     } else {
-      for (const char* k : {"shape", "init", "output"})
+      for (const char* k : {"shape", "init", "output", "tma"})
         if (t.get(k)) fail(t.get(k), fmt::format("argument '{}' is a scalar ({}); '{}' applies to buffers only", a.name, type, k));
       const toml::node* v = t.get("value");
       if (!v) fail(a.line, fmt::format("scalar argument '{}' needs a value", a.name));

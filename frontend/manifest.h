@@ -8,6 +8,7 @@
 
 #include "frontend/elem_type.h"
 #include "frontend/expr.h"
+#include "frontend/tensor_map.h"
 
 namespace td {
 
@@ -22,6 +23,8 @@ struct ArgSpec {
   std::string name;
   int line = 0;                    // manifest line of the [[args]] entry
   bool isBuffer = false;
+  bool isTensorMap = false;        // buffers: passed as a Hopper TMA descriptor over it (frontend/tensor_map.h)
+  TensorMapSpec tensorMap;
   ElemType type = ElemType::F32;
   std::vector<int64_t> shape;      // buffers only
   InitSpec init;                   // buffers only

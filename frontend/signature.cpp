@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/Module.h>
 
 #include "frontend/input_error.h"
 
@@ -87,6 +88,16 @@ void checkSignature(const llvm::Function& kernel, const Bundle& b) {
     const ArgSpec& a = b.args[i];
     llvm::Type* t = kernel.getArg(static_cast<unsigned>(i))->getType();
     std::string declared = i < cxx.size() ? cxx[i] : irTypeName(t);
+    // A CUtensorMap by value arrives as a pointer with byval of its 128 bytes.
+    const llvm::Argument* arg = kernel.getArg(static_cast<unsigned>(i));
+    bool byValueMap = arg->hasByValAttr() &&
+                      kernel.getParent()->getDataLayout().getTypeAllocSize(arg->getParamByValType()) == kTensorMapBytes;
+    if (a.isTensorMap != byValueMap)
+      throw InputError(file, a.line, fmt::format("argument {} '{}' is {} in the bundle but the kernel's parameter {} is "
+                                                 "'{}'", i + 1, a.name,
+                                                 a.isTensorMap ? "passed as a TMA descriptor (tma)" : "no TMA descriptor",
+                                                 i + 1, declared));
+    if (a.isTensorMap) continue;
     if (a.isBuffer != t->isPointerTy())
       throw InputError(file, a.line, fmt::format("argument {} '{}' is a {} in the bundle but the kernel's parameter {} is "
                                                  "'{}'", i + 1, a.name, a.isBuffer ? "buffer" : "scalar", i + 1, declared));

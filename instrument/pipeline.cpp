@@ -88,6 +88,22 @@ void dropInboundsAssumptions(llvm::Module& m) {
         if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(&i)) gep->setNoWrapFlags(llvm::GEPNoWrapFlags::none());
 }
 
+// TMA descriptors arrive as __grid_constant__ parameters: the TMA unit reads them where the launch put
+// them (param space). Clang 19 drops the attribute, so the NVPTX back end would copy a descriptor whose
+// address is taken to the thread's local memory, where TMA cannot read it. The annotation clang 20 writes
+// for it, "grid_constant" with the 1-based parameter numbers, is written here instead.
+void markGridConstants(llvm::Function& kernel, const Bundle& b) {
+  llvm::LLVMContext& ctx = kernel.getContext();
+  std::vector<llvm::Metadata*> params;
+  for (size_t i = 0; i < b.args.size(); ++i)
+    if (b.args[i].isTensorMap)
+      params.push_back(llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), i + 1)));
+  if (params.empty()) return;
+  llvm::Metadata* node[] = {llvm::ConstantAsMetadata::get(&kernel), llvm::MDString::get(ctx, "grid_constant"),
+                            llvm::MDNode::get(ctx, params)};
+  kernel.getParent()->getOrInsertNamedMetadata("nvvm.annotations")->addOperand(llvm::MDNode::get(ctx, node));
+}
+
 // The bundle checks one kernel: the source's other kernels, and what only they use (their __shared__
 // arrays above all), leave the module — so the entry's shared memory is its own, not the file's total,
 // and nothing else is instrumented.
@@ -174,6 +190,7 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {
                                  bundle.irPath.empty() ? bundle.sourcePath : bundle.irPath, kernelNames(*km.module)));
   km.entrySymbol = kernel->getName().str();
   checkSignature(*kernel, bundle);
+  markGridConstants(*kernel, bundle);
   keepOnlyEntry(*km.module, kernel);
   refuseUndefinedFunctions(*km.module);
 

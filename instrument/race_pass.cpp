@@ -3,7 +3,10 @@
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Operator.h>
 #include <llvm/IR/Module.h>
+#include <fmt/format.h>
 #include <map>
 #include <set>
 
@@ -133,6 +136,67 @@ std::set<const llvm::Instruction*> readsNoWriteCanRace(llvm::Module& m) {
   return quiet;
 }
 
+// The pointer an integer asm operand was made from (ptrtoint through casts, adds and ors), or nullptr.
+llvm::Value* pointerOperandBehind(llvm::Value* v) {
+  for (int depth = 0; depth < 16 && v; ++depth) {
+    if (v->getType()->isPointerTy()) return v;
+    auto* op = llvm::dyn_cast<llvm::Operator>(v);
+    if (!op) return nullptr;
+    unsigned code = op->getOpcode();
+    if (code == llvm::Instruction::PtrToInt || code == llvm::Instruction::Trunc || code == llvm::Instruction::ZExt ||
+        code == llvm::Instruction::SExt)
+      v = op->getOperand(0);
+    else if (code == llvm::Instruction::Add || code == llvm::Instruction::Or)
+      v = pointerOperandBehind(op->getOperand(0)) ? op->getOperand(0) : op->getOperand(1);
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+// The opcode of an asm statement's first instruction, past braces, labels and .reg declarations.
+std::string firstInstruction(const std::string& text) {
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t from = text.find_first_not_of(" \t\n{}", at);
+    if (from == std::string::npos) break;
+    size_t end = std::min(text.find_first_of(" \t\n;", from), text.size());
+    std::string word = text.substr(from, end - from);
+    at = end;
+    if (word.back() == ':') continue;  // a label ("shared::cta" inside a word is no label)
+    if (word == ".reg") {
+      at = std::min(text.find(';', from), text.size());
+      continue;
+    }
+    return word;
+  }
+  return "an asm statement";
+}
+
+// Shared arrays that an asm statement outside the catalogue takes as an operand — Hopper's TMA copies
+// (cp.async.bulk.tensor), their mbarriers: what such a statement writes there is invisible to the race and
+// init checks, which would then report reads of bytes "no thread wrote" and miss its writes.
+std::map<const llvm::GlobalVariable*, std::string> sharedArraysBehindUnknownAsm(llvm::Module& m) {
+  std::map<const llvm::GlobalVariable*, std::string> found;  // the array and the statement's first word
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration() || f.getName().starts_with("__td_")) continue;
+    PointerRoots roots(isKernel(f));
+    for (llvm::Instruction& i : llvm::instructions(f)) {
+      auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+      auto* asmStmt = call ? llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()) : nullptr;
+      if (!asmStmt || parsePtx(asmStmt->getAsmString())) continue;
+      for (llvm::Value* operand : call->args()) {
+        llvm::Value* p = pointerOperandBehind(operand);
+        if (!p) continue;
+        PointerRoot root = roots.of(p);
+        if (root.kind != PointerRoot::SharedVar) continue;
+        found.emplace(root.var, firstInstruction(asmStmt->getAsmString()));
+      }
+    }
+  }
+  return found;
+}
+
 }  // namespace
 
 // Access kinds of the hooks (td_runtime.cu): 0 read, 1 write, 2 atomic; +4 checks uninitialised reads,
@@ -154,9 +218,19 @@ void RacePass::hookAccesses(llvm::Module& m) {
   // Only with the sync family on: the intervals assume every thread passes the same barriers, which is
   // what its barrier-divergence check verifies.
   std::set<const llvm::Instruction*> quietReads = race_ && sync_ ? readsNoWriteCanRace(m) : std::set<const llvm::Instruction*>{};
+  std::map<const llvm::GlobalVariable*, std::string> opaque = sharedArraysBehindUnknownAsm(m);
+  for (auto& [var, statement] : opaque) {
+    int id = sharedIds.lookup(var);
+    std::string name = id >= 0 && static_cast<size_t>(id) < table_.shared.size() ? table_.shared[id].name
+                                                                                 : var->getName().str();
+    table_.unchecked.push_back(fmt::format("race and init checks skip the shared array {}: {} (not in the inline-PTX "
+                                           "catalogue) takes it, and what it writes there they cannot see",
+                                           name, statement));
+  }
   forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
     bool shared = root.kind == PointerRoot::SharedVar || a.ptr->getType()->getPointerAddressSpace() == 3;
     if (!shared && root.kind != PointerRoot::KernelArg) return;
+    if (root.kind == PointerRoot::SharedVar && opaque.count(root.var)) return;
     unsigned accessFlags = flags;
     if (!shared && !unknownWrite && !writtenArgs.count(root.argNo)) accessFlags &= ~8u;
     if (shared && !isWrite(a) && quietReads.count(a.inst)) accessFlags &= ~8u;

@@ -47,6 +47,7 @@ struct Site {
 struct SiteTable {
   std::vector<Site> sites;
   std::vector<SharedObject> shared;
+  std::vector<std::string> unchecked;  // what the checks could not see in this kernel, for the report
   unsigned add(Site s);
 };
 

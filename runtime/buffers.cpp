@@ -40,7 +40,8 @@ std::string npyField(const std::string& header, const std::string& key, char ope
 
 }  // namespace
 
-void readNpy(const std::string& path, const ArgSpec& a, void* dst, const std::string& manifest) {
+void readNpy(const std::string& path, const ArgSpec& a, void* dst, const std::string& manifest,
+             const WorkDeadline& deadline) {
   requireRegularFile(path, "init file", manifest, a.line);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(manifest, a.line, fmt::format("init file '{}' of '{}' cannot be opened", path, a.name));
@@ -89,17 +90,22 @@ void readNpy(const std::string& path, const ArgSpec& a, void* dst, const std::st
   if (*et == ElemType::I4 && !packedBytes) et = ElemType::I8;  // one value an element, not packed
   if (*et == ElemType::U4 && !packedBytes) et = ElemType::U8;
   std::vector<char> raw(packedBytes ? count : storageBytes(*et, count));
-  in.read(raw.data(), static_cast<std::streamsize>(raw.size()));
-  if (static_cast<uint64_t>(in.gcount()) != raw.size())
-    throw InputError(manifest, a.line, fmt::format("'{}' is truncated", path));
+  deadline.inSlices(raw.size(), kBytesPerSlice, [&](uint64_t from, uint64_t to) {
+    in.read(raw.data() + from, static_cast<std::streamsize>(to - from));
+    if (static_cast<uint64_t>(in.gcount()) != to - from)
+      throw InputError(manifest, a.line, fmt::format("'{}' is truncated", path));
+  });
   if (*et == a.type && (packedBytes || !isPacked(a.type))) {
     std::memcpy(dst, raw.data(), raw.size());
     return;
   }
-  for (uint64_t i = 0; i < count; ++i) storeElemAt(a.type, dst, i, loadElemAt(*et, raw.data(), i));
+  deadline.inSlices(count, kElementsPerSlice, [&](uint64_t from, uint64_t to) {
+    for (uint64_t i = from; i < to; ++i) storeElemAt(a.type, dst, i, loadElemAt(*et, raw.data(), i));
+  });
 }
 
-void initBuffer(const ArgSpec& a, void* data, std::mt19937_64& rng, const std::string& manifest) {
+void initBuffer(const ArgSpec& a, void* data, std::mt19937_64& rng, const std::string& manifest,
+                const WorkDeadline& deadline) {
   const InitSpec& s = a.init;
   uint64_t n = a.elementCount();
   char* p = static_cast<char*>(data);
@@ -107,30 +113,33 @@ void initBuffer(const ArgSpec& a, void* data, std::mt19937_64& rng, const std::s
     case InitSpec::Zeros: return;  // fresh mappings are zero
     case InitSpec::Uninit:
       // Uninitialised memory is filled with a recognisable pattern, not zeros, so reading it shows.
-      std::memset(p, 0xcd, a.byteSize());
+      deadline.inSlices(a.byteSize(), kBytesPerSlice, [&](uint64_t from, uint64_t to) { std::memset(p + from, 0xcd, to - from); });
       return;
-    case InitSpec::File: return readNpy(s.file, a, data, manifest);
+    case InitSpec::File: return readNpy(s.file, a, data, manifest, deadline);
     default: break;
   }
   std::uniform_real_distribution<double> uni(s.a, s.b);
   std::normal_distribution<double> norm(s.a, s.b);
-  for (uint64_t i = 0; i < n; ++i) {
-    double v = 0;
-    switch (s.kind) {
-      case InitSpec::Ones: v = 1; break;
-      case InitSpec::Fill: v = s.a; break;
-      case InitSpec::Arange: v = static_cast<double>(i); break;
-      case InitSpec::Uniform: v = uni(rng); break;
-      case InitSpec::Normal: v = norm(rng); break;
-      default: break;
+  deadline.inSlices(n, kElementsPerSlice, [&](uint64_t from, uint64_t to) {
+    for (uint64_t i = from; i < to; ++i) {
+      double v = 0;
+      switch (s.kind) {
+        case InitSpec::Ones: v = 1; break;
+        case InitSpec::Fill: v = s.a; break;
+        case InitSpec::Arange: v = static_cast<double>(i); break;
+        case InitSpec::Uniform: v = uni(rng); break;
+        case InitSpec::Normal: v = norm(rng); break;
+        default: break;
+      }
+      storeElemAt(a.type, p, i, v);
     }
-    storeElemAt(a.type, p, i, v);
-  }
+  });
 }
 
 }  // namespace
 
-std::vector<ArgValue> makeArguments(const Bundle& b, uint64_t seed, int64_t targetMemoryBytes) {
+std::vector<ArgValue> makeArguments(const Bundle& b, uint64_t seed, int64_t targetMemoryBytes,
+                                    const WorkDeadline& deadline) {
   uint64_t total = 0;
   for (const ArgSpec& a : b.args) {
     if (!a.isBuffer) continue;
@@ -157,7 +166,7 @@ std::vector<ArgValue> makeArguments(const Bundle& b, uint64_t seed, int64_t targ
       v.data = m;
       // Each buffer draws from its own stream, so changing one buffer's init leaves the others' values.
       std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + out.size());
-      initBuffer(a, v.data, rng, b.manifestPath);
+      initBuffer(a, v.data, rng, b.manifestPath, deadline);
     } else if (isFloat(a.type)) {
       storeElem(a.type, &v.scalar, a.floatValue);
     } else {
@@ -169,7 +178,7 @@ std::vector<ArgValue> makeArguments(const Bundle& b, uint64_t seed, int64_t targ
   return out;
 }
 
-void writeNpy(const std::string& path, const ArgSpec& spec, const void* data) {
+void writeNpy(const std::string& path, const ArgSpec& spec, const void* data, const WorkDeadline& deadline) {
   // A packed buffer is written as its bytes: the last dimension halved, as PyTorch code holds int4.
   std::vector<int64_t> dims = spec.shape;
   if (isPacked(spec.type) && !dims.empty()) {
@@ -189,7 +198,9 @@ void writeNpy(const std::string& path, const ArgSpec& spec, const void* data) {
   uint16_t hl = static_cast<uint16_t>(header.size());
   out.write(reinterpret_cast<const char*>(&hl), 2);
   out << header;
-  out.write(static_cast<const char*>(data), static_cast<std::streamsize>(spec.byteSize()));
+  deadline.inSlices(spec.byteSize(), kBytesPerSlice, [&](uint64_t from, uint64_t to) {
+    out.write(static_cast<const char*>(data) + from, static_cast<std::streamsize>(to - from));
+  });
 }
 
 }  // namespace td

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "frontend/manifest.h"
+#include "frontend/work_deadline.h"
 
 namespace td {
 
@@ -22,10 +23,12 @@ struct ArgValue {
   ArgValue(ArgValue&& o) noexcept;
 };
 
-// Throws InputError when a buffer exceeds the target's memory or this machine's, or a file init is bad.
-std::vector<ArgValue> makeArguments(const Bundle& b, uint64_t seed, int64_t targetMemoryBytes);
+// Throws InputError when a buffer exceeds the target's memory or this machine's, or a file init is bad;
+// WorkTimedOut when generating or reading the values passes the deadline.
+std::vector<ArgValue> makeArguments(const Bundle& b, uint64_t seed, int64_t targetMemoryBytes,
+                                    const WorkDeadline& deadline = {});
 
 // .npy files, for file("x.npy") initialisers and --save-outputs.
-void writeNpy(const std::string& path, const ArgSpec& spec, const void* data);
+void writeNpy(const std::string& path, const ArgSpec& spec, const void* data, const WorkDeadline& deadline = {});
 
 }  // namespace td

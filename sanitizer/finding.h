@@ -21,7 +21,7 @@ struct Finding {
   int64_t byteOffset = 0;
   std::string access;        // "read", "write", "atomic" or ""
   unsigned width = 0;        // access width in bytes
-  uint64_t count = 0;        // times it happened
+  uint64_t count = 1;        // times it happened (once for a limit, a stop, a hang)
   std::vector<ThreadRef> threads;  // first threads that hit it
   std::vector<std::string> notes;  // further lines of explanation
   bool fatal = false;        // the kernel crashed or hung (exit code 3)
@@ -37,6 +37,7 @@ struct Report {
   uint64_t blocksRun = 0, blocksTotal = 0;
   int repeats = 1;            // --repeat: runs whose outputs were compared
   std::string blocksNote;     // --blocks: how the blocks that ran were chosen ("" = all)
+  std::vector<std::string> unchecked;  // what the checks could not see in this kernel (SiteTable::unchecked)
   double compileSeconds = 0, runSeconds = 0;
   double kernelMsMedian = 0;  // --timing-launches (CUDA executor)
   int exitCode() const;      // 0 clean, 1 findings, 3 crash or hang

@@ -6,7 +6,7 @@
 namespace td {
 
 std::optional<Finding> diffOutputs(const ArgValue& first, const ArgValue& later, const std::string& firstName,
-                                   const std::string& laterName) {
+                                   const std::string& laterName, const WorkDeadline& deadline) {
   const ArgSpec& spec = *first.spec;
   size_t size = elemSize(spec.type);
   uint64_t n = spec.elementCount(), differing = 0;
@@ -14,7 +14,8 @@ std::optional<Finding> diffOutputs(const ArgValue& first, const ArgValue& later,
   const char* a = static_cast<const char*>(first.data);
   const char* b = static_cast<const char*>(later.data);
   std::vector<std::string> examples;
-  for (uint64_t i = 0; i < n; ++i) {
+  deadline.inSlices(n, kElementsPerSlice, [&](uint64_t from, uint64_t to) {
+  for (uint64_t i = from; i < to; ++i) {
     bool same = isPacked(spec.type) ? loadElemAt(spec.type, a, i) == loadElemAt(spec.type, b, i)
                                     : std::memcmp(a + i * size, b + i * size, size) == 0;  // bits: NaN == NaN
     if (same) continue;
@@ -23,6 +24,7 @@ std::optional<Finding> diffOutputs(const ArgValue& first, const ArgValue& later,
       examples.push_back(fmt::format("{} = {} ({}) vs {} ({})", coordText(spec.name, unravel(i, spec.shape)),
                                      loadElemAt(spec.type, a, i), firstName, loadElemAt(spec.type, b, i), laterName));
   }
+  });
   if (differing == 0) return std::nullopt;
   Finding f;
   f.kind = "nondeterministic-output";

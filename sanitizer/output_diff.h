@@ -12,6 +12,6 @@ namespace td {
 // A "nondeterministic-output" finding when `later` differs from `first` (bitwise, per element); the
 // names say which runs they were ("forward schedule", "reverse schedule", ...).
 std::optional<Finding> diffOutputs(const ArgValue& first, const ArgValue& later, const std::string& firstName,
-                                   const std::string& laterName);
+                                   const std::string& laterName, const WorkDeadline& deadline = {});
 
 }  // namespace td

@@ -24,6 +24,7 @@ nlohmann::json reportJson(const Report& r) {
                  {"blocks_total", r.blocksTotal}, {"blocks_selection", r.blocksNote.empty() ? "all" : r.blocksNote}};
   j["launch"]["runs"] = r.repeats;
   j["records_dropped"] = r.recordsDropped;
+  j["unchecked"] = r.unchecked;
   j["exit_code"] = r.exitCode();
   j["timing"] = {{"compile_seconds", r.compileSeconds}, {"run_seconds", r.runSeconds},
                  {"kernel_ms_median", r.kernelMsMedian}};

@@ -32,6 +32,7 @@ std::string renderText(const Report& r, bool colour) {
     for (const std::string& n : f.notes) out += "    note: " + n + "\n";
     out += "\n";
   }
+  for (const std::string& u : r.unchecked) out += "note: not checked: " + u + "\n";
   if (r.recordsDropped)
     out += fmt::format("note: {} records did not fit the channel; counts are exact, some first threads are missing\n",
                        r.recordsDropped);

@@ -13,3 +13,17 @@ for mode in expr manifest ir; do
   build/tests/td_fuzz "$mode" "$n" "${TD_FUZZ_SEED:-1}" "$fuzz_out/$mode"  # TD_FUZZ_SEED=$RANDOM for new inputs
 done
 rm -rf "$fuzz_out"
+# ASan+UBSan on tile-doctor's own code (LLVM and clang as Debian built them): the unit and bundle tests,
+# and a shorter fuzz run, in build-asan/. Leak checking is off: LLVM keeps global state to the end on purpose.
+# ASan leaves the signals a crashing kernel or clang raises to tile-doctor, whose children must die by them
+# (crash isolation is under test); memory errors are still caught by the shadow checks.
+export ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_abort=0:handle_sigill=0:handle_sigfpe=0 \
+       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+TD_BUILD_DIR=build-asan ./scripts/build.sh -DTD_SANITIZE=address,undefined
+ctest --test-dir build-asan --output-on-failure -j 2 -E '^(TileLang|Reports)\.'
+fuzz_out=$(mktemp -d)
+for mode in expr manifest ir; do
+  n=$([ "$mode" = ir ] && echo 300 || echo 3000)
+  build-asan/tests/td_fuzz "$mode" "$n" "${TD_FUZZ_SEED:-1}" "$fuzz_out/$mode"
+done
+rm -rf "$fuzz_out"

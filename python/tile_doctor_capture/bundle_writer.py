@@ -66,6 +66,8 @@ def _toml_value(v) -> str:
         return json.dumps(v)
     if isinstance(v, list):
         return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):  # an inline table
+        return "{ " + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items()) + " }"
     raise TypeError(type(v))
 
 
@@ -82,6 +84,26 @@ def workspaces(prim_func) -> dict:
 
     tvm.tirx.stmt_functor.post_order_visit(prim_func.body, visit)
     return found
+
+
+def _compile_arch(arch: str) -> str:
+    """The architecture the bundle compiles for: Hopper's wgmma and setmaxnreg exist only in sm_90a, which
+    TileLang's own nvcc flags name for sm_90 (CUTLASS enables them under __CUDA_ARCH_FEAT_SM90_ALL)."""
+    return arch + "a" if arch == "sm_90" else arch
+
+
+def _tma_table(entry: str, pname: str, how: dict, symbols: dict) -> dict:
+    """How the CUDA executor builds the TMA descriptor a kernel takes for a buffer (the manifest's `tma`)."""
+    if "unsupported" in how:
+        raise CaptureError(f"kernel {entry} takes a TMA descriptor {pname} built by {how['unsupported']}, which "
+                           "bundles do not hold (tiled descriptors only); check it with --tilelang-arch sm_80")
+    table = {k: v for k, v in how.items() if k != "tensor"}
+    for key in ("dims", "strides", "box", "element_strides"):
+        for e in table[key]:
+            if isinstance(e, str):
+                for sym in re.findall(r"[A-Za-z_]\w*", e):
+                    symbols.setdefault(sym, None)
+    return table
 
 
 def write_bundles(lowered, prim_func, out_idx, directory: str, index: int, info: dict,
@@ -118,12 +140,10 @@ def write_bundles(lowered, prim_func, out_idx, directory: str, index: int, info:
         args_toml = []
         for pname, dtype in kernel["params"]:
             if dtype == "handle":
-                if pname not in buffers and pname.endswith("_desc"):
-                    raise CaptureError(
-                        f"kernel {entry} takes a Hopper TMA descriptor ({pname}, for {pname[:-5]}): TileLang lowered "
-                        f"it for {info['arch']} with TMA copies, which the CPU executor does not run and whose "
-                        "descriptors tile-doctor's CUDA executor does not build yet; check the non-Hopper form with "
-                        "--tilelang-arch sm_80")
+                tma = None
+                if pname not in buffers and pname in lowered.tma:  # a Hopper TMA descriptor: the bundle holds its tensor
+                    tma = _tma_table(entry, pname, lowered.tma[pname], symbols)
+                    pname = lowered.tma[pname]["tensor"]
                 if pname not in buffers and pname in by_pointer:
                     pname = by_pointer[pname]
                 if pname not in buffers:
@@ -146,6 +166,8 @@ def write_bundles(lowered, prim_func, out_idx, directory: str, index: int, info:
                     init = f'file("data/{pname}.npy")' if pname in launch["files"][kernel_no] else "uninit"
                 args_toml.append({"name": pname, "type": _ELEM_TYPES[bdtype] + "*", "shape": dims, "init": init,
                                   "output": is_out})
+                if tma is not None:
+                    args_toml[-1]["tma"] = tma
             else:
                 if dtype not in _ELEM_TYPES:
                     raise CaptureError(f"kernel {entry}: scalar {pname} has dtype {dtype}")
@@ -169,7 +191,7 @@ def write_bundles(lowered, prim_func, out_idx, directory: str, index: int, info:
             f"source = {_toml_value(info['source'])}",
             f"entry = {_toml_value(entry)}",
             'headers = "cuda"',
-            f"arch = {_toml_value(info['arch'])}",
+            f"arch = {_toml_value(_compile_arch(info['arch']))}",
             f"include = {_toml_value(info['include'])}",
             # CUTLASS only declares its fp8 types after cuda_fp8.h, and enables its sm_89 fp8 mma.sync, under
             # nvcc's version macros, which clang lacks (its __CUDA_ARCH__ >= 890 gate still applies).

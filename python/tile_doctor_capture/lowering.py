@@ -17,8 +17,8 @@ from tile_doctor_capture.bundle_writer import CaptureError, expr_text, split_lin
 
 
 class Lowered:
-    def __init__(self, kernel_source: str, kernels: list[dict], prim_func, target):
-        self.kernel_source, self.kernels = kernel_source, kernels
+    def __init__(self, kernel_source: str, kernels: list[dict], tma: dict, prim_func, target):
+        self.kernel_source, self.kernels, self.tma = kernel_source, kernels, tma
         self._prim_func, self._target, self._artifact = prim_func, target, None
         self.digest = hashlib.sha256(kernel_source.encode()).hexdigest()  # the generated code's identity
 
@@ -29,6 +29,9 @@ class Lowered:
             with self._target:
                 self._artifact = tilelang.lower(self._prim_func, target=self._target)
         return self._artifact.params
+
+
+_CACHE_FORMAT = 2  # what an entry holds: 2 added the TMA descriptors
 
 
 def _summarise(artifact) -> list[dict]:
@@ -48,6 +51,33 @@ def _summarise(artifact) -> list[dict]:
     return kernels
 
 
+def _tma_descriptors(artifact) -> dict:
+    """The Hopper TMA descriptors TileLang's host code builds before a launch (descriptor parameter name ->
+    the arguments of its __tvm_tensormap_create_tiled call), for the CUDA executor to build them the same way:
+    data type (CUtensorMapDataType), the tensor, then per dimension (innermost first) the sizes in elements,
+    the strides in bytes (the first is the element size), the box and the element strides; then interleave,
+    swizzle, L2 promotion and out-of-bounds fill."""
+    found = {}
+    for _, func in artifact.host_mod.functions.items():
+        attrs = getattr(func, "attrs", None)
+        calls = attrs.get("tma_descriptor_args") if attrs is not None else None
+        for desc, call in (calls or {}).items():
+            items = list(call)
+            name = getattr(desc, "name", str(desc))
+            kind = getattr(items[0], "value", str(items[0]))  # a StringImm
+            if kind != "__tvm_tensormap_create_tiled":
+                found[name] = {"unsupported": kind}  # im2col descriptors (convolutions)
+                continue
+            rank = int(items[3])
+            per_dim = [[expr_text(v) for v in items[5 + i * rank:5 + (i + 1) * rank]] for i in range(4)]
+            interleave, swizzle, l2, oob = (int(v) for v in items[5 + 4 * rank:9 + 4 * rank])
+            found[name] = {"tensor": getattr(items[4], "name", str(items[4])), "data_type": int(items[2]),
+                           "dims": per_dim[0], "strides": per_dim[1], "box": per_dim[2],
+                           "element_strides": per_dim[3], "interleave": interleave, "swizzle": swizzle,
+                           "l2_promotion": l2, "oob_fill": oob}
+    return found
+
+
 def _write_atomically(path: str, text: str) -> None:
     tmp = f"{path}.{os.getpid()}.tmp"
     with open(tmp, "w") as f:
@@ -59,13 +89,13 @@ def lower(func, arch: str, configs: dict, cache_dir: str | None) -> Lowered:
     target = tvm.target.Target({"kind": "cuda", "arch": arch})
     entry_path = None
     if cache_dir:
-        material = json.dumps([tilelang.__version__, arch, sorted((k, str(v)) for k, v in configs.items()),
+        material = json.dumps([_CACHE_FORMAT, tilelang.__version__, arch, sorted((k, str(v)) for k, v in configs.items()),
                                func.script()])
         entry_path = os.path.join(cache_dir, hashlib.sha256(material.encode()).hexdigest() + ".json")
         try:
             with open(entry_path) as f:
                 entry = json.load(f)
-            return Lowered(entry["kernel_source"], entry["kernels"], func, target)
+            return Lowered(entry["kernel_source"], entry["kernels"], entry["tma"], func, target)
         except (OSError, ValueError, KeyError):
             pass
     try:
@@ -73,13 +103,13 @@ def lower(func, arch: str, configs: dict, cache_dir: str | None) -> Lowered:
             artifact = tilelang.lower(func, target=target)
     except Exception as e:  # the user's TileLang program does not lower: their error, at their line
         raise CaptureError(f"TileLang could not lower the kernel compiled here: {type(e).__name__}: {e}") from e
-    lowered = Lowered(artifact.kernel_source, _summarise(artifact), func, target)
+    lowered = Lowered(artifact.kernel_source, _summarise(artifact), _tma_descriptors(artifact), func, target)
     lowered._artifact = artifact
     if entry_path:
         try:
             os.makedirs(cache_dir, exist_ok=True)
             _write_atomically(entry_path, json.dumps({"kernel_source": lowered.kernel_source,
-                                                      "kernels": lowered.kernels}))
+                                                      "kernels": lowered.kernels, "tma": lowered.tma}))
         except OSError:
             pass  # a cache that cannot be written only costs time
     return lowered

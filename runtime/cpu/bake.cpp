@@ -74,6 +74,7 @@ void bakeArguments(llvm::Module& m, const std::string& kernel, const std::vector
   for (llvm::Argument& a : f->args()) {
     llvm::Type* t = a.getType();
     if (!t->isPointerTy() && !t->isIntegerTy() && !t->isFloatingPointTy()) continue;  // aggregates stay
+    if (a.hasByValAttr()) continue;  // a struct passed by value (a TMA descriptor) stays a parameter
     const char* bytes = static_cast<const char*>(values[a.getArgNo()]);
     llvm::Constant* c;
     if (t->isFloatingPointTy()) {

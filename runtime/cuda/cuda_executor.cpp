@@ -19,6 +19,7 @@
 #include "instrument/shared_layout.h"
 #include "runtime/cpu/bake.h"
 #include "runtime/cuda/driver.h"
+#include "runtime/cuda/tensor_maps.h"
 #include "runtime/cuda/ptx.h"
 #include "runtime/cuda/wait_board.h"
 
@@ -239,6 +240,8 @@ void copyBoardWhenAsked(const Driver& d, CUcontext ctx, CUdeviceptr board, uint3
         params[i] = &args[i].scalar;
       }
     }
+    std::vector<TensorMapBytes> tensorMaps;
+    encodeTensorMaps(d, args, devPtrs, tensorMaps, params);
     int sharedOptin = 48 * 1024;
     d.cuDeviceGetAttribute(&sharedOptin, kAttrMaxSharedPerBlockOptin, dev);
     RaceState race = opts.raceShadows
@@ -258,7 +261,9 @@ void copyBoardWhenAsked(const Driver& d, CUcontext ctx, CUdeviceptr board, uint3
     ctl.wait_board = race.waitBoard;
     cpu::bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
     cpu::bakeArguments(*km.module, km.entrySymbol, std::vector<const void*>(params.begin(), params.end()));
-    std::string ptx = generatePtx(*km.module, arch, b.grid.data(), b.block.data());
+    // A source written for the device's architecture-specific features (sm_90a: wgmma, setmaxnreg) keeps them.
+    std::string ptxArch = b.arch == arch + "a" ? b.arch : arch;
+    std::string ptx = generatePtx(*km.module, ptxArch, b.grid.data(), b.block.data());
 
     char log[8192] = {0};
     int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize};
@@ -268,7 +273,11 @@ void copyBoardWhenAsked(const Driver& d, CUcontext ctx, CUdeviceptr board, uint3
     if (r != 0) throw std::runtime_error(fmt::format("loading the PTX failed: {}\n{}", d.errorName(r), log));
     CUfunction fn;
     check(d, d.cuModuleGetFunction(&fn, mod, km.entrySymbol.c_str()), "cuModuleGetFunction");
-    if (dynamicShared > 48 * 1024)  // above 48 KiB a launch must opt in, as a user's launcher does
+    // Above 48 KiB of static and dynamic shared memory together a launch must opt in, as a user's launcher
+    // does (TileLang's 48 KiB of dynamic shared memory plus its 48 bytes of static mbarriers is over).
+    int staticShared = 0;
+    check(d, d.cuFuncGetAttribute(&staticShared, kFuncSharedSizeBytes, fn), "cuFuncGetAttribute(SHARED_SIZE_BYTES)");
+    if (static_cast<uint64_t>(staticShared) + dynamicShared > 48 * 1024)
       check(d, d.cuFuncSetAttribute(fn, kFuncMaxDynamicSharedBytes, static_cast<int>(dynamicShared)),
             "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
 

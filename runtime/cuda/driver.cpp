@@ -51,6 +51,7 @@ bool Driver::open(std::string& why) {
   bind(cuEventElapsedTime, dlsym(lib, "cuEventElapsedTime_v2") ? "cuEventElapsedTime_v2" : "cuEventElapsedTime");
   bind(cuGetErrorName, "cuGetErrorName");
   bind(cuGetErrorString, "cuGetErrorString");
+  cuTensorMapEncodeTiled = reinterpret_cast<decltype(cuTensorMapEncodeTiled)>(dlsym(lib, "cuTensorMapEncodeTiled"));
   return ok;
 }
 

@@ -55,6 +55,11 @@ struct Driver {
   CUresult (*cuEventSynchronize)(CUevent);
   CUresult (*cuEventElapsedTime)(float*, CUevent, CUevent);
   CUresult (*cuGetErrorName)(CUresult, const char**);
+  // CUDA 12+ only (null before): builds a Hopper TMA descriptor (CUtensorMap, 128 bytes, 64-byte aligned).
+  CUresult (*cuTensorMapEncodeTiled)(void* tensorMap, int dataType, unsigned rank, void* globalAddress,
+                                     const unsigned long long* globalDim, const unsigned long long* globalStrides,
+                                     const unsigned* boxDim, const unsigned* elementStrides, int interleave,
+                                     int swizzle, int l2Promotion, int oobFill);
   CUresult (*cuGetErrorString)(CUresult, const char**);
 
   // Opens the driver; on failure returns false and says why in `why` (no library, missing symbol).

@@ -463,11 +463,22 @@ class TileLangPrograms(unittest.TestCase):
         self.assertFalse(os.path.exists(left[0]), "the next run removed it")
 
     def test_hopper_tma_descriptors_are_named(self):
-        proc = subprocess.run([TOOL, "check", os.path.join(HERE, "gemm_pipelined.py"), "--tilelang-arch", "sm_90"],
-                              capture_output=True, text=True)
-        self.assertEqual(proc.returncode, 2)
-        self.assertRegex(proc.stderr, r"gemm_pipelined\.py:\d+: .*Hopper TMA descriptor \(A_desc, for A\)")
-        self.assertIn("--tilelang-arch sm_80", proc.stderr)
+        # The bundle holds the descriptors (the CUDA executor builds them); the CPU executor refuses them by
+        # name, with the script line of the launch, and says what to do instead (exit 6: cannot run).
+        with tempfile.TemporaryDirectory() as keep:
+            proc = subprocess.run([TOOL, "check", os.path.join(HERE, "gemm_pipelined.py"), "--tilelang-arch", "sm_90",
+                                   "--keep", keep], capture_output=True, text=True)
+            self.assertEqual(proc.returncode, 6, proc.stdout + proc.stderr)
+            self.assertRegex(proc.stdout, r"from .*gemm_pipelined\.py:\d+: kernel \w+ takes a Hopper TMA descriptor "
+                                          r"for A:")
+            self.assertIn("--executor cuda", proc.stdout)
+            self.assertIn("--tilelang-arch sm_80", proc.stdout)
+            manifests = [os.path.join(d, "bundle.toml") for d, _, files in os.walk(keep) if "bundle.toml" in files]
+            text = open(manifests[0]).read()
+            # A and B travel as buffers the kernel takes as descriptors, built the way TileLang's host code does
+            self.assertRegex(text, r'name = "A"\ntype = "half\*"\nshape = \[512, 128\]\n.*\n.*\ntma = \{ data_type = 6, '
+                                   r'dims = \[128, 512\], strides = \[2, 256\], box = \[32, 128\]')
+            self.assertIn('arch = "sm_90a"', text)
 
 
 if __name__ == "__main__":

@@ -245,6 +245,44 @@ TEST_F(BadInput, JsonEvenForBadInput) {
   EXPECT_NE(r.output.find("tile-doctor: error:"), std::string::npos) << "stderr still says it";
 }
 
+// Options CLI11 rejects are bad input too, and --format json still gets its JSON error object.
+TEST_F(BadInput, JsonEvenForARejectedCommandLine) {
+  std::string out = (dir_ / "options.json").string();
+  for (const std::string& extra : {"--format json --out " + out + " --no-such-option",
+                                   "--format=json --out=" + out + " --repeat 0"}) {
+    fs::remove(out);
+    Cli r = checkWith("", "", extra);
+    EXPECT_EQ(r.code, 2) << extra << ": " << r.output;
+    std::ifstream in(out);
+    std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(json.find("\"kind\": \"bad-input\""), std::string::npos) << extra << ": " << json;
+    EXPECT_NE(json.find("\"file\": \"command line\""), std::string::npos) << json;
+    EXPECT_NE(json.find("\"exit_code\": 2"), std::string::npos) << json;
+  }
+  Cli text = checkWith("", "", "--no-such-option");
+  EXPECT_EQ(text.code, 2);
+  EXPECT_EQ(text.output.find("\"error\""), std::string::npos) << "text mode writes no JSON: " << text.output;
+}
+
+// --timeout bounds tile-doctor's own work too: filling a 2 GiB buffer with normal() at --timeout 0.5 stops
+// within about that time (exit 3, "timeout" in JSON), not after the 15+ s the fill takes.
+TEST_F(BadInput, TheParentsOwnWorkStopsAtTheTimeout) {
+  std::string out = (dir_ / "timeout.json").string();
+  auto start = std::chrono::steady_clock::now();
+  Cli r = checkWith("shape = [\"N\"]\noutput = true", "shape = [536870912]\noutput = true\ninit = \"normal(0, 1)\"",
+                    "--timeout 0.5 --format json --out " + out);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (r.output.find("available") != std::string::npos) GTEST_SKIP() << "no 2 GiB available here: " << r.output;
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("preparing the inputs of kernel k took longer than --timeout (0.5 s)"), std::string::npos)
+      << r.output;
+  EXPECT_LT(seconds, 6.0) << "stopped near the deadline (compile included)";
+  std::ifstream in(out);
+  std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(json.find("\"kind\": \"timeout\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"exit_code\": 3"), std::string::npos) << json;
+}
+
 // Clang runs in a child process: its crash or its fatal error on a source is exit 2 naming the file, and
 // tile-doctor itself goes on to say so. (A clang that never ends is stopped: IsolatedRun.* below.)
 TEST_F(BadInput, ClangCrashingOnTheSourceIsBadInputNamingTheFile) {

@@ -18,7 +18,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string ptxFor(const std::string& bundlePath, uint32_t sharedTailBytes = 0) {
+std::string ptxFor(const std::string& bundlePath, uint32_t sharedTailBytes = 0, const std::string& arch = "sm_90",
+                   std::vector<std::string>* unchecked = nullptr) {
   Bundle b = loadBundle(bundlePath, {});
   KernelModule km = buildKernelModule(b, CheckSet::parse("all"));
   td_ctl ctl{};
@@ -36,7 +37,8 @@ std::string ptxFor(const std::string& bundlePath, uint32_t sharedTailBytes = 0) 
     ctl.block_checks = 0x7e0500000000ull;
   }
   cpu::bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
-  return cuda::generatePtx(*km.module, "sm_90", b.grid.data(), b.block.data());
+  if (unchecked) *unchecked = km.sites.unchecked;
+  return cuda::generatePtx(*km.module, arch, b.grid.data(), b.block.data());
 }
 
 std::string ptxas() {
@@ -45,12 +47,12 @@ std::string ptxas() {
   return "";
 }
 
-void expectAssembles(const std::string& ptx, const std::string& name) {
+void expectAssembles(const std::string& ptx, const std::string& name, const std::string& arch = "sm_90") {
   std::string tool = ptxas();
   if (tool.empty()) GTEST_SKIP() << "ptxas not installed; PTX generated but not assembled";
   fs::path file = fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()) + ".ptx");
   std::ofstream(file) << ptx;
-  std::string cmd = tool + " -arch=sm_90 " + file.string() + " -o " + file.string() + ".cubin 2>&1";
+  std::string cmd = tool + " -arch=" + arch + " " + file.string() + " -o " + file.string() + ".cubin 2>&1";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   fs::remove(file);
   fs::remove(file.string() + ".cubin");
@@ -118,4 +120,25 @@ TEST(CudaExecutor, FindingsAndOutputsOnTheGpu) {
   EXPECT_EQ(r.report.executor, "cuda");
   EXPECT_EQ(r.report.findings.size(), 3u);
   EXPECT_TRUE(find(r, "global-out-of-bounds", 33));
+}
+
+// A Hopper kernel that takes a TMA descriptor by value (tests/bundles/tma_copy): compiled for sm_90a with
+// the descriptor left a kernel parameter (not baked), its bulk-tensor copy and mbarrier kept as written, and
+// the shared arrays those statements write named as unchecked by the race and init families (their writes
+// are invisible to them: checking would report reads of bytes "no thread wrote").
+TEST(Ptx, HopperTmaKernelBecomesSm90aPtx) {
+  std::vector<std::string> unchecked;
+  std::string ptx = ptxFor(bundle("tma_copy"), 0, "sm_90a", &unchecked);
+  EXPECT_NE(ptx.find(".target sm_90a"), std::string::npos);
+  EXPECT_NE(ptx.find("cp.async.bulk.tensor.2d"), std::string::npos);
+  EXPECT_NE(ptx.find(".b8 _Z14tma_tile_scale14CUtensorMap_stPfiii_param_0[128]"), std::string::npos)
+      << "the descriptor stays a 128-byte parameter";
+  EXPECT_NE(ptx.find("cvta.param.u64"), std::string::npos) << "the copy reads it in param space (__grid_constant__)";
+  EXPECT_EQ(ptx.find("__local_depot"), std::string::npos) << "no copy of it in local memory, which TMA cannot read";
+  ASSERT_FALSE(unchecked.empty());
+  bool tileNamed = false;
+  for (const std::string& u : unchecked)
+    tileNamed |= u.find("shared array tile: cp.async.bulk.tensor.2d.shared::cluster.global") != std::string::npos;
+  EXPECT_TRUE(tileNamed) << unchecked.front() << (unchecked.size() > 1 ? "\n" + unchecked[1] : "");
+  expectAssembles(ptx, "tma_copy", "sm_90a");
 }

@@ -1,0 +1,112 @@
+"""Every JSON report tile-doctor writes validates against docs/report-schema.json (the schema forbids fields
+it does not name, so an undocumented field fails here), and the exit code the report states is the one
+the process ends with. Reports come from every test bundle and example, a --repeat run, bad input of
+several kinds, a kernel the CPU executor cannot run, a run past --timeout and, where TileLang is
+installed, a script.
+
+    validate_reports.py TILE_DOCTOR_BINARY
+"""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import unittest
+
+try:
+    import jsonschema
+except ImportError:
+    print("SKIP: jsonschema is not installed for", sys.executable, "(scripts/setup-tilelang.sh installs it)")
+    sys.exit(77)
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "docs" / "report-schema.json").read_text())
+BINARY = None
+
+
+def run(*args, timeout=300):
+    """(exit code, the report as parsed JSON) of `check ARGS --format json` written to stdout."""
+    proc = subprocess.run([BINARY, "check", "--format", "json", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout)
+    try:
+        report = json.loads(proc.stdout)
+    except json.JSONDecodeError as e:
+        raise AssertionError(f"{args}: exit {proc.returncode}, stdout is no JSON ({e}):\n{proc.stdout[:2000]}\n"
+                             f"stderr:\n{proc.stderr[-2000:]}")
+    return proc.returncode, report
+
+
+class Reports(unittest.TestCase):
+    def assertValid(self, what, code, report):
+        # Against the one form the report says it is, for errors that point at the field (oneOf would only
+        # say that no form matched); the whole schema's oneOf must hold too.
+        form = "stopped" if "error" in report else "scriptReport" if "script" in report else "bundleReport"
+        validator = jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": f"#/$defs/{form}"})
+        errors = sorted(validator.iter_errors(report), key=lambda e: list(e.absolute_path))
+        self.assertEqual(errors, [], f"{what}: " + "\n".join(
+            f"at /{'/'.join(map(str, e.absolute_path))}: {e.message[:300]}" for e in errors[:5]))
+        jsonschema.Draft202012Validator(SCHEMA).validate(report)
+        self.assertEqual(report["exit_code"], code, f"{what}: the report's exit_code is the process's")
+
+    def test_schema_is_a_valid_schema(self):
+        jsonschema.Draft202012Validator.check_schema(SCHEMA)
+
+    def test_every_bundle_and_example(self):
+        manifests = sorted((ROOT / "tests" / "bundles").glob("*/*.toml")) + sorted((ROOT / "examples").glob("*/*.toml"))
+        self.assertGreater(len(manifests), 40)
+        kinds, codes = set(), set()
+        for m in manifests:
+            with self.subTest(bundle=str(m.relative_to(ROOT))):
+                code, report = run(m, "--timeout", "5", "--jobs", "2")
+                self.assertValid(m, code, report)
+                codes.add(code)
+                kinds.update(f["kind"] for f in report.get("findings", []))
+        # The bundles cover clean runs, findings, stops and kernels the CPU cannot run, and most kinds.
+        self.assertTrue({0, 1, 3, 6} <= codes, codes)
+        self.assertGreaterEqual(len(kinds), 15, sorted(kinds))
+
+    def test_repeat_and_target_variants(self):
+        races = ROOT / "tests" / "bundles" / "races" / "bundle_two_writers.toml"
+        code, report = run(races, "--repeat", "3", "--jobs", "2")
+        self.assertValid("--repeat 3", code, report)
+        self.assertEqual(report["launch"]["runs"], 3)
+        code, report = run(ROOT / "examples" / "tile_too_large" / "bundle.toml", "--target", "metax-c500")
+        self.assertValid("over the shared-memory limit", code, report)
+        self.assertFalse(report["launch"]["launched"])
+
+    def test_runs_that_stop(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = pathlib.Path(tmp)
+            (tmp / "k.cu").write_text("__global__ void k(float* out) { out[threadIdx.x] = 1.0f; }\n")
+            good = ('[kernel]\nsource = "k.cu"\nentry = "k"\n[launch]\ngrid = [1]\nblock = [32]\n'
+                    '[[args]]\nname = "out"\ntype = "float*"\nshape = [SIZE]\noutput = true\nINIT\n')
+            cases = {
+                "bad-input": (good.replace("SIZE", "32").replace("INIT", 'init = "uniform(1, -1)"'), []),
+                "option": (good.replace("SIZE", "32").replace("INIT", ""), ["--repeat", "0"]),
+                "timeout": (good.replace("SIZE", "268435456").replace("INIT", 'init = "normal(0, 1)"'),
+                            ["--timeout", "0.3"]),
+            }
+            for name, (manifest, extra) in cases.items():
+                with self.subTest(case=name):
+                    (tmp / f"{name}.toml").write_text(manifest)
+                    code, report = run(tmp / f"{name}.toml", *extra)
+                    self.assertValid(name, code, report)
+                    self.assertIn("error", report)
+            code, report = run(tmp / "missing.toml")
+            self.assertValid("missing manifest", code, report)
+            self.assertEqual(report["error"]["kind"], "bad-input")
+
+    def test_a_script_report(self):
+        python = os.environ.get("TILE_DOCTOR_PYTHON", str(ROOT / ".venv-tilelang" / "bin" / "python"))
+        if subprocess.run([python, "-c", "import tilelang"], capture_output=True).returncode != 0:
+            self.skipTest(f"no TileLang at {python}")
+        script = ROOT / "tests" / "tilelang" / "three_kernels.py"
+        code, report = run(script, "--", "--buggy-bias")
+        self.assertValid("three_kernels.py --buggy-bias", code, report)
+        self.assertGreaterEqual(len(report["launches"]), 3)
+
+
+if __name__ == "__main__":
+    BINARY = sys.argv.pop(1)
+    unittest.main(verbosity=2)
