@@ -43,6 +43,9 @@ const std::vector<std::string> kDictionary = {
     "cdiv(", "min(", "max(", "(", ")", "[", "]", "{", "}", ",", "\"", "'", "=", "\n", "${N}", "N", "-", "+", "*",
     "/", "%", "9223372036854775807", "-9223372036854775808", "4294967296", "2147483648", "65536", "0", "-1",
     "1e308", "nan", "inf", "0x7fffffff", "18446744073709551615", "\\u0000", "\xff\xfe", "#", "true", "false",
+    "tma = { data_type = 7, dims = [32, 32], strides = [4, 128], box = [32, 32], element_strides = [1, 1], "
+    "interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0 }", "data_type = ", "box = [", "strides = [",
+    "swizzle = ", "256", "257",
 };
 
 std::string mutate(std::string s, std::mt19937_64& rng, const std::vector<std::string>& corpus) {
