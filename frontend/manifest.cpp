@@ -175,7 +175,8 @@ class ManifestReader {
       std::vector<uint64_t> out;
       for (size_t i = 0; i < v.as_array()->size(); ++i) {
         int64_t x = count(*v.as_array()->get(i), params, fmt::format("{}[{}] in {}", key, i, where));
-        if (x <= 0 || x > (int64_t{1} << 40)) fail(&v, fmt::format("{}[{}] in {} is {}; it must be positive", key, i, where, x));
+        if (x <= 0 || x > (int64_t{1} << 40))
+          fail(&v, fmt::format("{}[{}] in {} is {}; it must be in 1..2^40", key, i, where, x));
         out.push_back(static_cast<uint64_t>(x));
       }
       return out;

@@ -7,9 +7,13 @@
 namespace td {
 
 uint64_t TensorMapSpec::spanBytes() const {
-  uint64_t last = 0;  // the byte offset of the last element, plus one element
-  for (size_t i = 0; i < dims.size(); ++i) last += (dims[i] - 1) * strides[i];
-  return last + (strides.empty() ? 0 : strides[0]);
+  uint64_t last = strides.empty() ? 0 : strides[0];  // the byte offset of the last element, plus one element
+  for (size_t i = 0; i < dims.size() && i < strides.size(); ++i) {
+    uint64_t step;
+    if (dims[i] == 0 || __builtin_mul_overflow(dims[i] - 1, strides[i], &step) || __builtin_add_overflow(last, step, &last))
+      return UINT64_MAX;
+  }
+  return last;
 }
 
 unsigned tensorMapElementBytes(int dataType) {
@@ -38,9 +42,11 @@ std::string tensorMapProblem(const TensorMapSpec& m, const ArgSpec& tensor) {
     if (m.box[i] == 0 || m.box[i] > 256) return fmt::format("box[{}] = {} is outside 1..256", i, m.box[i]);
     if (m.elementStrides[i] == 0 || m.elementStrides[i] > 8)
       return fmt::format("element_strides[{}] = {} is outside 1..8", i, m.elementStrides[i]);
-    if (i > 0 && (m.strides[i] % 16 != 0 || m.strides[i] < m.strides[i - 1] * m.dims[i - 1]))
-      return fmt::format("strides[{}] = {} is not a multiple of 16 at least the size of dimension {} ({} bytes)", i,
-                         m.strides[i], i - 1, m.strides[i - 1] * m.dims[i - 1]);
+    uint64_t below;  // the bytes one step of the dimension below spans
+    if (i > 0 && (__builtin_mul_overflow(m.strides[i - 1], m.dims[i - 1], &below) || m.strides[i] % 16 != 0 ||
+                  m.strides[i] < below))
+      return fmt::format("strides[{}] = {} is not a multiple of 16 at least the size of dimension {}", i, m.strides[i],
+                         i - 1);
   }
   if (m.interleave < 0 || m.interleave > 2 || m.swizzle < 0 || m.swizzle > 3 || m.l2Promotion < 0 ||
       m.l2Promotion > 3 || m.oobFill < 0 || m.oobFill > 1)

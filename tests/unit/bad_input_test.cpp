@@ -264,6 +264,28 @@ TEST_F(BadInput, JsonEvenForARejectedCommandLine) {
   EXPECT_EQ(text.output.find("\"error\""), std::string::npos) << "text mode writes no JSON: " << text.output;
 }
 
+// A TMA descriptor (tma = {...}) that could not be built, or would reach past its buffer, is bad input at
+// its line; so is one the kernel does not take as a descriptor.
+TEST_F(BadInput, TmaDescriptorsThatCannotBeOrReachPastTheirBuffer) {
+  auto tma = [](const std::string& fields) { return "output = true\ntma = { " + fields + " }"; };
+  const std::string rest = "element_strides = [1], interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0";
+  expectBadInput(checkWith("output = true", tma("data_type = 7, dims = [32], strides = [4], box = [300], " + rest)),
+                 "bundle.toml:14", "box[0] = 300 is outside 1..256");
+  expectBadInput(checkWith("output = true", tma("data_type = 7, dims = [64], strides = [4], box = [32], " + rest)),
+                 "bundle.toml:14", "it reaches 256 bytes; 'out' has 128");
+  expectBadInput(checkWith("output = true", tma("data_type = 6, dims = [32], strides = [2], box = [32], " + rest)),
+                 "bundle.toml:14", "data_type 6 has 2-byte elements; 'out' is float");
+  // Sizes whose products overflow 64 bits are refused, not wrapped into a reach that looks small.
+  expectBadInput(checkWith("output = true", tma("data_type = 7, dims = [2, 4294967296], strides = [4, "
+                                               "1099511627776], box = [1, 1], element_strides = [1, 1], interleave = 0, "
+                                               "swizzle = 0, l2_promotion = 0, oob_fill = 0")),
+                 "bundle.toml:14", "it reaches 18446744073709551615 bytes");
+  expectBadInput(checkWith("value = \"N\"", "value = \"N\"\ntma = { data_type = 7 }"), "bundle.toml:18",
+                 "'tma' applies to buffers only");
+  expectBadInput(checkWith("output = true", tma("data_type = 7, dims = [32], strides = [4], box = [32], " + rest)),
+                 "bundle.toml:9", "passed as a TMA descriptor (tma) in the bundle but the kernel's parameter 1 is 'float*'");
+}
+
 // --timeout bounds tile-doctor's own work too: filling a 2 GiB buffer with normal() at --timeout 0.5 stops
 // within about that time (exit 3, "timeout" in JSON), not after the 15+ s the fill takes.
 TEST_F(BadInput, TheParentsOwnWorkStopsAtTheTimeout) {
