@@ -36,6 +36,7 @@ static int run(int argc, char** argv) {
   app.require_subcommand(1);
   std::function<int()> check = td::cli::addCheckCommand(app);
   std::function<int()> targets = td::cli::addTargetsCommand(app);
+  std::function<int()> rules = td::cli::addRulesCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -49,6 +50,7 @@ static int run(int argc, char** argv) {
   try {
     if (app.got_subcommand("check")) return check();
     if (app.got_subcommand("targets")) return targets();
+    if (app.got_subcommand("rules")) return rules();
   } catch (const td::ExecutorCannotRun& e) {
     std::cerr << fmt::format("tile-doctor: cannot run: {}: {}\n", e.where(), e.what());
     return td::kExitExecutorCannotRun;

@@ -73,7 +73,6 @@ void repeatRuns(const CheckRequest& req, const Bundle& b, const CheckSet& checks
   std::set<std::string> differing;  // buffers already reported
   bool anyOutput = false;           // without outputs marked, every buffer is compared
   for (const ArgValue& a : res.args) anyOutput |= a.spec->isBuffer && a.spec->output;
-  auto key = [](const Finding& f) { return fmt::format("{}|{}|{}|{}|{}", f.kind, f.loc.file, f.loc.line, f.loc.col, f.buffer); };
   for (int run = 1; run < req.repeat; ++run) {
     LaunchOptions lo = first;
     if (run == 1) lo.schedule = first.schedule == Schedule::Reverse ? Schedule::Forward : Schedule::Reverse;
@@ -83,9 +82,9 @@ void repeatRuns(const CheckRequest& req, const Bundle& b, const CheckSet& checks
         makeArguments(b, req.seed, profile.memoryBytes, WorkDeadline(first.timeoutSeconds, preparing(b)));
     LaunchOutcome out = launchOn(onGpu, km, b, args, profile, lo);
     std::set<std::string> known;
-    for (const Finding& f : r.findings) known.insert(key(f));
+    for (const Finding& f : r.findings) known.insert(fingerprint(f));
     for (Finding& f : collectFindings(out, km.sites, b))
-      if (!known.count(key(f))) {
+      if (!known.count(fingerprint(f))) {
         f.notes.push_back("found in the " + scheduleName(lo, onGpu, run));
         r.findings.push_back(std::move(f));
       }

@@ -1,4 +1,5 @@
 #include "sanitizer/barrier_findings.h"
+#include "sanitizer/rules.h"
 
 #include <fmt/format.h>
 
@@ -10,7 +11,7 @@ Finding barrierFinding(unsigned site, const std::vector<const td_record*>& recs,
                        uint64_t count, const SiteTable& sites, const Bundle& b) {
   const Site& s = sites.sites[site];
   Finding f;
-  f.kind = "barrier-divergence";
+  f.kind = rule::BarrierDivergence;
   f.loc = s.loc;
   f.count = count;
   std::string what = s.what.empty() ? "the barrier" : s.what;
@@ -50,21 +51,21 @@ Finding warpMaskFinding(unsigned site, const std::vector<const td_record*>& recs
   f.threads = threads;
   std::string what = s.what.empty() ? "this warp operation" : s.what;
   if (recs.empty()) {
-    f.kind = "warp-mask";
+    f.kind = rule::WarpMask;
     f.title = fmt::format("the member mask of {} is wrong for the lanes that run it", what);
     return f;
   }
   const td_record& r = *recs.front();
   uint32_t mask = static_cast<uint32_t>(r.addr);
   if (r.offset == TD_MASK_32_ON_WAVE64) {
-    f.kind = "warp-size-assumption";
+    f.kind = rule::WarpSizeAssumption;
     f.title = fmt::format("{} with the 32-lane full mask 0xffffffff on a 64-lane wave: it names lanes 0-31 only", what);
     f.notes.push_back("written for 32-lane warps; tile-doctor ran it over the whole wave, as the kernel means. For "
                       "MACA pass a mask of the whole wave (__activemask(), or a 64-bit mask where the API takes one) "
                       "and derive lane counts from warpSize");
     return f;
   }
-  f.kind = "warp-mask";
+  f.kind = rule::WarpMask;
   if (r.offset == TD_MASK_MISSES_SELF)
     f.title = fmt::format("{} by {} with mask 0x{:08x}, which leaves out the calling lane", what,
                           threadText(recordThread(r)), mask);

@@ -1,4 +1,5 @@
 #include "sanitizer/collector.h"
+#include "sanitizer/rules.h"
 
 #include <algorithm>
 #include <csignal>
@@ -45,7 +46,7 @@ void describeAccess(Finding& f, const td_record& r, const Site& s, const SiteTab
     int64_t past = r.offset + static_cast<int64_t>(s.size) - static_cast<int64_t>(a.byteSize());
     std::string rel = r.offset < 0 ? fmt::format("{} bytes before the start", -r.offset)
                                    : fmt::format("{} bytes past the end", std::max<int64_t>(past, 0));
-    if (f.kind == "misaligned-access") {
+    if (f.kind == rule::MisalignedAccess) {
       f.title = fmt::format("misaligned {} at {} (byte offset {}): address 0x{:x} is not a multiple of {}, the alignment "
                             "the access needs", what, where, r.offset, r.addr, s.align);
     } else {
@@ -64,7 +65,7 @@ void describeAccess(Finding& f, const td_record& r, const Site& s, const SiteTab
       std::string size = o.dynamic ? "the dynamic shared array, sized by launch.shared"
                                    : fmt::format("{} bytes, [{}]", o.bytes,
                                                  shapeText(std::vector<int64_t>(o.dims.begin(), o.dims.end())));
-      if (f.kind == "misaligned-access")
+      if (f.kind == rule::MisalignedAccess)
         f.title = fmt::format("misaligned {} at __shared__ {} (byte offset {}): not a multiple of {}, the alignment the "
                               "access needs", what, coordText(o.name, f.coords), r.offset, s.align);
       else
@@ -90,7 +91,7 @@ void describeUnrecorded(Finding& f, const Site& s, const SiteTable& sites, const
     f.buffer = sites.shared[s.object].name;
   f.title = fmt::format("{} of {} bytes {} '{}' (no record of it was kept: the channel was full; raise "
                         "--channel-capacity)", f.access, s.size,
-                        f.kind == "misaligned-access" ? "misaligned, through" : "out of bounds of",
+                        f.kind == rule::MisalignedAccess ? "misaligned, through" : "out of bounds of",
                         f.buffer.empty() ? "shared memory" : f.buffer);
 }
 
@@ -107,7 +108,7 @@ std::string signalName(int s) {
 Finding faultFinding(const LaunchOutcome& out, const SiteTable& sites) {
   const FaultInfo& fi = out.fault;
   Finding f;
-  f.kind = "kernel-fault";
+  f.kind = rule::KernelFault;
   f.fatal = true;
   f.count = 1;
   if (!fi.gpuError.empty()) {
@@ -146,7 +147,7 @@ std::string countedBarrierNote(const Waiter& w, const SiteTable& sites) {
 Finding hangFinding(const LaunchOutcome& out, const SiteTable& sites) {
   Finding f;
   f.fatal = true;
-  f.kind = out.status == LaunchOutcome::Deadlocked ? "deadlock" : "kernel-hang";
+  f.kind = out.status == LaunchOutcome::Deadlocked ? rule::Deadlock : rule::KernelHang;
   if (out.waiters.empty() && !out.message.empty()) {  // the GPU cannot say who waits where
     f.title = out.message;
     f.notes.push_back("run it with --executor cpu to see where each thread waits");
@@ -283,8 +284,9 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
       continue;
     }
     Finding f;
-    f.kind = kind == TD_KIND_GLOBAL_OOB ? "global-out-of-bounds"
-             : kind == TD_KIND_SHARED_OOB ? "shared-out-of-bounds" : "misaligned-access";
+    f.kind = kind == TD_KIND_GLOBAL_OOB   ? rule::GlobalOutOfBounds
+             : kind == TD_KIND_SHARED_OOB ? rule::SharedOutOfBounds
+                                          : rule::MisalignedAccess;
     f.count = hits;
     if (recs.empty()) describeUnrecorded(f, sites.sites[site], sites, b);
     else describeAccess(f, nearestRecord(recs), sites.sites[site], sites, b);
@@ -299,7 +301,7 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
     findings.push_back(hangFinding(out, sites));
   if (out.status == LaunchOutcome::Crashed) {
     Finding f;
-    f.kind = "kernel-crash";
+    f.kind = rule::KernelCrash;
     f.fatal = true;
     f.title = out.message;
     findings.push_back(f);

@@ -13,6 +13,11 @@ int Report::exitCode() const {
   return any ? 1 : 0;
 }
 
+std::string fingerprint(const Finding& f) {
+  return fmt::format("{}|{}:{}:{}|{}:{}:{}|{}", f.kind, f.loc.file, f.loc.line, f.loc.col, f.partner.file,
+                     f.partner.line, f.partner.col, f.buffer);
+}
+
 // Row-major coordinates of a linear element index; the outermost may run past its extent.
 std::vector<int64_t> unravel(int64_t index, const std::vector<int64_t>& shape) {
   std::vector<int64_t> c(shape.size(), 0);

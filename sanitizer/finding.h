@@ -11,7 +11,7 @@
 namespace td {
 
 struct Finding {
-  std::string kind;          // "global-out-of-bounds", "shared-memory-limit", "kernel-fault", ...
+  std::string kind;          // the id of a rule (sanitizer/rules.h): rule::GlobalOutOfBounds, ...
   std::string title;         // one line: what happened, with the numbers that matter
   SourceLoc loc;             // empty file when no source place applies
   SourceLoc partner;         // races: the other access's place
@@ -26,6 +26,11 @@ struct Finding {
   std::vector<std::string> notes;  // further lines of explanation
   bool fatal = false;        // the kernel crashed or hung (exit code 3)
 };
+
+// A finding's identity across runs: its kind, each source place (the access, and a race's other access)
+// and its buffer. Equal fingerprints are the same problem seen again (a later --repeat run; later:
+// suppressions, baselines, history); counts, threads and coordinates may differ between them.
+std::string fingerprint(const Finding& f);
 
 struct Report {
   std::string kernel, bundle, target, executor, device;

@@ -1,4 +1,5 @@
 #include "sanitizer/launch_limits.h"
+#include "sanitizer/rules.h"
 
 #include <fmt/format.h>
 
@@ -11,7 +12,7 @@ std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64
   if (shared > static_cast<uint64_t>(p.sharedPerBlock)) {
     Finding f;
     at.line = static_cast<unsigned>(b.dynamicShared > 0 ? b.sharedLine : b.entryLine);
-    f.kind = "shared-memory-limit";
+    f.kind = rule::SharedMemoryLimit;
     f.title = fmt::format("{} bytes of shared memory per block requested; {} allows {}", shared, p.name, p.sharedPerBlock);
     f.loc = at;
     f.notes.push_back(fmt::format("static __shared__ arrays: {} bytes; dynamic (launch.shared): {} bytes",
@@ -26,7 +27,7 @@ std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64
       int64_t have = grid ? b.grid[d] : b.block[d], most = grid ? p.gridMax[d] : p.blockMax[d];
       if (have <= most || (!grid && threads > p.threadsPerBlock)) continue;  // the total says it already
       Finding f;
-      f.kind = grid ? "grid-limit" : "threads-per-block-limit";
+      f.kind = grid ? rule::GridLimit : rule::ThreadsPerBlockLimit;
       f.title = fmt::format("{}.{} = {} requested; {} allows {} {} in {}", grid ? "grid" : "block", axis[d], have, p.name,
                             most, grid ? "blocks" : "threads", axis[d]);
       f.loc = at;
@@ -36,7 +37,7 @@ std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64
   }
   if (threads > p.threadsPerBlock) {
     Finding f;
-    f.kind = "threads-per-block-limit";
+    f.kind = rule::ThreadsPerBlockLimit;
     f.title = fmt::format("{} threads per block requested ({}x{}x{}); {} allows {}", threads, b.block[0], b.block[1],
                           b.block[2], p.name, p.threadsPerBlock);
     f.loc = at;

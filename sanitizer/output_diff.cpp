@@ -1,4 +1,5 @@
 #include "sanitizer/output_diff.h"
+#include "sanitizer/rules.h"
 
 #include <cstring>
 #include <fmt/format.h>
@@ -27,7 +28,7 @@ std::optional<Finding> diffOutputs(const ArgValue& first, const ArgValue& later,
   });
   if (differing == 0) return std::nullopt;
   Finding f;
-  f.kind = "nondeterministic-output";
+  f.kind = rule::NondeterministicOutput;
   f.buffer = spec.name;
   f.element = firstAt;
   f.coords = unravel(firstAt, spec.shape);

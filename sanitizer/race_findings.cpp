@@ -1,4 +1,5 @@
 #include "sanitizer/race_findings.h"
+#include "sanitizer/rules.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -72,7 +73,7 @@ Finding raceFinding(unsigned kind, unsigned site, const std::vector<const td_rec
     return global ? globalPlace(s, offset, b, f) : sharedPlace(s, offset, sites, f);
   };
   if (kind == TD_KIND_SHARED_UNINIT || kind == TD_KIND_GLOBAL_UNINIT) {
-    f.kind = global ? "uninitialized-global-read" : "uninitialized-shared-read";
+    f.kind = global ? rule::UninitializedGlobalRead : rule::UninitializedSharedRead;
     std::string where = recs.empty() ? (global ? "an uninitialised buffer" : "shared memory") : place(recs.front()->offset);
     f.title = global ? fmt::format("read of {} before any thread wrote it in this launch", where)
                      : fmt::format("read of {} before any thread of the block wrote it", where);
@@ -84,8 +85,8 @@ Finding raceFinding(unsigned kind, unsigned site, const std::vector<const td_rec
     return f;
   }
   unsigned hazardOf = kind - (global ? TD_KIND_GLOBAL_RAW : TD_KIND_SHARED_RAW);  // 0 RAW, 1 WAR, 2 WAW
-  static const char* kinds[2][3] = {{"shared-race-raw", "shared-race-war", "shared-race-waw"},
-                                    {"global-race-raw", "global-race-war", "global-race-waw"}};
+  static const char* kinds[2][3] = {{rule::SharedRaceRaw, rule::SharedRaceWar, rule::SharedRaceWaw},
+                                    {rule::GlobalRaceRaw, rule::GlobalRaceWar, rule::GlobalRaceWaw}};
   static const char* hazards[3] = {"read-after-write", "write-after-read", "write-after-write"};
   f.kind = kinds[global][hazardOf];
   const char* hazard = hazards[hazardOf];

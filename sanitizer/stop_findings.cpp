@@ -1,4 +1,5 @@
 #include "sanitizer/stop_findings.h"
+#include "sanitizer/rules.h"
 
 #include <fmt/format.h>
 
@@ -11,7 +12,7 @@ Finding stopFinding(unsigned kind, unsigned site, const std::vector<ThreadRef>& 
   Finding f;
   const Site& s = sites.sites[site];
   bool assertion = kind == TD_KIND_DEVICE_ASSERT;
-  f.kind = assertion ? "device-assert" : "device-trap";
+  f.kind = assertion ? rule::DeviceAssert : rule::DeviceTrap;
   f.loc = s.loc;
   f.count = count;
   f.threads = threads;

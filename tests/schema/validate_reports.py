@@ -52,6 +52,15 @@ class Reports(unittest.TestCase):
     def test_schema_is_a_valid_schema(self):
         jsonschema.Draft202012Validator.check_schema(SCHEMA)
 
+    def test_finding_kinds_are_the_rules(self):
+        """The schema's finding kinds are exactly `tile-doctor rules`: one registry, documented both ways."""
+        rules = json.loads(subprocess.run([BINARY, "rules", "--format", "json"], capture_output=True, text=True,
+                                          check=True).stdout)["rules"]
+        self.assertEqual(sorted(r["id"] for r in rules), sorted(SCHEMA["$defs"]["findingKind"]["enum"]))
+        for r in rules:
+            self.assertIn(r["severity"], ("error", "warning"))
+            self.assertTrue(r["short_description"] and r["full_description"] and r["help"], r["id"])
+
     def test_every_bundle_and_example(self):
         manifests = sorted((ROOT / "tests" / "bundles").glob("*/*.toml")) + sorted((ROOT / "examples").glob("*/*.toml"))
         self.assertGreater(len(manifests), 40)

@@ -1,0 +1,113 @@
+#include "sanitizer/rules.h"
+
+namespace td {
+
+namespace {
+using F = std::vector<const char*>;
+const F kAccess = {"location", "buffer", "coordinates", "element", "byte_offset", "access", "width", "threads"};
+const F kRace = {"location", "other_access", "buffer", "coordinates", "element", "byte_offset", "access", "width",
+                 "threads"};
+const F kLimit = {"location"};
+const F kStop = {"location", "threads"};
+const F kSync = {"location", "threads"};
+}  // namespace
+
+const std::vector<Rule>& allRules() {
+  static const std::vector<Rule> rules = {
+      {rule::GlobalOutOfBounds, "bounds", Severity::Error, "Access outside a global buffer",
+       "A load, store, atomic or copy reached global memory outside every buffer the kernel was given, or outside "
+       "the one its pointer came from. The access was skipped (a read returned 0), so the run went on.",
+       "Guard the index against the buffer's extent (edge tiles: `if (row < M && col < N)`), or fix the index "
+       "arithmetic; the coordinates say which element it meant.",
+       kAccess},
+      {rule::SharedOutOfBounds, "bounds", Severity::Error, "Access outside a shared array",
+       "An access left the __shared__ array (or the dynamic shared memory) its pointer came from.",
+       "Size the shared tile for the block (padding included), or fix the index; on MetaX the whole block gets "
+       "64 KiB.",
+       kAccess},
+      {rule::MisalignedAccess, "bounds", Severity::Error, "Misaligned access",
+       "A vector or wide access at an address that is not a multiple of its width; the GPU faults on it.",
+       "Align the buffer or the offset to the access width, or access narrower elements.", kAccess},
+      {rule::SharedMemoryLimit, "launch", Severity::Error, "Shared memory over the target's limit",
+       "Static and dynamic shared memory of one block exceed what the target allows per block; the launch "
+       "would fail (MetaX C500: 65536 bytes).",
+       "Shrink the tiles (block_K, stages) or the padding until the bytes fit.", kLimit},
+      {rule::ThreadsPerBlockLimit, "launch", Severity::Error, "Threads per block over the target's limit",
+       "The block has more threads than the target allows (in all, or along one dimension).",
+       "Use fewer threads per block and more blocks.", kLimit},
+      {rule::GridLimit, "launch", Severity::Error, "Grid dimension over the target's limit",
+       "A grid dimension exceeds the target's (2^31-1 in x, 65535 in y and z on NVIDIA).",
+       "Put the large extent in x, or loop inside the kernel.", kLimit},
+      {rule::KernelFault, "run", Severity::Error, "The kernel faulted",
+       "The kernel stopped on an access the checks did not cover (a pointer from no argument) or an illegal "
+       "instruction.",
+       "Run it on the CPU executor to see the thread and the instruction.", kStop},
+      {rule::KernelHang, "run", Severity::Error, "The kernel did not finish within --timeout",
+       "Threads spin, or wait at barriers that never complete.",
+       "Look at where the threads wait; a barrier inside a branch only some threads take is the usual cause.",
+       kStop},
+      {rule::Deadlock, "run", Severity::Error, "Threads wait and none can proceed",
+       "Every remaining thread waits at a barrier or a warp operation that the others never reach.",
+       "Make every thread of the block reach the same barriers (no return before __syncthreads).", kStop},
+      {rule::KernelCrash, "run", Severity::Error, "The executor's process crashed",
+       "The kernel's process died: a wild access the checks did not cover, or a system call the sandbox refused.",
+       "Read the message: it names the signal or the system call and the thread.", {}},
+      {rule::DeviceAssert, "run", Severity::Error, "A device assert failed",
+       "assert() in the kernel failed; the kernel stopped there.", "The message is the assertion.", kStop},
+      {rule::DeviceTrap, "run", Severity::Error, "The kernel trapped", "__trap() ended the kernel.",
+       "See where it trapped and why the kernel chose to.", kStop},
+      {rule::SharedRaceRaw, "race", Severity::Error, "Read-after-write race on shared memory",
+       "A thread read shared memory another thread wrote, with no barrier ordering them.",
+       "Put __syncthreads() (T.sync / a pipeline wait) between the write and the read.", kRace},
+      {rule::SharedRaceWar, "race", Severity::Error, "Write-after-read race on shared memory",
+       "A thread overwrote shared memory another thread still reads, with no barrier between.",
+       "Add a barrier before the next write (double-buffered loops need one per stage).", kRace},
+      {rule::SharedRaceWaw, "race", Severity::Error, "Write-after-write race on shared memory",
+       "Two threads wrote the same shared bytes with nothing ordering them; the result depends on the schedule.",
+       "Give each thread its own elements, or order the writes with a barrier or atomics.", kRace},
+      {rule::GlobalRaceRaw, "race", Severity::Error, "Read-after-write race on global memory",
+       "A thread read global memory another thread (or block) wrote with nothing ordering them.",
+       "Blocks are not ordered within a launch: split the kernel, or use atomics and a grid-wide protocol.",
+       kRace},
+      {rule::GlobalRaceWar, "race", Severity::Error, "Write-after-read race on global memory",
+       "A thread overwrote global memory another thread reads, with nothing ordering them.",
+       "Write to a separate output, or order the accesses.", kRace},
+      {rule::GlobalRaceWaw, "race", Severity::Error, "Write-after-write race on global memory",
+       "Two threads or blocks wrote the same global bytes; the last writer wins by chance (edge tiles that wrap "
+       "into the next row are a common cause).",
+       "Guard the edge so each element has one writer, or use atomics to accumulate.", kRace},
+      {rule::UninitializedSharedRead, "init", Severity::Error, "Read of shared memory no thread wrote",
+       "A thread read shared bytes that no thread of the block had written in this launch.",
+       "Fill the tile before reading it (all of it, edges included), with a barrier between.", kAccess},
+      {rule::UninitializedGlobalRead, "init", Severity::Error, "Read of an uninitialised buffer",
+       "A kernel read bytes of a buffer marked init = \"uninit\" (torch.empty) that it had not written.",
+       "Initialise the buffer, or read only what the kernel wrote.", kAccess},
+      {rule::BarrierDivergence, "sync", Severity::Error, "Barrier reached by part of the block",
+       "Threads of one block waited at different barriers, or exited while others waited: undefined on NVIDIA, "
+       "a hang on MetaX.",
+       "Move the barrier out of the thread-dependent branch.", kSync},
+      {rule::WarpMask, "sync", Severity::Error, "Warp collective with a wrong member mask",
+       "A shuffle, vote or __syncwarp named lanes that do not take part, or ran in lanes its mask leaves out.",
+       "Compute the mask from the lanes that really take part (__activemask or __ballot_sync).", kSync},
+      {rule::WarpSizeAssumption, "sync", Severity::Warning, "Code written for 32-lane warps on a 64-lane target",
+       "A full-warp mask of 32 bits (0xffffffff) or a lane stride of 32 on a wave-64 target such as MetaX: half "
+       "of the wave is left out.",
+       "Derive masks and strides from warpSize (64 on MetaX), or use the target's templates.", kSync},
+      {rule::NondeterministicOutput, "repeat", Severity::Error, "Outputs differ between runs",
+       "--repeat ran the kernel again on the same inputs (on the CPU under other thread orders) and elements of "
+       "an output changed: a race or a missing barrier.",
+       "Look for the race the race family reports, or run with --checks race,sync.",
+       {"buffer", "coordinates", "element"}},
+  };
+  return rules;
+}
+
+const Rule* findRule(std::string_view id) {
+  for (const Rule& r : allRules())
+    if (id == r.id) return &r;
+  return nullptr;
+}
+
+const char* severityName(Severity s) { return s == Severity::Error ? "error" : "warning"; }
+
+}  // namespace td

@@ -1,0 +1,55 @@
+// Every finding kind tile-doctor reports, with its rule metadata, in one registry: the code that makes
+// findings names kinds by these constants, `tile-doctor rules` prints the table, and reporters (SARIF's
+// rules[] later) read it. A kind is a finding's `kind` in the reports (docs/report-format.md).
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace td {
+
+enum class Severity { Error, Warning };
+
+struct Rule {
+  const char* id;                // the finding's kind: "global-out-of-bounds"
+  const char* family;            // the --checks family that finds it; "run" for how a launch ended,
+                                 // "repeat" for --repeat's comparison
+  Severity severity;
+  const char* shortDescription;  // one line
+  const char* fullDescription;   // what it means
+  const char* help;              // the usual cure
+  std::vector<const char*> fields;  // what a finding of it reports besides kind, message and count
+};
+
+namespace rule {
+inline constexpr const char* GlobalOutOfBounds = "global-out-of-bounds";
+inline constexpr const char* SharedOutOfBounds = "shared-out-of-bounds";
+inline constexpr const char* MisalignedAccess = "misaligned-access";
+inline constexpr const char* SharedMemoryLimit = "shared-memory-limit";
+inline constexpr const char* ThreadsPerBlockLimit = "threads-per-block-limit";
+inline constexpr const char* GridLimit = "grid-limit";
+inline constexpr const char* KernelFault = "kernel-fault";
+inline constexpr const char* KernelHang = "kernel-hang";
+inline constexpr const char* Deadlock = "deadlock";
+inline constexpr const char* KernelCrash = "kernel-crash";
+inline constexpr const char* DeviceAssert = "device-assert";
+inline constexpr const char* DeviceTrap = "device-trap";
+inline constexpr const char* SharedRaceRaw = "shared-race-raw";
+inline constexpr const char* SharedRaceWar = "shared-race-war";
+inline constexpr const char* SharedRaceWaw = "shared-race-waw";
+inline constexpr const char* GlobalRaceRaw = "global-race-raw";
+inline constexpr const char* GlobalRaceWar = "global-race-war";
+inline constexpr const char* GlobalRaceWaw = "global-race-waw";
+inline constexpr const char* UninitializedSharedRead = "uninitialized-shared-read";
+inline constexpr const char* UninitializedGlobalRead = "uninitialized-global-read";
+inline constexpr const char* BarrierDivergence = "barrier-divergence";
+inline constexpr const char* WarpMask = "warp-mask";
+inline constexpr const char* WarpSizeAssumption = "warp-size-assumption";
+inline constexpr const char* NondeterministicOutput = "nondeterministic-output";
+}  // namespace rule
+
+const std::vector<Rule>& allRules();
+const Rule* findRule(std::string_view id);  // nullptr for an unknown kind
+const char* severityName(Severity s);      // "error", "warning"
+
+}  // namespace td
