@@ -1,6 +1,5 @@
 #include "instrument/bounds_pass.h"
 
-#include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
@@ -11,18 +10,13 @@
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include "instrument/accesses.h"
+#include "instrument/shared_objects.h"
 #include "instrument/pointer_roots.h"
 #include "instrument/ptx_catalogue.h"
 
 namespace td {
 
 namespace {
-
-std::string variableName(const llvm::GlobalVariable& gv) {
-  std::string d = llvm::demangle(gv.getName().str());
-  size_t colon = d.rfind("::");
-  return colon == std::string::npos ? d : d.substr(colon + 2);
-}
 
 // Splits around `inst` so it runs only when `ok` is non-zero; a skipped value-producing access yields zero.
 void guard(llvm::Instruction* inst, llvm::Value* ok) {
@@ -68,34 +62,6 @@ bool guardBySelect(llvm::Instruction* inst, llvm::Value* ok, llvm::GlobalVariabl
 }
 
 }  // namespace
-
-llvm::DenseMap<const llvm::GlobalVariable*, int> sharedObjectIds(llvm::Module& m) {
-  llvm::DenseMap<const llvm::GlobalVariable*, int> ids;
-  int id = 0;
-  for (llvm::GlobalVariable& gv : m.globals())
-    if (gv.getAddressSpace() == 3) ids[&gv] = id++;
-  return ids;
-}
-
-void registerSharedObjects(llvm::Module& m, SiteTable& table) {
-  const llvm::DataLayout& dl = m.getDataLayout();
-  for (llvm::GlobalVariable& gv : m.globals()) {
-    if (gv.getAddressSpace() != 3) continue;
-    SharedObject o;
-    o.name = variableName(gv);
-    llvm::Type* t = gv.getValueType();
-    while (auto* at = llvm::dyn_cast<llvm::ArrayType>(t)) {
-      o.dims.push_back(at->getNumElements());
-      t = at->getElementType();
-    }
-    o.elemSize = static_cast<unsigned>(std::max<uint64_t>(1, dl.getTypeAllocSize(t)));
-    o.bytes = dl.getTypeAllocSize(gv.getValueType());
-    o.align = static_cast<unsigned>(gv.getAlign().valueOrOne().value());
-    o.dynamic = gv.isDeclaration() || o.bytes == 0;
-    if (o.dynamic) { o.dims.clear(); o.bytes = 0; }
-    table.shared.push_back(o);
-  }
-}
 
 llvm::PreservedAnalyses BoundsCheckPass::run(llvm::Module& m, llvm::ModuleAnalysisManager&) {
   llvm::LLVMContext& ctx = m.getContext();

@@ -22,6 +22,7 @@
 #include "frontend/input_error.h"
 #include "frontend/signature.h"
 #include "instrument/bounds_pass.h"
+#include "instrument/shared_objects.h"
 #include "instrument/pointer_roots.h"
 #include "instrument/race_pass.h"
 #include "instrument/loop_sites.h"

@@ -12,7 +12,7 @@
 
 #include "instrument/accesses.h"
 #include "instrument/barrier_intervals.h"
-#include "instrument/bounds_pass.h"
+#include "instrument/shared_objects.h"
 #include "instrument/pointer_roots.h"
 #include "instrument/ptx_catalogue.h"
 

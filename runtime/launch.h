@@ -60,13 +60,13 @@ struct LaunchOptions {
   double timeoutSeconds = 60;
   uint32_t channelCapacity = 4096;
   int device = 0;              // CUDA device ordinal
-  int timingLaunches = 0;
+  int timingLaunches = 0;      // CUDA executor: extra launches after the checked one, timed with events
   Schedule schedule = Schedule::Forward;  // CPU executor
   bool raceShadows = false;               // the module has race/init/sync hooks: their state is needed
   bool barrierHooks = false;              // the module has the sync family's barrier hooks (GPU hang reports)
   uint64_t scheduleSeed = 0;
-  int devicePrintFd = 1;         // CPU executor: where device printf writes
-  std::vector<uint64_t> blocks;  // CPU executor: linear indices of the blocks to run; empty: all      // CUDA executor: extra launches after the checked one, timed with events
+  int devicePrintFd = 1;         // where device printf writes (both executors; 2 when the report takes stdout)
+  std::vector<uint64_t> blocks;  // CPU executor: linear indices of the blocks to run; empty: all
 };
 
 }  // namespace td

@@ -20,7 +20,7 @@
 
 #include "frontend/lifetime.h"
 #include "instrument/shared_layout.h"
-#include "runtime/cpu/bake.h"
+#include "runtime/bake.h"
 #include "runtime/cpu/fault.h"
 #include "runtime/cpu/host_abi.h"
 #include "runtime/cpu/jit.h"

@@ -17,7 +17,7 @@
 #include "frontend/compile_cache.h"
 #include "frontend/compiler.h"
 #include "frontend/input_error.h"
-#include "instrument/bounds_pass.h"
+#include "instrument/shared_objects.h"
 #include "instrument/external_calls.h"
 #include "instrument/ptx_catalogue.h"
 #include "instrument/shared_layout.h"

@@ -17,7 +17,7 @@
 
 #include "frontend/lifetime.h"
 #include "instrument/shared_layout.h"
-#include "runtime/cpu/bake.h"
+#include "runtime/bake.h"
 #include "runtime/cuda/driver.h"
 #include "runtime/cuda/tensor_maps.h"
 #include "runtime/cuda/ptx.h"
@@ -259,8 +259,8 @@ void copyBoardWhenAsked(const Driver& d, CUcontext ctx, CUdeviceptr board, uint3
     ctl.shadow_granules = race.granulesPerBlock;
     ctl.shared_tail_bytes = race.tailBytes;
     ctl.wait_board = race.waitBoard;
-    cpu::bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
-    cpu::bakeArguments(*km.module, km.entrySymbol, std::vector<const void*>(params.begin(), params.end()));
+    bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
+    bakeArguments(*km.module, km.entrySymbol, std::vector<const void*>(params.begin(), params.end()));
     // A source written for the device's architecture-specific features (sm_90a: wgmma, setmaxnreg) keeps them.
     std::string ptxArch = b.arch == arch + "a" ? b.arch : arch;
     std::string ptx = generatePtx(*km.module, ptxArch, b.grid.data(), b.block.data());

@@ -7,7 +7,7 @@
 
 #include "instrument/pipeline.h"
 #include "runtime/abi.h"
-#include "runtime/cpu/bake.h"
+#include "runtime/bake.h"
 #include "runtime/cuda/cuda_executor.h"
 #include "runtime/cuda/ptx.h"
 #include "test_support.h"
@@ -36,7 +36,7 @@ std::string ptxFor(const std::string& bundlePath, uint32_t sharedTailBytes = 0, 
     ctl.block_sync = 0x7e0400000000ull;
     ctl.block_checks = 0x7e0500000000ull;
   }
-  cpu::bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
+  bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
   if (unchecked) *unchecked = km.sites.unchecked;
   return cuda::generatePtx(*km.module, arch, b.grid.data(), b.block.data());
 }

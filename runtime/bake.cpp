@@ -1,4 +1,4 @@
-#include "runtime/cpu/bake.h"
+#include "runtime/bake.h"
 
 #include <cstring>
 #include <llvm/IR/Constants.h>
@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace td::cpu {
+namespace td {
 
 namespace {
 
@@ -101,4 +101,4 @@ void bakeGlobal(llvm::Module& m, const char* name, const void* bytes, size_t siz
   gv->setExternallyInitialized(false);  // clang marks __device__ variables so (the host may write them): not now
 }
 
-}  // namespace td::cpu
+}  // namespace td

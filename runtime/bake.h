@@ -12,7 +12,7 @@ namespace llvm {
 class Module;
 }
 
-namespace td::cpu {
+namespace td {
 
 // Replaces global `name`'s initializer with `bytes` (laid out as its type) and marks it constant. The
 // non-zero address words at the byte offsets of `addressSymbols` become references to those external
@@ -25,4 +25,4 @@ void bakeGlobal(llvm::Module& m, const char* name, const void* bytes, size_t siz
 // bytes of parameter i (for a buffer, its device address). Parameters stay in the signature.
 void bakeArguments(llvm::Module& m, const std::string& kernel, const std::vector<const void*>& values);
 
-}  // namespace td::cpu
+}  // namespace td
