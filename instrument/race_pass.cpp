@@ -15,6 +15,7 @@
 #include "instrument/shared_objects.h"
 #include "instrument/pointer_roots.h"
 #include "instrument/ptx_catalogue.h"
+#include "runtime/abi.h"
 
 namespace td {
 
@@ -199,8 +200,7 @@ std::map<const llvm::GlobalVariable*, std::string> sharedArraysBehindUnknownAsm(
 
 }  // namespace
 
-// Access kinds of the hooks (td_runtime.cu): 0 read, 1 write, 2 atomic; +4 checks uninitialised reads,
-// +8 checks races.
+// The hooks' kind argument: runtime/abi.h's TD_ACCESS_* and TD_CHECK_* (td_runtime.cu reads them).
 void RacePass::hookAccesses(llvm::Module& m) {
   llvm::LLVMContext& ctx = m.getContext();
   llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
@@ -210,7 +210,7 @@ void RacePass::hookAccesses(llvm::Module& m) {
   llvm::FunctionCallee sharedHook = m.getOrInsertFunction("__td_race_shared", voidTy, i32, ptr, i32, i32, ptr, i64, i32);
   llvm::FunctionCallee globalHook = m.getOrInsertFunction("__td_race_global", voidTy, i32, i32, ptr, i32, i32);
   llvm::DenseMap<const llvm::GlobalVariable*, int> sharedIds = sharedObjectIds(m);
-  unsigned flags = (init_ ? 4u : 0u) | (race_ ? 8u : 0u);
+  unsigned flags = (init_ ? TD_CHECK_INIT : 0u) | (race_ ? TD_CHECK_RACE : 0u);
   // A buffer the kernel never writes cannot race (read against read never does): its reads need only
   // the init check.
   bool unknownWrite = true;
@@ -232,9 +232,9 @@ void RacePass::hookAccesses(llvm::Module& m) {
     if (!shared && root.kind != PointerRoot::KernelArg) return;
     if (root.kind == PointerRoot::SharedVar && opaque.count(root.var)) return;
     unsigned accessFlags = flags;
-    if (!shared && !unknownWrite && !writtenArgs.count(root.argNo)) accessFlags &= ~8u;
-    if (shared && !isWrite(a) && quietReads.count(a.inst)) accessFlags &= ~8u;
-    if (!(accessFlags & 12u)) return;
+    if (!shared && !unknownWrite && !writtenArgs.count(root.argNo)) accessFlags &= ~TD_CHECK_RACE;
+    if (shared && !isWrite(a) && quietReads.count(a.inst)) accessFlags &= ~TD_CHECK_RACE;
+    if (!(accessFlags & TD_CHECKS)) return;
     Site s;
     s.kind = a.kind;
     s.loc = userLocation(*a.inst);
@@ -246,7 +246,7 @@ void RacePass::hookAccesses(llvm::Module& m) {
     llvm::IRBuilder<> b(a.inst);
     setHookLocation(b, a.inst);
     llvm::Value* generic = a.ptr->getType()->getPointerAddressSpace() == 0 ? a.ptr : b.CreateAddrSpaceCast(a.ptr, ptr);
-    unsigned kind = a.kind == SiteKind::Atomic ? 2 : isWrite(a) ? 1 : 0;
+    unsigned kind = a.kind == SiteKind::Atomic ? TD_ACCESS_ATOMIC : isWrite(a) ? TD_ACCESS_WRITE : TD_ACCESS_READ;
     if (!shared) {
       b.CreateCall(globalHook, {b.getInt32(id), b.getInt32(root.argNo), generic, a.size, b.getInt32(kind | accessFlags)});
       return;

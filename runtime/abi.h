@@ -40,6 +40,16 @@
 
 #define TD_BUFFER_UNINIT 1u  // td_buffer.flags: the manifest says init = "uninit"
 
+// The `kind` argument of the race hooks (__td_race_shared, __td_race_global): the access in the low two
+// bits, then which checks it takes part in.
+#define TD_ACCESS_READ 0u
+#define TD_ACCESS_WRITE 1u
+#define TD_ACCESS_ATOMIC 2u
+#define TD_ACCESS_MASK 3u
+#define TD_CHECK_INIT 4u   // uninitialised reads (family "init")
+#define TD_CHECK_RACE 8u   // races (family "race")
+#define TD_CHECKS (TD_CHECK_INIT | TD_CHECK_RACE)
+
 typedef struct td_buffer {
   unsigned long long base;   // device address of the buffer bound to this argument
   unsigned long long bytes;  // its size; 0 for a scalar argument

@@ -185,7 +185,8 @@ typedef unsigned int td_u32x4 __attribute__((ext_vector_type(4)));
 // One 4-byte granule of an access: `bytes` the granule's bytes it touches, `off` the reported offset.
 static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned int bytes, long long off, unsigned int site,
                                                        unsigned int kind, const td_accessor& me, const td_space& sp) {
-  bool atomic = (kind & 3) == 2, write = (kind & 3) != 0, race = kind & 8, init = kind & 4;
+  bool atomic = (kind & TD_ACCESS_MASK) == TD_ACCESS_ATOMIC, write = (kind & TD_ACCESS_MASK) != TD_ACCESS_READ;
+  bool race = kind & TD_CHECK_RACE, init = kind & TD_CHECK_INIT;
   unsigned long long mine = me.tag | ((unsigned long long)bytes << 11) | (atomic ? TD_TAG_ATOMIC : 0ull) |
                             ((unsigned long long)(site < 0xffffu ? site : 0xffffu) << 16);
   // Findings are reported after the shadow is up to date: the reports are calls the compiler cannot see
@@ -242,7 +243,7 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
 static __device__ __forceinline__ void td_race_range(td_granule* shadow, unsigned long long off, unsigned int size,
                                                      unsigned int site, unsigned int kind, const td_space& sp,
                                                      unsigned long long base = 0) {
-  td_accessor me = (kind & 8) ? td_me() : td_accessor{};  // who accesses: for the race check only
+  td_accessor me = (kind & TD_CHECK_RACE) ? td_me() : td_accessor{};  // who accesses: for the race check only
   unsigned int lead = (unsigned int)off & 3u;
   if (lead + size <= 4) {  // within one granule, as nearly every access is: no loop
     td_race_granule(shadow[off / 4], ((1u << size) - 1) << lead, (long long)(off - base), site, kind, me, sp);
@@ -292,8 +293,8 @@ __device__ void __td_race_global(unsigned int site, unsigned int arg, const char
   if (!b.shadow || size == 0) return;
   unsigned long long off = (unsigned long long)p - b.base;
   if (off >= b.bytes || b.bytes - off < size) return;
-  if (!(b.flags & TD_BUFFER_UNINIT)) kind &= ~4u;
-  if (!(kind & 12u)) return;  // a read-only buffer that starts initialised: nothing to check
+  if (!(b.flags & TD_BUFFER_UNINIT)) kind &= ~TD_CHECK_INIT;
+  if (!(kind & TD_CHECKS)) return;  // a read-only buffer that starts initialised: nothing to check
   td_race_range((td_granule*)b.shadow, off, size, site, kind,
                 td_space{TD_KIND_GLOBAL_RAW, TD_KIND_GLOBAL_UNINIT, true});
 }
