@@ -40,6 +40,12 @@
 
 #define TD_BUFFER_UNINIT 1u  // td_buffer.flags: the manifest says init = "uninit"
 
+// The addr of a race or barrier-divergence record: the other access's site and its thread (linear id in
+// its block), written by the device runtime and read by the decoders.
+#define TD_PARTNER(site, thread) ((((unsigned long long)(site)) << 32) | (unsigned int)(thread))
+#define TD_PARTNER_SITE(addr) ((unsigned int)((addr) >> 32))
+#define TD_PARTNER_THREAD(addr) ((unsigned int)((addr) & 0xffffffffu))
+
 // The `kind` argument of the race hooks (__td_race_shared, __td_race_global): the access in the low two
 // bits, then which checks it takes part in.
 #define TD_ACCESS_READ 0u

@@ -23,8 +23,8 @@ Finding barrierFinding(unsigned site, const std::vector<const td_record*>& recs,
   const td_record& r = *recs.front();
   ThreadRef here = recordThread(r);
   f.threads = threads;
-  uint32_t otherSite = static_cast<uint32_t>(r.addr >> 32);
-  ThreadRef other = threadOfLinearId(here, r.addr & 0xffffffffu, b.block);
+  uint32_t otherSite = TD_PARTNER_SITE(r.addr);
+  ThreadRef other = threadOfLinearId(here, TD_PARTNER_THREAD(r.addr), b.block);
   if (otherSite == TD_SITE_EXITED || otherSite == TD_SITE_WAITING) {
     const ThreadRef& exited = otherSite == TD_SITE_EXITED ? other : here;
     const ThreadRef& waiting = otherSite == TD_SITE_EXITED ? here : other;

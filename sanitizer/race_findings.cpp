@@ -17,7 +17,7 @@ namespace {
 
 // The partner thread of a race record: its linear id, in the block the record names (other_block).
 ThreadRef partnerOf(const td_record& r, const Bundle& b) {
-  ThreadRef t = threadOfLinearId(recordThread(r), r.addr & 0xffffffffu, b.block);
+  ThreadRef t = threadOfLinearId(recordThread(r), TD_PARTNER_THREAD(r.addr), b.block);
   t.block[0] = static_cast<uint32_t>(r.other_block % b.grid[0]);
   t.block[1] = static_cast<uint32_t>(r.other_block / b.grid[0] % b.grid[1]);
   t.block[2] = static_cast<uint32_t>(r.other_block / (b.grid[0] * b.grid[1]));
@@ -99,13 +99,13 @@ Finding raceFinding(unsigned kind, unsigned site, const std::vector<const td_rec
   // site can be unknown, its thread never is).
   const td_record* pick = recs.front();
   for (const td_record* x : recs)
-    if ((x->addr >> 32) < sites.sites.size()) {
+    if (TD_PARTNER_SITE(x->addr) < sites.sites.size()) {
       pick = x;
       break;
     }
   const td_record& r = *pick;
   std::string where = place(r.offset);
-  uint32_t partnerSite = static_cast<uint32_t>(r.addr >> 32);
+  uint32_t partnerSite = TD_PARTNER_SITE(r.addr);
   const Site* other = partnerSite < sites.sites.size() ? &sites.sites[partnerSite] : nullptr;
   ThreadRef me = recordThread(r), partner = partnerOf(r, b);
   // Tags keep the block id modulo 4096 (runtime/device/td_runtime.cu): past that the partner's block is

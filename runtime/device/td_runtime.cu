@@ -157,8 +157,8 @@ static __device__ __forceinline__ bool td_conflicts(unsigned long long tag, unsi
 
 static __device__ __forceinline__ void td_race_report(unsigned int kind, unsigned int site, long long off,
                                                       unsigned long long tag) {
-  unsigned long long partner_site = TD_TAG_SITE(tag) == 0xffffu ? ~0u : TD_TAG_SITE(tag);
-  td_report(kind, site, off, (const void*)((partner_site << 32) | (TD_TAG_THREAD(tag) - 1)),
+  unsigned int partner_site = TD_TAG_SITE(tag) == 0xffffu ? ~0u : TD_TAG_SITE(tag);
+  td_report(kind, site, off, (const void*)TD_PARTNER(partner_site, TD_TAG_THREAD(tag) - 1),
             (unsigned int)((tag & TD_TAG_BLOCK_MASK) >> TD_TAG_BLOCK_SHIFT));
 }
 
@@ -322,7 +322,7 @@ __device__ void __td_sync_release(unsigned int kind, unsigned int count) {
 // generation: a thread waiting at that generation, before or after, waits for a barrier that completes
 // without it.
 static __device__ void td_barrier_report(unsigned int site, unsigned int other_site, unsigned int other_thread) {
-  td_report(TD_KIND_BARRIER_DIVERGENCE, site, 0, (const void*)(((unsigned long long)other_site << 32) | other_thread),
+  td_report(TD_KIND_BARRIER_DIVERGENCE, site, 0, (const void*)TD_PARTNER(other_site, other_thread),
             td_block_linear());
 }
 
