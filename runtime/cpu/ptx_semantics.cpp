@@ -8,6 +8,7 @@
 
 #include "frontend/fp8.h"
 #include "instrument/ptx_catalogue.h"
+#include "runtime/cpu/ptx_param.h"
 #include "runtime/cpu/simt.h"
 
 namespace td::cpu {
@@ -266,24 +267,24 @@ void runWarpPtx(const std::vector<SimThread*>& lanes) {
   for (SimThread* t : lanes)
     if (t) { any = t; break; }
   if (!any) return;
-  auto op = static_cast<PtxOp>(any->asmOp);
-  uint32_t p = any->asmParam;
-  if (op == PtxOp::LdMatrix) ldmatrix(lanes, p & 0xff, (p >> 8) & 1);
-  else if (op == PtxOp::StMatrix) stmatrix(lanes, p & 0xff, (p >> 8) & 1);
-  else if (op == PtxOp::Mma && (p >> 31) & 1) mmaFp8(lanes, (p >> 28) & 1, (p >> 29) & 1, (p >> 19) & 1);
-  else if (op == PtxOp::Mma && (p >> 27) & 1) mmaInt(lanes, (p >> 18) & 1 ? 16 : 32, (p >> 28) & 1, (p >> 29) & 1, (p >> 30) & 1);
-  else if (op == PtxOp::Mma) mma(lanes, (p >> 18) & 1 ? 16 : 8, static_cast<MmaType>((p >> 16) & 3), (p >> 19) & 1);
+  PtxStatement st = unpackPtxParam(static_cast<PtxOp>(any->asmOp), any->asmParam);
+  if (st.op == PtxOp::LdMatrix) ldmatrix(lanes, st.count, st.trans);
+  else if (st.op == PtxOp::StMatrix) stmatrix(lanes, st.count, st.trans);
+  else if (st.op == PtxOp::Mma && st.fp8) mmaFp8(lanes, st.aUnsigned, st.bUnsigned, st.f16Accum);
+  else if (st.op == PtxOp::Mma && st.integer) mmaInt(lanes, st.k, st.aUnsigned, st.bUnsigned, st.satfinite);
+  else if (st.op == PtxOp::Mma) mma(lanes, st.k, st.type, st.f16Accum);
 }
 
 void Worker::inlinePtx(uint32_t site, uint32_t opCode, uint32_t param, const uint64_t* in, uint64_t* out) {
-  auto op = static_cast<PtxOp>(opCode);
+  PtxStatement st = unpackPtxParam(static_cast<PtxOp>(opCode), param);
+  PtxOp op = st.op;
   SimThread& me = self();
   switch (op) {
     case PtxOp::CpAsync: {
       PendingCopy c{};
       c.group = me.openGroup;
-      int sizeOp = static_cast<int>((param >> 21) & 7) - 1, srcOp = static_cast<int>((param >> 24) & 7) - 1;
-      c.size = sizeOp >= 0 ? static_cast<uint32_t>(in[sizeOp]) : (param & 0xff);
+      int sizeOp = st.sizeOperand, srcOp = st.srcSizeOperand;
+      c.size = sizeOp >= 0 ? static_cast<uint32_t>(in[sizeOp]) : static_cast<uint32_t>(st.count);
       if (c.size > sizeof c.data) throw std::runtime_error(fmt::format("cp.async of {} bytes", c.size));
       c.dst = sharedAddress(me, in[0]);
       uint32_t srcBytes = srcOp >= 0 ? static_cast<uint32_t>(in[srcOp]) : c.size;
@@ -295,8 +296,8 @@ void Worker::inlinePtx(uint32_t site, uint32_t opCode, uint32_t param, const uin
       ++me.openGroup;
       return;
     case PtxOp::CpAsyncWait: {
-      bool all = (param >> 10) & 1;
-      uint32_t n = all ? 0 : (param & 0xff) == 0xff ? static_cast<uint32_t>(in[0]) : (param & 0xff);
+      bool all = st.waitAll;
+      uint32_t n = all ? 0 : st.count == 0xff ? static_cast<uint32_t>(in[0]) : static_cast<uint32_t>(st.count);
       if (all) ++me.openGroup;  // wait_all also completes copies not yet committed
       completeCopies(me, me.openGroup > n ? me.openGroup - n : 0);
       return;
@@ -306,7 +307,7 @@ void Worker::inlinePtx(uint32_t site, uint32_t opCode, uint32_t param, const uin
     case PtxOp::MbarTryWait:
     case PtxOp::MbarWait:
     case PtxOp::CpAsyncMbarArrive: {
-      int addrOp = static_cast<int>(param & 0xf) - 1, valueOp = static_cast<int>((param >> 4) & 0xf) - 1;
+      int addrOp = st.addrOperand, valueOp = st.valueOperand;
       Mbarrier bar{reinterpret_cast<uint64_t*>(sharedAddress(me, in[addrOp]))};
       uint32_t value = valueOp >= 0 ? static_cast<uint32_t>(in[valueOp]) : 0;
       if (op == PtxOp::MbarInit) bar.init(value);
@@ -316,7 +317,7 @@ void Worker::inlinePtx(uint32_t site, uint32_t opCode, uint32_t param, const uin
         while (!bar.phaseDone(value)) spinYield(site);
       else {  // the thread's copies land first; .noinc makes it one of the expected arrivals
         completeCopies(me, ~0u);
-        if ((param >> 8) & 1) bar.arrive();
+        if (st.noinc) bar.arrive();
       }
       return;
     }

@@ -24,6 +24,7 @@
 #include "instrument/site_table.h"
 #include "runtime/cpu/half_lowering.h"
 #include "runtime/cpu/thread_ctx.h"
+#include "runtime/cpu/ptx_param.h"
 
 extern const char td_cpu_libdevice_cu[];
 
@@ -298,14 +299,7 @@ class Lowering {
       else v = b.CreateZExtOrTrunc(v, i64_);
       b.CreateStore(v, b.CreateConstGEP1_32(i64_, in, k));
     }
-    uint32_t param = static_cast<uint32_t>(st.count & 0xff) | (st.trans ? 1u << 8 : 0) | (st.srcSize ? 1u << 9 : 0) |
-                     (st.waitAll ? 1u << 10 : 0) | (static_cast<uint32_t>(st.type) << 16) | (st.k == 16 ? 1u << 18 : 0) |
-                     (st.f16Accum ? 1u << 19 : 0) | (static_cast<uint32_t>(st.sizeOperand + 1) << 21) |
-                     (static_cast<uint32_t>(st.srcSizeOperand + 1) << 24) | (st.integer ? 1u << 27 : 0) |
-                     (st.aUnsigned ? 1u << 28 : 0) | (st.bUnsigned ? 1u << 29 : 0) | (st.satfinite ? 1u << 30 : 0) | (st.fp8 ? 1u << 31 : 0);
-    if (st.addrOperand >= 0)  // mbarrier statements: which operands are the address and the value
-      param = static_cast<uint32_t>(st.addrOperand + 1) | (static_cast<uint32_t>(st.valueOperand + 1) << 4) |
-              (st.noinc ? 1u << 8 : 0);
+    uint32_t param = packPtxParam(st);
     b.CreateCall(hook("__td_cpu_asm", void_, {i32_, i32_, i32_, ptr_, ptr_}),
                  {siteArg(*call), b.getInt32(static_cast<uint32_t>(st.op)), b.getInt32(param), in, out});
     llvm::Type* rt = call->getType();
