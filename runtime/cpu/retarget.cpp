@@ -25,6 +25,7 @@
 #include "runtime/cpu/half_lowering.h"
 #include "runtime/cpu/thread_ctx.h"
 #include "runtime/cpu/ptx_param.h"
+#include "runtime/cpu/warp_ops.h"
 
 extern const char td_cpu_libdevice_cu[];
 
@@ -226,25 +227,25 @@ class Lowering {
     } else if (name == "llvm.nvvm.barrier.sync.cnt" || name == "llvm.nvvm.barrier") {
       b.CreateCall(hook("__td_cpu_barrier", void_, {i32_, i32_, i32_}), {siteArg(*call), arg(0), arg(1)});
     } else if (name.starts_with("llvm.nvvm.barrier0.")) {
-      int op = name.ends_with("popc") ? 1 : name.ends_with("and") ? 2 : 3;
+      int op = name.ends_with("popc") ? kRedPopc : name.ends_with("and") ? kRedAnd : kRedOr;
       repl = b.CreateCall(hook("__td_cpu_barrier_reduce", i32_, {i32_, i32_, i32_}),
                           {siteArg(*call), b.getInt32(op), b.CreateZExtOrTrunc(arg(0), i32_)});
     } else if (name == "llvm.nvvm.bar.warp.sync") {
-      warp(b, *call, 2, 0, arg(0), b.getInt32(0), b.getInt32(0), b.getInt32(0));
+      warp(b, *call, kSyncWarp, 0, arg(0), b.getInt32(0), b.getInt32(0), b.getInt32(0));
     } else if (name == "llvm.nvvm.activemask") {
-      repl = warp(b, *call, 3, 0, b.getInt32(-1), b.getInt32(0), b.getInt32(0), b.getInt32(0));
+      repl = warp(b, *call, kActiveMask, 0, b.getInt32(-1), b.getInt32(0), b.getInt32(0), b.getInt32(0));
     } else if (name.consume_front("llvm.nvvm.shfl.sync.")) {
       auto [mode, type] = name.split('.');
-      int m = mode == "idx" ? 0 : mode == "up" ? 1 : mode == "down" ? 2 : mode == "bfly" ? 3 : -1;
+      int m = mode == "idx" ? kIdx : mode == "up" ? kUp : mode == "down" ? kDown : mode == "bfly" ? kBfly : -1;
       if (m < 0 || type.contains('p')) unsupported(*call, "llvm.nvvm.shfl.sync." + name.str());
       llvm::Value* v = arg(1);
       if (v->getType()->isFloatTy()) v = b.CreateBitCast(v, i32_);
-      repl = warp(b, *call, 0, m, arg(0), v, arg(2), arg(3));
+      repl = warp(b, *call, kShfl, m, arg(0), v, arg(2), arg(3));
       if (call->getType()->isFloatTy()) repl = b.CreateBitCast(repl, call->getType());
     } else if (name.consume_front("llvm.nvvm.vote.")) {
       auto mode = name.split('.').first;
-      int m = mode == "all" ? 0 : mode == "any" ? 1 : mode == "uni" ? 2 : 3;
-      repl = warp(b, *call, 1, m, arg(0), b.CreateZExt(arg(1), i32_), b.getInt32(0), b.getInt32(0));
+      int m = mode == "all" ? kAll : mode == "any" ? kAny : mode == "uni" ? kUni : kBallot;
+      repl = warp(b, *call, kVote, m, arg(0), b.CreateZExt(arg(1), i32_), b.getInt32(0), b.getInt32(0));
       if (call->getType()->isIntegerTy(1)) repl = b.CreateICmpNE(repl, b.getInt32(0));
     } else if (name.starts_with("llvm.nvvm.membar") || name.starts_with("llvm.nvvm.fence")) {
       b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
@@ -330,13 +331,13 @@ class Lowering {
       b.CreateCall(hook(st.arrive ? "__td_cpu_barrier_arrive" : "__td_cpu_barrier", void_, {i32_, i32_, i32_}),
                    {siteArg(*call), id, count});
     } else if (st.op == PtxOp::Shfl) {  // operands: a, b, c, membermask
-      repl = warp(b, *call, 0, st.mode, arg(3), b.CreateBitCast(call->getArgOperand(0), i32_), arg(1), arg(2));
+      repl = warp(b, *call, kShfl, st.mode, arg(3), b.CreateBitCast(call->getArgOperand(0), i32_), arg(1), arg(2));
       if (call->getType() != i32_) repl = b.CreateBitCast(repl, call->getType());
     } else if (st.op == PtxOp::Redux) {  // operands: a, membermask
-      repl = warp(b, *call, 5, st.mode | (st.isSigned ? 8 : 0), arg(1), arg(0), b.getInt32(0), b.getInt32(0));
+      repl = warp(b, *call, kRedux, st.mode | (st.isSigned ? kReduxSigned : 0), arg(1), arg(0), b.getInt32(0), b.getInt32(0));
     } else if (st.op == PtxOp::Vote) {  // $0 is the result; operands from $1 on are the call's arguments
       llvm::Value* pred = b.CreateZExt(b.CreateICmpNE(arg(st.valueOperand - 1), b.getInt32(0)), i32_);
-      repl = warp(b, *call, 1, st.mode, arg(st.sizeOperand - 1), pred, b.getInt32(0), b.getInt32(0));
+      repl = warp(b, *call, kVote, st.mode, arg(st.sizeOperand - 1), pred, b.getInt32(0), b.getInt32(0));
     } else if (st.op == PtxOp::CvtPack) {  // round each float to f16/bf16, high half from the first source
       auto half = [&](unsigned operand) {
         llvm::Value* f = call->getArgOperand(operand - 1);

@@ -1,4 +1,5 @@
 #include "runtime/cpu/simt.h"
+#include "runtime/cpu/warp_ops.h"
 
 #include <algorithm>
 #include <cstring>
@@ -21,10 +22,6 @@ struct BorrowedStack {
   void deallocate(boost::context::stack_context&) noexcept {}
 };
 
-enum WarpOp { kShfl = 0, kVote = 1, kSyncWarp = 2, kActiveMask = 3, kInlinePtx = 4, kRedux = 5 };
-enum ShflMode { kIdx = 0, kUp = 1, kDown = 2, kBfly = 3 };
-enum VoteMode { kAll = 0, kAny = 1, kUni = 2, kBallot = 3 };
-enum BarrierReduce { kRedNone = 0, kRedPopc = 1, kRedAnd = 2, kRedOr = 3 };
 
 }  // namespace
 
@@ -315,8 +312,8 @@ void Worker::completeWarp(uint32_t w, uint64_t lanes) {
       case kInlinePtx:
         break;  // results written by runWarpPtx
       case kRedux: {  // redux.sync: mode 0 add, 1 min, 2 max, 3 and, 4 or, 5 xor; +8 signed
-        int m = th.mode & 7;
-        bool sgn = th.mode & 8;
+        int m = th.mode & (kReduxSigned - 1);
+        bool sgn = th.mode & kReduxSigned;
         uint32_t acc = m == 3 ? ~0u : (m == 1 ? (sgn ? 0x7fffffffu : ~0u) : (m == 2 ? (sgn ? 0x80000000u : 0u) : 0u));
         for (uint32_t j = 0; j < count; ++j) {
           if (!in(j)) continue;
