@@ -12,6 +12,24 @@
 
 namespace td {
 
+llvm::Value* pointerOperandOf(llvm::Value* v) {
+  for (int depth = 0; depth < 16; ++depth) {
+    if (auto* p2i = llvm::dyn_cast<llvm::PtrToIntOperator>(v)) return p2i->getPointerOperand();
+    auto* op = llvm::dyn_cast<llvm::Operator>(v);
+    if (!op) return nullptr;
+    unsigned code = op->getOpcode();
+    if (code == llvm::Instruction::Trunc || code == llvm::Instruction::ZExt || code == llvm::Instruction::SExt) {
+      v = op->getOperand(0);
+    } else if (code == llvm::Instruction::Add || code == llvm::Instruction::Or) {
+      if (llvm::Value* p = pointerOperandOf(op->getOperand(0))) return p;
+      return pointerOperandOf(op->getOperand(1));
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
 namespace {
 
 // The alignment the IR promises for the access. The GPU back end relies on it (it merges neighbouring
@@ -22,22 +40,10 @@ unsigned requiredAlign(uint64_t, llvm::Align declared) {
   return static_cast<unsigned>(std::min<uint64_t>(declared.value(), 16));
 }
 
+bool leadsToPointer(llvm::Value* v) { return pointerOperandOf(v) != nullptr; }
+
 // The pointer an integer address operand of inline PTX stands for (cvta.to.shared values, plus byte
 // offsets): rebuilt as a generic pointer just before `at`, or nullptr when the integer has no such origin.
-bool leadsToPointer(llvm::Value* v) {
-  for (int depth = 0; depth < 16; ++depth) {
-    if (llvm::isa<llvm::PtrToIntOperator>(v)) return true;
-    auto* op = llvm::dyn_cast<llvm::Operator>(v);
-    if (!op) return false;
-    unsigned code = op->getOpcode();
-    if (code == llvm::Instruction::Trunc || code == llvm::Instruction::ZExt || code == llvm::Instruction::SExt) v = op->getOperand(0);
-    else if (code == llvm::Instruction::Add || code == llvm::Instruction::Or)
-      return leadsToPointer(op->getOperand(0)) || leadsToPointer(op->getOperand(1));
-    else return false;
-  }
-  return false;
-}
-
 llvm::Value* pointerBehind(llvm::Value* v, llvm::Instruction* at) {
   llvm::SmallVector<llvm::Value*, 4> offsets;
   for (int depth = 0; depth < 16; ++depth) {

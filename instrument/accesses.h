@@ -24,6 +24,10 @@ struct Access {
 // Appends every access of `f` to `out`, in instruction order.
 void collectAccesses(llvm::Function& f, std::vector<Access>& out);
 
+// The pointer an integer operand of inline PTX was made from (ptrtoint, through casts, adds and ors: a
+// cvta.to.shared value plus byte offsets), or nullptr. Reads the IR only.
+llvm::Value* pointerOperandOf(llvm::Value* v);
+
 // Calls `visit` for every access of the user's functions in `m` (not tile-doctor's own __td_*), with
 // the root its pointer derives from. Accesses are collected per function before the first visit, so
 // `visit` may insert code.

@@ -137,24 +137,6 @@ std::set<const llvm::Instruction*> readsNoWriteCanRace(llvm::Module& m) {
   return quiet;
 }
 
-// The pointer an integer asm operand was made from (ptrtoint through casts, adds and ors), or nullptr.
-llvm::Value* pointerOperandBehind(llvm::Value* v) {
-  for (int depth = 0; depth < 16 && v; ++depth) {
-    if (v->getType()->isPointerTy()) return v;
-    auto* op = llvm::dyn_cast<llvm::Operator>(v);
-    if (!op) return nullptr;
-    unsigned code = op->getOpcode();
-    if (code == llvm::Instruction::PtrToInt || code == llvm::Instruction::Trunc || code == llvm::Instruction::ZExt ||
-        code == llvm::Instruction::SExt)
-      v = op->getOperand(0);
-    else if (code == llvm::Instruction::Add || code == llvm::Instruction::Or)
-      v = pointerOperandBehind(op->getOperand(0)) ? op->getOperand(0) : op->getOperand(1);
-    else
-      return nullptr;
-  }
-  return nullptr;
-}
-
 // The opcode of an asm statement's first instruction, past braces, labels and .reg declarations.
 std::string firstInstruction(const std::string& text) {
   size_t at = 0;
@@ -187,7 +169,7 @@ std::map<const llvm::GlobalVariable*, std::string> sharedArraysBehindUnknownAsm(
       auto* asmStmt = call ? llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()) : nullptr;
       if (!asmStmt || parsePtx(asmStmt->getAsmString())) continue;
       for (llvm::Value* operand : call->args()) {
-        llvm::Value* p = pointerOperandBehind(operand);
+        llvm::Value* p = operand->getType()->isPointerTy() ? operand : pointerOperandOf(operand);
         if (!p) continue;
         PointerRoot root = roots.of(p);
         if (root.kind != PointerRoot::SharedVar) continue;
