@@ -1,5 +1,7 @@
 #include "driver/check.h"
 
+#include "checks/family.h"
+
 #include <filesystem>
 #include <fmt/format.h>
 #include <set>
@@ -49,9 +51,14 @@ void addScriptLines(std::vector<Finding>& findings, const std::string& source, c
     if (auto it = map.find(f.loc.line); it != map.end()) f.loc.python = it->second;
   }
 }
+// Runs the launch, then lets each family read what its regions brought back.
 LaunchOutcome launchOn(bool onGpu, KernelModule& km, const Bundle& b, std::vector<ArgValue>& args, const Profile& profile,
                        const LaunchOptions& launch) {
-  return onGpu ? cuda::runOnCuda(km, b, args, launch) : cpu::runOnCpu(km, b, args, profile.warpSize, launch);
+  LaunchOutcome out =
+      onGpu ? cuda::runOnCuda(km, b, args, launch) : cpu::runOnCpu(km, b, args, profile.warpSize, launch);
+  for (const Family& f : families())
+    if (f.afterLaunch) f.afterLaunch(out, km.sites, b);
+  return out;
 }
 
 std::string scheduleName(const LaunchOptions& l, bool onGpu, int run) {
@@ -156,8 +163,7 @@ CheckResult runCheck(const CheckRequest& req) {
   preparation.check();
   LaunchOptions launch = req.launch;
   launch.blocks = sel.blocks;
-  launch.raceShadows = checks.has("race") || checks.has("init") || checks.has("sync");
-  launch.barrierHooks = checks.has("sync");
+  launch.regions = regionTable({checks.families.begin(), checks.families.end()});
   r.blocksNote = onGpu || sel.all ? "" : sel.description;
   LaunchOutcome out;
   try {

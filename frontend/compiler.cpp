@@ -39,7 +39,8 @@ void addFile(llvm::vfs::InMemoryFileSystem& fs, const std::string& path, const c
   fs.addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(text, path));
 }
 
-llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const std::string& path, const std::string& text) {
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const std::string& path, const std::string& text,
+                                                               const CompileOptions& opts) {
   auto mem = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   addFile(*mem, std::string(kPreludeDir) + "/td_prelude.h", td_prelude_h);
   addFile(*mem, std::string(kPreludeDir) + "/td_fp16.h", td_fp16_h);
@@ -49,6 +50,7 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const std::string
   addFile(*mem, std::string(kPreludeDir) + "/crt/sm_70_rt.hpp", "#pragma once\n");
   // CUDA 13 dropped texture_fetch_functions.h, which clang 19's CUDA wrapper still includes (SDK mode).
   addFile(*mem, std::string(kSdkShimDir) + "/texture_fetch_functions.h", "#pragma once\n");
+  for (const auto& [name, content] : opts.preludeFiles) addFile(*mem, std::string(kPreludeDir) + "/" + name, content.c_str());
   if (!text.empty()) addFile(*mem, path, text.c_str());
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   overlay->pushOverlay(mem);
@@ -140,7 +142,7 @@ class EveryFileRead : public clang::DependencyCollector {
 
 void runClangAction(const std::string& path, const CompileOptions& opts, clang::FrontendAction& action,
                     const std::string& text, std::vector<std::string>* filesRead) {
-  auto vfs = makeFileSystem(path, text);
+  auto vfs = makeFileSystem(path, text, opts);
   std::vector<std::string> args = clangArguments(path, opts);
   std::vector<const char*> argv;
   for (auto& a : args) argv.push_back(a.c_str());

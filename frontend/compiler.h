@@ -24,6 +24,8 @@ struct CompileOptions {
   // clang's CUDA wrapper headers, as real TileLang/CUTLASS code needs.
   std::string cudaSdk;
   bool selfContained = false;  // a preprocessed source (clang -E output): no headers at all
+  // More files in the prelude folder, by path relative to it (the check families' device files).
+  std::vector<std::pair<std::string, std::string>> preludeFiles;
 };
 
 // The CUDA SDK to compile against: $CUDA_HOME, $CUDA_PATH, then /usr/local/cuda; empty when none has

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -21,6 +22,8 @@
 #include "frontend/compiler.h"
 #include "frontend/input_error.h"
 #include "frontend/signature.h"
+#include "checks/family.h"
+#include "instrument/accesses.h"
 #include "instrument/bounds_pass.h"
 #include "instrument/shared_objects.h"
 #include "instrument/pointer_roots.h"
@@ -30,12 +33,12 @@
 #include "instrument/sync_sites.h"
 #include "instrument/external_calls.h"
 
-extern const char td_runtime_cu[];
-
 namespace td {
 
 const std::set<std::string>& CheckSet::known() {
-  static const std::set<std::string> k = {"bounds", "init", "launch", "race", "sync"};
+  static std::set<std::string> k;
+  k.clear();  // a test may have added a family since
+  for (const Family& f : td::families()) k.insert(f.name);
   return k;
 }
 
@@ -142,16 +145,49 @@ void keepOnlyEntry(llvm::Module& m, llvm::Function* entry) {
   }
 }
 
+// Each kernel starts by setting up its block's regions (an executor primitive: the GPU zeroes those it
+// keeps in shared memory).
+void startBlocks(llvm::Module& m) {
+  llvm::FunctionCallee start = m.getOrInsertFunction("__td_block_start", llvm::Type::getVoidTy(m.getContext()));
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration() || !isKernel(f)) continue;
+    llvm::Instruction* first = &*f.getEntryBlock().getFirstInsertionPt();
+    llvm::IRBuilder<> b(first);
+    setHookLocation(b, first);
+    b.CreateCall(start, {});
+  }
+}
+
 double secondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace
 
+// The runtime's annotate("X") marks (td_core.cuh: TD_INLINE_ON_CPU) become function attributes X, for the
+// executors to read; the annotation table itself goes, or it would keep every hook alive.
+void annotationsToAttributes(llvm::Module& m) {
+  llvm::GlobalVariable* table = m.getGlobalVariable("llvm.global.annotations");
+  if (!table) return;
+  if (auto* entries = llvm::dyn_cast<llvm::ConstantArray>(table->getInitializer()))
+    for (llvm::Value* e : entries->operands()) {
+      auto* entry = llvm::dyn_cast<llvm::ConstantStruct>(e);
+      if (!entry || entry->getNumOperands() < 2) continue;
+      auto* fn = llvm::dyn_cast<llvm::Function>(entry->getOperand(0)->stripPointerCasts());
+      auto* text = llvm::dyn_cast<llvm::GlobalVariable>(entry->getOperand(1)->stripPointerCasts());
+      auto* data = text && text->hasInitializer() ? llvm::dyn_cast<llvm::ConstantDataSequential>(text->getInitializer()) : nullptr;
+      if (fn && data && data->isCString()) fn->addFnAttr(data->getAsCString());
+    }
+  table->eraseFromParent();
+}
+
 void linkDeviceRuntime(llvm::Module& m) {
   CompileOptions opts;
   opts.optLevel = "-O2";
-  std::unique_ptr<llvm::Module> rt = compileCuda(m.getContext(), "/__tile_doctor__/src/td_runtime.cu", opts, td_runtime_cu);
+  for (const DeviceFile& f : deviceRuntimeFiles()) opts.preludeFiles.emplace_back(f.path, f.text);
+  std::unique_ptr<llvm::Module> rt =
+      compileCuda(m.getContext(), "/__tile_doctor__/src/td_runtime.cu", opts, deviceRuntimeSource());
+  annotationsToAttributes(*rt);
   rt->setDataLayout(m.getDataLayout());
   rt->setTargetTriple(m.getTargetTriple());
   if (llvm::Linker::linkModules(m, std::move(rt)))
@@ -206,6 +242,9 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {
   if (checks.has("race") || checks.has("init") || checks.has("sync"))
     RacePass(km.sites, checks.has("race"), checks.has("init"), checks.has("sync")).run(*km.module, mam);
   if (checks.has("bounds")) BoundsCheckPass(km.sites).run(*km.module, mam);
+  std::vector<td_region> regions = regionTable({checks.families.begin(), checks.families.end()});
+  if (std::any_of(regions.begin(), regions.end(), [](const td_region& r) { return r.flags & TD_REGION_PRESENT; }))
+    startBlocks(*km.module);
   linkDeviceRuntime(*km.module);
   std::string err;
   llvm::raw_string_ostream es(err);

@@ -32,7 +32,7 @@ struct KernelModule {
 // Compiles the bundle's kernel and instruments it with the checks of `checks`; either executor runs it.
 KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks);
 
-// The compiled device runtime (td_runtime.cu), linked into `m`; hooks become internal so they inline.
+// The compiled device runtime (td_core.cuh and every family's device source), linked into `m`; hooks become internal so they inline.
 void linkDeviceRuntime(llvm::Module& m);
 
 // Finds the __global__ function named `entry` (plain or the name before '(' of a demangled C++ name).

@@ -15,13 +15,14 @@
 #include "instrument/shared_objects.h"
 #include "instrument/pointer_roots.h"
 #include "instrument/ptx_catalogue.h"
+#include "checks/race/race_abi.h"
 #include "runtime/abi.h"
 
 namespace td {
 
 namespace {
 
-// What a call synchronises, for the runtime's counts (td_runtime.cu, __td_sync_passed): kind 0 a block
+// What a call synchronises, for the runtime's counts (checks/sync/sync_runtime.cu, __td_sync_passed): kind 0 a block
 // barrier of `count` threads (0: all), 1 __syncwarp(mask), 2 anything else that orders memory between
 // threads (mbarrier arrivals, bar.arrive); -1 none.
 struct SyncOp {
@@ -182,7 +183,7 @@ std::map<const llvm::GlobalVariable*, std::string> sharedArraysBehindUnknownAsm(
 
 }  // namespace
 
-// The hooks' kind argument: runtime/abi.h's TD_ACCESS_* and TD_CHECK_* (td_runtime.cu reads them).
+// The hooks' kind argument: TD_ACCESS_* and TD_CHECK_* (checks/race/race_abi.h; race_runtime.cu reads them).
 void RacePass::hookAccesses(llvm::Module& m) {
   llvm::LLVMContext& ctx = m.getContext();
   llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
@@ -304,23 +305,9 @@ void RacePass::hookSynchronisation(llvm::Module& m) {
   }
 }
 
-// Each kernel starts by setting up its block's race state (an executor primitive: the GPU zeroes a shadow
-// it keeps in shared memory).
-void RacePass::hookEntries(llvm::Module& m) {
-  llvm::FunctionCallee start = m.getOrInsertFunction("__td_block_start", llvm::Type::getVoidTy(m.getContext()));
-  for (llvm::Function& f : m) {
-    if (f.isDeclaration() || !isKernel(f)) continue;
-    llvm::Instruction* first = &*f.getEntryBlock().getFirstInsertionPt();
-    llvm::IRBuilder<> b(first);
-    setHookLocation(b, first);
-    b.CreateCall(start, {});
-  }
-}
-
 llvm::PreservedAnalyses RacePass::run(llvm::Module& m, llvm::ModuleAnalysisManager&) {
   if (race_ || init_) hookAccesses(m);
   hookSynchronisation(m);
-  hookEntries(m);
   return llvm::PreservedAnalyses::none();
 }
 

@@ -22,7 +22,6 @@ class RacePass : public llvm::PassInfoMixin<RacePass> {
  private:
   void hookAccesses(llvm::Module& m);
   void hookSynchronisation(llvm::Module& m);
-  void hookEntries(llvm::Module& m);
   SiteTable& table_;
   bool race_, init_, sync_;
 };

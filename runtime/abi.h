@@ -1,6 +1,6 @@
 // tile-doctor hook ABI, version 1.
 // Shared by the device runtime (compiled for the GPU and, retargeted, for the CPU) and the host collector.
-// Passes emit calls to the __td_* hooks declared in td_runtime.cu; the hooks write fixed-size records
+// Passes emit calls to the __td_* hooks of the device runtime (td_core.cuh, checks/*/..._runtime.cu); the hooks write fixed-size records
 // into a channel the executor provides through the __td_ctl control block. Keep this file plain C.
 #ifndef TD_ABI_H
 #define TD_ABI_H
@@ -46,20 +46,38 @@
 #define TD_PARTNER_SITE(addr) ((unsigned int)((addr) >> 32))
 #define TD_PARTNER_THREAD(addr) ((unsigned int)((addr) & 0xffffffffu))
 
-// The `kind` argument of the race hooks (__td_race_shared, __td_race_global): the access in the low two
-// bits, then which checks it takes part in.
-#define TD_ACCESS_READ 0u
-#define TD_ACCESS_WRITE 1u
-#define TD_ACCESS_ATOMIC 2u
-#define TD_ACCESS_MASK 3u
-#define TD_CHECK_INIT 4u   // uninitialised reads (family "init")
-#define TD_CHECK_RACE 8u   // races (family "race")
-#define TD_CHECKS (TD_CHECK_INIT | TD_CHECK_RACE)
+// Device state a check family asks for (its regions, checks/regions.h): the executor allocates each
+// region by scope and zeroes it when the scope starts; the device runtime finds the calling thread's
+// instance with the executor primitive __td_region(id), a buffer's with td_buffer_region (td_core.cu).
+#define TD_MAX_REGIONS 8
+#define TD_BUFFER_REGIONS 2        // per-buffer regions at most (td_buffer.region)
+#define TD_SCOPE_GRID 0            // one instance for the launch, zero at launch
+#define TD_SCOPE_BLOCK 1           // one per block, zero when the block starts
+#define TD_SCOPE_THREAD 2          // one per thread, zero when its block starts
+#define TD_SCOPE_BUFFER 3          // one per buffer argument, zero at launch
+#define TD_REGION_PRESENT 1u       // allocated for this launch (a region no enabled family needs is absent)
+#define TD_REGION_PREFER_SHARED 2u // kept in the block's own shared memory where it fits (block and thread scope)
+#define TD_REGION_HANG_READBACK 4u // says where threads wait: kept and read back when a launch is stopped for
+                                   // time only by an executor that cannot see its waiting threads itself
+#define TD_REGION_READ_BACK 8u     // grid scope: copied back to the host after the launch
+#define TD_REGION_IN_SHARED 16u    // set by the executor: this launch keeps it at shared_offset of the tail
+
+typedef struct td_region {
+  unsigned int scope, flags;
+  // An instance's size: fixed_bytes, plus bytes_per_word per 4 bytes of the block's shared window (block
+  // scope) or of the buffer (buffer scope), plus bytes_per_site per instrumentation site.
+  unsigned int fixed_bytes, bytes_per_word, bytes_per_site;
+  unsigned int slot;           // buffer scope: the index in td_buffer.region
+  unsigned long long bytes;    // set by the executor: an instance's size (block, thread, grid scope)
+  unsigned long long base;     // set by the executor: instance 0 in global memory (0: absent or in shared memory)
+  unsigned int shared_offset;  // TD_REGION_IN_SHARED: its offset in the block's shared tail
+  unsigned int pad;
+} td_region;
 
 typedef struct td_buffer {
   unsigned long long base;   // device address of the buffer bound to this argument
   unsigned long long bytes;  // its size; 0 for a scalar argument
-  unsigned long long shadow; // race shadow (td_granule per 4 bytes), 0 when the race/init checks are off
+  unsigned long long region[TD_BUFFER_REGIONS];  // the buffer's instance of each per-buffer region (0: none)
   unsigned int flags;
   unsigned int pad;
 } td_buffer;
@@ -82,48 +100,10 @@ typedef struct td_channel {
   td_record records[1];      // capacity entries follow
 } td_channel;
 
-// Race shadow: one per 4 bytes of a block's shared window (zeroed when the block starts) and of every
-// global buffer (zeroed at launch): the last write and the last read, each a 64-bit tag (thread, site,
-// block, bytes, atomic, barrier count: td_runtime.cu) exchanged as one word, so the GPU's concurrent
-// updates never pair one access's thread with another's site or epoch; beside them each access's warp
-// and other-sync counts, and the bytes any thread wrote in this launch.
-typedef struct td_granule {
-  unsigned long long w, r;
-  unsigned int w_aux, r_aux;  // low 16 bits: the thread's __syncwarp count; high 16: the block's other-sync count
-  unsigned int written;       // bits 0-3: the granule's bytes written so far
-  unsigned int pad;
-} __attribute__((aligned(16))) td_granule;  // a reader loads it as two 16-byte words
-
-// Barrier checks: per block, TD_BARRIER_SLOTS generations of its full-block barrier (key = generation + 1
-// << 32 | site + 1, and the first thread there), then one slot for the first thread that exited; and
-// per warp the lanes that exited.
-#define TD_BARRIER_SLOTS 8
-#define TD_MAX_WARPS 32
-typedef struct td_barrier_slot {
-  unsigned long long key;
-  unsigned int thread, pad;
-} td_barrier_slot;
-typedef struct td_block_checks {
-  td_barrier_slot slots[TD_BARRIER_SLOTS + 1];
-  unsigned long long exited_lanes[TD_MAX_WARPS];
-} td_block_checks;
-
-// GPU hang reports: one word per thread of the grid saying where it is at the barriers (td_runtime.cu
-// writes it; the CUDA executor reads it back when a launch runs past its timeout). 0: running (or not
-// started); site + 1: waiting at that barrier; TD_WAIT_ARRIVED | site + 1: last passed a barrier there
-// without waiting (bar.arrive); TD_WAIT_EXITED set: returned.
-#define TD_WAIT_ARRIVED 0x40000000u
-#define TD_WAIT_EXITED 0x80000000u
-
-// A block's race state in its own shared memory (the CUDA executor, where it fits): the tail, launched
-// after the kernel's dynamic array at TD_SHARED_TAIL_OFFSET of it: td_block_checks, the block's sync
-// count in 16 bytes, two counters per thread rounded up to 16 bytes, then the granules.
+// The block's shared tail (the CUDA executor, where its regions fit): launched after the kernel's dynamic
+// shared array, at TD_SHARED_TAIL_OFFSET of it, zeroed by the block when it starts.
 #define TD_SHARED_TAIL_ALIGN 16u
 #define TD_SHARED_TAIL_OFFSET(dynamic_bytes) (((dynamic_bytes) + TD_SHARED_TAIL_ALIGN - 1) / TD_SHARED_TAIL_ALIGN * TD_SHARED_TAIL_ALIGN)
-#define TD_TAIL_SYNC_OFFSET sizeof(td_block_checks)
-#define TD_TAIL_EPOCHS_OFFSET (TD_TAIL_SYNC_OFFSET + 16)
-#define TD_TAIL_GRANULES_OFFSET(threads) (TD_TAIL_EPOCHS_OFFSET + ((threads) * 8 + 15) / 16 * 16)
-#define TD_TAIL_BYTES(threads, granules) (TD_TAIL_GRANULES_OFFSET(threads) + (granules) * sizeof(td_granule))
 
 typedef struct td_ctl {
   unsigned int abi_version;
@@ -132,18 +112,9 @@ typedef struct td_ctl {
   unsigned int dynamic_shared_bytes;
   td_channel* channel;
   unsigned int* hits;        // nsites * TD_KIND_COUNT counters (atomic)
-  // The CUDA executor's race state, one slice per block of the grid (the CPU executor keeps its own per
-  // running block): shared shadows of shadow_granules each, two counters per thread, one per block.
-  unsigned long long race_shadow;
-  unsigned long long thread_epochs;
-  unsigned long long block_sync;
-  unsigned long long block_checks;   // one td_block_checks per block
-  unsigned int shadow_granules;
-  // Non-zero: the block's shared shadow, its td_block_checks and its sync count live in the block's own
-  // shared memory instead, this many bytes launched after the kernel's dynamic shared array (at
-  // TD_SHARED_TAIL_OFFSET of it), zeroed by the block when it starts.
-  unsigned int shared_tail_bytes;
-  unsigned long long wait_board;  // the GPU's hang-report words, 0 where there are none (the CPU)
+  unsigned int shared_tail_bytes;  // non-zero: the regions kept in the block's shared tail take this many bytes
+  unsigned int pad;
+  td_region regions[TD_MAX_REGIONS];
   td_buffer buffers[TD_MAX_BUFFERS];
 } td_ctl;
 

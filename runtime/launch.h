@@ -36,6 +36,13 @@ struct Waiter {
   uint32_t barrierId = 0, expected = 0, arrived = 0, arriveSite = ~0u;
 };
 
+// A region's bytes copied back to the host (TD_REGION_READ_BACK after the launch; TD_REGION_HANG_READBACK
+// when it was stopped for time), for the family that asked for it to read.
+struct RegionReadback {
+  unsigned id = 0;
+  std::vector<uint8_t> bytes;
+};
+
 struct LaunchOutcome {
   // Stopped: a thread failed a device assert or reached __trap, and the kernel ended (its record says which).
   enum Status { Completed, Faulted, TimedOut, Deadlocked, Crashed, Stopped } status = Completed;
@@ -44,6 +51,7 @@ struct LaunchOutcome {
   std::vector<uint32_t> hits;  // nsites * TD_KIND_COUNT
   FaultInfo fault;
   std::vector<Waiter> waiters;
+  std::vector<RegionReadback> readbacks;
   uint64_t blocksRun = 0;
   std::string message;         // for Crashed: what happened
   double seconds = 0;          // kernel execution time (the child's run)
@@ -62,8 +70,9 @@ struct LaunchOptions {
   int device = 0;              // CUDA device ordinal
   int timingLaunches = 0;      // CUDA executor: extra launches after the checked one, timed with events
   Schedule schedule = Schedule::Forward;  // CPU executor
-  bool raceShadows = false;               // the module has race/init/sync hooks: their state is needed
-  bool barrierHooks = false;              // the module has the sync family's barrier hooks (GPU hang reports)
+  // The device state the enabled check families need (checks/family.h: regionTable), TD_MAX_REGIONS
+  // entries or none; the executor allocates each present one and fills in where it put it.
+  std::vector<td_region> regions;
   uint64_t scheduleSeed = 0;
   int devicePrintFd = 1;         // where device printf writes (both executors; 2 when the report takes stdout)
   std::vector<uint64_t> blocks;  // CPU executor: linear indices of the blocks to run; empty: all

@@ -108,7 +108,7 @@ Finding raceFinding(unsigned kind, unsigned site, const std::vector<const td_rec
   uint32_t partnerSite = TD_PARTNER_SITE(r.addr);
   const Site* other = partnerSite < sites.sites.size() ? &sites.sites[partnerSite] : nullptr;
   ThreadRef me = recordThread(r), partner = partnerOf(r, b);
-  // Tags keep the block id modulo 4096 (runtime/device/td_runtime.cu): past that the partner's block is
+  // Tags keep the block id modulo 4096 (race_runtime.cu): past that the partner's block is
   // known only up to it.
   uint64_t blocks = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
   uint64_t myLinear = me.block[0] + b.grid[0] * (me.block[1] + b.grid[1] * me.block[2]);

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "runtime/control_block.h"
+#include "runtime/regions.h"
 #include "runtime/shared_mapping.h"
 #include <unistd.h>
 
@@ -188,19 +189,31 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
     }
   }
 
-  // Global race shadows: zero pages mapped lazily, so only the touched parts of large buffers cost memory.
-  std::vector<uint64_t> shadows(args.size(), 0);
-  std::vector<std::pair<void*, size_t>> shadowMaps;
-  for (size_t i = 0; opts.raceShadows && i < args.size(); ++i) {
-    if (!args[i].spec->isBuffer || args[i].bytes == 0) continue;
-    size_t n = shadowBytesFor(args[i].bytes);
-    void* m = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (m == MAP_FAILED) throw std::runtime_error(fmt::format("cannot map {} bytes of race shadow", n));
-    shadowMaps.emplace_back(m, n);
-    shadows[i] = reinterpret_cast<uint64_t>(m);
-  }
+  // The families' regions. Block and thread scope live in each worker; this executor sees its waiting
+  // threads itself, so hang-report regions stay absent. Grid-scope and per-buffer instances are mapped
+  // here: zero pages mapped lazily, so only the touched parts of large buffers' regions cost memory;
+  // grid-scope ones shared, for those read back after the launch.
+  uint32_t windowBytes = static_cast<uint32_t>(layOutShared(km.sites).dynamicOffset + bundle.dynamicShared);
+  std::vector<td_region> regions = opts.regions;
+  for (td_region& r : regions)
+    if (r.flags & TD_REGION_HANG_READBACK) r = td_region{};
+  sizeRegions(regions, windowBytes + 4, nsites);
+  std::vector<std::pair<void*, size_t>> regionMaps;
+  auto mapRegion = [&](size_t n, int sharing) {
+    void* m = mmap(nullptr, std::max<size_t>(n, 1), PROT_READ | PROT_WRITE, sharing | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) throw std::runtime_error(fmt::format("cannot map {} bytes of the checks' device state", n));
+    regionMaps.emplace_back(m, std::max<size_t>(n, 1));
+    return m;
+  };
+  std::vector<BufferRegions> bufferRegions(args.size(), BufferRegions{});
+  for (const BufferRegionNeed& need : bufferRegionNeeds(regions, args, nsites))
+    bufferRegions[need.arg][need.slot] = reinterpret_cast<uint64_t>(mapRegion(need.bytes, MAP_PRIVATE));
+  std::vector<td_region> bakedRegions = regions;  // the module sees sizes only: addresses differ per run
+  for (td_region& r : regions)
+    if ((r.flags & TD_REGION_PRESENT) && r.scope == TD_SCOPE_GRID) r.base = reinterpret_cast<uint64_t>(mapRegion(r.bytes, MAP_SHARED));
   td_ctl ctl = makeControlBlock(args, addresses, nsites, static_cast<uint32_t>(bundle.dynamicShared),
-                                reinterpret_cast<uint64_t>(channel), reinterpret_cast<uint64_t>(hits), shadows);
+                                reinterpret_cast<uint64_t>(channel), reinterpret_cast<uint64_t>(hits), bakedRegions,
+                                bufferRegions);
   // The control block's addresses (this run's mappings) become symbols bound at link time, so the
   // compiled module is the same from run to run and its object code can be kept.
   std::map<uint64_t, std::string> addressFields;
@@ -215,7 +228,9 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   for (size_t i = 0; i < args.size() && i < TD_MAX_BUFFERS; ++i) {
     uint64_t at = offsetof(td_ctl, buffers) + i * sizeof(td_buffer);
     address(at + offsetof(td_buffer, base), fmt::format("__td_run_base{}", i), ctl.buffers[i].base);
-    address(at + offsetof(td_buffer, shadow), fmt::format("__td_run_shadow{}", i), ctl.buffers[i].shadow);
+    for (size_t k = 0; k < TD_BUFFER_REGIONS; ++k)
+      address(at + offsetof(td_buffer, region) + k * sizeof(uint64_t), fmt::format("__td_run_region{}_{}", i, k),
+              ctl.buffers[i].region[k]);
   }
   bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl, addressFields);
 
@@ -227,7 +242,9 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
     lc.block[d] = static_cast<uint32_t>(bundle.block[d]);
   }
   lc.warpSize = static_cast<uint32_t>(warpSize);
-  lc.sharedWindowBytes = static_cast<uint32_t>(layOutShared(km.sites).dynamicOffset + bundle.dynamicShared);
+  lc.sharedWindowBytes = windowBytes;
+  for (size_t i = 0; i < regions.size() && i < TD_MAX_REGIONS; ++i)
+    if (regions[i].flags & TD_REGION_PRESENT) lc.regionsPresent |= 1u << i;
   RetargetResult rt = retargetToHost(*km.module, km.entrySymbol, jit.triple(), jit.dataLayout(), km.sites, lc);
   jit.add(std::move(km.module), std::move(km.ctx), addressSymbols);
   auto fn = reinterpret_cast<KernelTrampoline>(jit.lookup(kTrampolineName));
@@ -240,6 +257,7 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   shape.warpSize = static_cast<uint32_t>(warpSize);
   shape.schedule = opts.schedule;
   shape.scheduleSeed = opts.scheduleSeed;
+  shape.regions = regions;
   uint64_t dynOffset = (rt.staticSharedBytes + 15) / 16 * 16;
   shape.sharedBytes = static_cast<uint32_t>(dynOffset + bundle.dynamicShared);
   uint64_t blocks = opts.blocks.empty() ? uint64_t(shape.grid[0]) * shape.grid[1] * shape.grid[2] : opts.blocks.size();
@@ -326,9 +344,14 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
                                                        WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)))
                                          : fmt::format("the kernel process exited with status {}", WEXITSTATUS(wstatus));
   }
+  for (const td_region& r : regions)
+    if ((r.flags & TD_REGION_PRESENT) && (r.flags & TD_REGION_READ_BACK) && r.scope == TD_SCOPE_GRID) {
+      const auto* p = reinterpret_cast<const uint8_t*>(r.base);
+      out.readbacks.push_back({static_cast<unsigned>(&r - regions.data()), std::vector<uint8_t>(p, p + r.bytes)});
+    }
   munmap(channel, channelBytes);
   munmap(hits, hitsBytes);
-  for (auto [m, n] : shadowMaps) munmap(m, n);
+  for (auto [m, n] : regionMaps) munmap(m, n);
   munmap(gStatus, sizeof(SharedStatus));
   gStatus = nullptr;
   return out;

@@ -96,6 +96,17 @@ class Lowering {
     return v = p;
   }
 
+  // The thread's instance of region `id` (ThreadCtx::region); null for a region this launch lacks.
+  llvm::Value* regionPointer(llvm::IRBuilder<>& b, llvm::Function* f, llvm::Value* id) {
+    auto* k = llvm::dyn_cast<llvm::ConstantInt>(id);
+    if (k && (k->getZExtValue() >= TD_MAX_REGIONS || !((launch_.regionsPresent >> k->getZExtValue()) & 1)))
+      return llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx_, 0));
+    if (k) return invariantPointer(f, kRegionsOffset + k->getZExtValue() * sizeof(void*), 16, "td.region");
+    llvm::Value* at = b.CreateGEP(ptr_, b.CreateConstGEP1_64(llvm::Type::getInt8Ty(ctx_), threadCtx(f), kRegionsOffset),
+                                  b.CreateZExt(id, i64_));
+    return b.CreateLoad(ptr_, at);
+  }
+
   // The window is 16-byte aligned (simt.cpp), which lets alignment checks on it fold away.
   llvm::Value* sharedBase(llvm::Function* f) { return invariantPointer(f, kSharedBaseOffset, 16, "td.shared"); }
 
@@ -177,25 +188,17 @@ class Lowering {
     } else if (name == "__td_shared_window_offset") {
       llvm::Value* off = b.CreateSub(b.CreatePtrToInt(arg(0), i64_), b.CreatePtrToInt(sharedBase(f), i64_));
       repl = b.CreateTrunc(off, i32_);
-    } else if (name == "__td_thread_epochs") {
-      repl = b.CreateConstGEP1_64(llvm::Type::getInt8Ty(ctx_), threadCtx(f), kEpochsOffset);
-    } else if (name == "__td_block_sync_count" || name == "__td_race_shadow" || name == "__td_block_checks") {
-      size_t field = name == "__td_block_sync_count" ? kBlockSyncOffset
-                     : name == "__td_race_shadow"    ? kRaceShadowOffset
-                                                     : kBlockChecksOffset;
-      uint64_t align = field == kRaceShadowOffset ? alignof(td_granule) : field == kBlockSyncOffset ? 4 : 8;
-      repl = invariantPointer(f, field, align, "td.race");
-    } else if (name == "__td_shadow_swap" || name == "__td_shadow_or") {
-      // One OS thread runs the block: its shadow needs no atomics.
-      llvm::Value* old = b.CreateLoad(arg(1)->getType(), arg(0));  // i64 tags, i32 written masks
-      b.CreateStore(name == "__td_shadow_swap" ? arg(1) : b.CreateOr(old, arg(1)), arg(0));
-      if (name == "__td_shadow_swap") repl = old;
+    } else if (name == "__td_region") {
+      repl = regionPointer(b, f, arg(0));
+    } else if (name == "__td_block_local_swap" || name == "__td_block_local_or") {
+      // One OS thread runs the block: memory only its threads use needs no atomics.
+      llvm::Value* old = b.CreateLoad(arg(1)->getType(), arg(0));
+      b.CreateStore(name == "__td_block_local_swap" ? arg(1) : b.CreateOr(old, arg(1)), arg(0));
+      if (name == "__td_block_local_swap") repl = old;
     } else if (name == "__td_mark_site") {
       b.CreateStore(arg(0), b.CreateConstGEP1_32(i32_, threadCtx(f), kLastSite));
-    } else if (name == "__td_wait_slot") {
-      repl = llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx_, 0));  // the scheduler sees waiters itself
     } else if (name == "__td_block_start") {
-      // Nothing: the worker zeroes a block's race state before the block starts.
+      // Nothing: the worker zeroes a block's regions before the block starts.
     } else if (name.consume_front("llvm.nvvm.read.ptx.sreg.")) {
       static const std::map<std::string, unsigned> fields = {
           {"tid.x", kTidX}, {"tid.y", kTidX + 1}, {"tid.z", kTidX + 2}, {"ntid.x", kNtidX}, {"ntid.y", kNtidX + 1},
@@ -272,12 +275,11 @@ class Lowering {
                         {siteArg(call), b.getInt32(op), b.getInt32(mode), mask, a, bv, c});
   }
 
-  // Device-runtime primitives the CPU executor implements inline (runtime/device/td_runtime.cu).
+  // Device-runtime primitives the CPU executor implements inline (runtime/device/td_core.cuh).
   static bool isExecutorPrimitive(llvm::StringRef n) {
     return n == "__td_warp_size" || n == "__td_shared_window_bytes" || n == "__td_shared_window_offset" ||
-           n == "__td_thread_epochs" || n == "__td_block_sync_count" || n == "__td_race_shadow" ||
-           n == "__td_shadow_swap" || n == "__td_shadow_or" || n == "__td_block_checks" ||
-           n == "__td_mark_site" || n == "__td_block_start" || n == "__td_wait_slot";
+           n == "__td_region" || n == "__td_block_local_swap" || n == "__td_block_local_or" ||
+           n == "__td_mark_site" || n == "__td_block_start";
   }
 
   // CUDA's device runtime (printf, assert, heap) and the trap: the CPU executor's own versions.
@@ -434,10 +436,11 @@ class Lowering {
     // Only the trampoline stays visible, so everything inlines into it.
     for (llvm::Function& f : m_)
       if (!f.isDeclaration()) f.setLinkage(llvm::GlobalValue::InternalLinkage);
-    // The race hooks are too large for the inliner's taste, but out of line each call fetches the thread
-    // context again (measured: 6% of a race-checked GEMM in __td_cpu_ctx); inlined, they share the kernel's.
-    for (const char* hook : {"__td_race_shared", "__td_race_global"})
-      if (llvm::Function* f = m_.getFunction(hook); f && !f->isDeclaration()) f->addFnAttr(llvm::Attribute::AlwaysInline);
+    // Hooks the device runtime marks (TD_INLINE_ON_CPU) are too large for the inliner's taste, but out of
+    // line each call fetches the thread context again (measured: 6% of a race-checked GEMM in
+    // __td_cpu_ctx); inlined, they share the kernel's.
+    for (llvm::Function& f : m_)
+      if (!f.isDeclaration() && f.hasFnAttribute(kInlineOnCpuAttribute)) f.addFnAttr(llvm::Attribute::AlwaysInline);
     llvm::Function* kernel = m_.getFunction(entry);
     llvm::Function* t = llvm::Function::Create(llvm::FunctionType::get(void_, {ptr_}, false),
                                                llvm::GlobalValue::ExternalLinkage, kTrampolineName, m_);

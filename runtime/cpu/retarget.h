@@ -30,7 +30,12 @@ constexpr const char* kTrampolineName = "__td_cpu_trampoline";
 struct LaunchConstants {
   uint32_t grid[3], block[3], warpSize;
   uint32_t sharedWindowBytes;  // static + dynamic shared memory of the launch
+  uint32_t regionsPresent = 0; // bit i: region i (abi.h) has an instance in ThreadCtx::region
 };
+
+// Device-runtime hooks marked TD_INLINE_ON_CPU (td_core.cuh) carry this function attribute: the pipeline
+// turns every annotate("X") of the runtime into the attribute X.
+constexpr const char* kInlineOnCpuAttribute = "td.inline_on_cpu";
 
 RetargetResult retargetToHost(llvm::Module& m, const std::string& entrySymbol, const std::string& triple,
                               const llvm::DataLayout& dl, const SiteTable& sites, const LaunchConstants& launch);

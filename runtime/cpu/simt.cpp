@@ -44,7 +44,7 @@ Worker::Worker(const LaunchShape& shape, KernelTrampoline fn, void** args)
   warpLive_.assign(nwarps_, 0);
   warpArrived_.assign(nwarps_, 0);
   shared_.assign(shape.sharedBytes + 256, 0);
-  raceShadow_.assign((shape.sharedBytes + 3) / 4 + 1, td_granule{});
+  layOutRegions();
   stackBytes_ = kStackBytes;
   stackStride_ = kStackBytes + kGuardBytes;
   void* m = mmap(nullptr, stackStride_ * nthreads_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
@@ -53,6 +53,32 @@ Worker::Worker(const LaunchShape& shape, KernelTrampoline fn, void** args)
   stacks_ = static_cast<char*>(m);
   for (uint32_t t = 0; t < nthreads_; ++t) mprotect(stacks_ + t * stackStride_, kGuardBytes, PROT_NONE);
   tlWorker = this;
+}
+
+// Block and thread instances of the regions live in one store, each 16-byte aligned, zeroed when a block
+// starts; grid-scope ones are the executor's, shared by every worker.
+void Worker::layOutRegions() {
+  uint64_t at = 0;
+  regionOffset_.assign(shape_.regions.size(), 0);
+  for (size_t i = 0; i < shape_.regions.size(); ++i) {
+    const td_region& r = shape_.regions[i];
+    if (!(r.flags & TD_REGION_PRESENT) || (r.scope != TD_SCOPE_BLOCK && r.scope != TD_SCOPE_THREAD)) continue;
+    regionOffset_[i] = at;
+    at += r.scope == TD_SCOPE_BLOCK ? roundUp16(r.bytes) : roundUp16(r.bytes) * nthreads_;
+  }
+  regionStore_.assign(at + 16, 0);
+}
+
+void Worker::placeRegions(ThreadCtx& c, uint32_t thread) {
+  char* store = regionStore_.data() + ((16 - reinterpret_cast<uintptr_t>(regionStore_.data()) % 16) % 16);
+  for (size_t i = 0; i < TD_MAX_REGIONS; ++i) {
+    c.region[i] = nullptr;
+    if (i >= shape_.regions.size() || !(shape_.regions[i].flags & TD_REGION_PRESENT)) continue;
+    const td_region& r = shape_.regions[i];
+    if (r.scope == TD_SCOPE_GRID) c.region[i] = reinterpret_cast<void*>(r.base);
+    if (r.scope == TD_SCOPE_BLOCK) c.region[i] = store + regionOffset_[i];
+    if (r.scope == TD_SCOPE_THREAD) c.region[i] = store + regionOffset_[i] + roundUp16(r.bytes) * thread;
+  }
 }
 
 Worker::~Worker() {
@@ -80,9 +106,7 @@ bool Worker::runBlock(uint64_t linear) {
   arriveSite_.fill(~0u);
   std::fill(warpLive_.begin(), warpLive_.end(), 0);
   std::fill(warpArrived_.begin(), warpArrived_.end(), 0);
-  blockSync_ = 0;
-  blockChecks_ = td_block_checks{};
-  std::memset(raceShadow_.data(), 0, raceShadow_.size() * sizeof(td_granule));
+  std::memset(regionStore_.data(), 0, regionStore_.size());
   for (uint32_t t = 0; t < nthreads_; ++t) {
     SimThread& th = threads_[t];
     ThreadCtx& c = th.ctx;
@@ -96,10 +120,7 @@ bool Worker::runBlock(uint64_t linear) {
     c.warpsize = shape_.warpSize;
     c.lastSite = ~0u;
     c.sharedBase = shared;
-    c.epochs[0] = c.epochs[1] = 0;
-    c.blockSync = &blockSync_;
-    c.raceShadow = raceShadow_.data();
-    c.blockChecks = &blockChecks_;
+    placeRegions(c, t);
     th.state = ThreadState::Ready;
     th.waitSite = ~0u;
     warpLive_[c.warpid] |= 1ull << c.laneid;

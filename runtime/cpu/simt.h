@@ -24,6 +24,9 @@ struct LaunchShape {
   uint32_t sharedBytes = 0;  // static + dynamic
   Schedule schedule = Schedule::Forward;
   uint64_t scheduleSeed = 0;
+  // The check families' regions, sized (abi.h); a grid-scope one's base is the launch's instance. Absent
+  // and per-buffer ones are not the worker's.
+  std::vector<td_region> regions;
 };
 
 enum class ThreadState : uint8_t { Ready, AtBarrier, AtWarpOp, Done };
@@ -119,9 +122,11 @@ class Worker {
   std::array<uint32_t, kBarriers> arriveSite_{};  // per barrier id: where a thread last arrived without waiting
   uint32_t nwarps_ = 0;
   std::vector<uint64_t> warpLive_, warpArrived_;  // lane bit masks per warp
-  uint32_t blockSync_ = 0;  // race checks: the running block's count of other synchronisation
-  std::vector<td_granule> raceShadow_;  // the device runtime's race shadow for the running block
-  td_block_checks blockChecks_{};  // the device runtime's barrier and warp-mask checks
+  std::vector<char> regionStore_;       // the running block's and its threads' region instances
+  std::vector<uint64_t> regionOffset_;  // per region: where its instances start in the store
+  void layOutRegions();
+  void placeRegions(ThreadCtx& c, uint32_t thread);
+  static uint64_t roundUp16(uint64_t n) { return (n + 15) / 16 * 16; }
 };
 
 }  // namespace td::cpu

@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "runtime/abi.h"
+
 namespace td::cpu {
 
 struct ThreadCtx {
@@ -16,10 +18,7 @@ struct ThreadCtx {
   uint32_t warpsize;
   uint32_t lastSite;     // last unchecked access site (for fault reports); ~0u none
   char* sharedBase;      // this block's shared window
-  alignas(8) uint32_t epochs[2];  // race checks: full-block barriers passed, full-warp __syncwarps (one 8-byte load)
-  uint32_t* blockSync;   // race checks: the block's count of other synchronisation
-  void* raceShadow;      // the block's race shadow (td_granule per 4 shared bytes)
-  void* blockChecks;     // barrier and warp-mask checks: the block's td_block_checks
+  void* region[TD_MAX_REGIONS];  // this thread's instance of each region (abi.h), null where absent
 };
 
 // Field offsets, in i32 units for the uint32 fields.
@@ -27,9 +26,6 @@ enum ThreadCtxField : unsigned {
   kTidX = 0, kNtidX = 3, kCtaidX = 6, kNctaidX = 9, kLaneId = 12, kWarpId = 13, kWarpSize = 14, kLastSite = 15,
 };
 constexpr size_t kSharedBaseOffset = offsetof(ThreadCtx, sharedBase);
-constexpr size_t kEpochsOffset = offsetof(ThreadCtx, epochs);
-constexpr size_t kBlockSyncOffset = offsetof(ThreadCtx, blockSync);
-constexpr size_t kRaceShadowOffset = offsetof(ThreadCtx, raceShadow);
-constexpr size_t kBlockChecksOffset = offsetof(ThreadCtx, blockChecks);
+constexpr size_t kRegionsOffset = offsetof(ThreadCtx, region);
 
 }  // namespace td::cpu

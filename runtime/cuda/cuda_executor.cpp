@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "runtime/control_block.h"
+#include "runtime/regions.h"
 #include "runtime/shared_mapping.h"
 #include <unistd.h>
 
@@ -21,7 +22,6 @@
 #include "runtime/cuda/driver.h"
 #include "runtime/cuda/tensor_maps.h"
 #include "runtime/cuda/ptx.h"
-#include "runtime/cuda/wait_board.h"
 
 namespace td::cuda {
 
@@ -32,8 +32,8 @@ enum ChildState : int { kSetup = 0, kLaunched = 1, kDone = 2, kKernelError = 3, 
 // Written by the child, read by the parent.
 struct SharedStatus {
   std::atomic<int> state;
-  std::atomic<int> boardDump;  // hang reports: 1 the parent asks for the wait board, 2 copied, 3 failed
-  char boardNote[128];         // why the copy failed
+  std::atomic<int> hangCopy;  // hang reports: 1 the parent asks for the hang-report regions, 2 copied, 3 failed
+  char hangNote[128];         // why the copy failed
   double seconds;
   double kernelMsMedian;
   char device[160];
@@ -101,73 +101,129 @@ double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, uint32_t dy
   return ms[ms.size() / 2];
 }
 
-// The race checks' state on the GPU (td_ctl): a shadow per buffer; per block of the grid a shared
-// shadow, its barrier slots, a sync count and two counters per thread, in the block's own shared memory
-// where they fit (the tail), else in global memory. All zero at launch.
-struct RaceState {
-  std::vector<uint64_t> buffers;
-  CUdeviceptr shared = 0, epochs = 0, blockSync = 0, blockChecks = 0;
-  uint32_t granulesPerBlock = 0;
+// The check families' regions on the GPU (abi.h): the block- and thread-scope ones that prefer shared
+// memory in the block's own shared tail where they all fit, the rest in global memory, one instance per
+// block, thread or buffer. All zero at launch.
+struct DeviceRegions {
+  std::vector<td_region> table;  // as the module sees it
+  std::vector<BufferRegions> buffers;
   uint32_t tailBytes = 0;  // of shared memory per block, after the kernel's dynamic array
-  CUdeviceptr waitBoard = 0;  // hang reports (wait_board.h), 0 without the barrier hooks or for grids too large
-  size_t waitBoardBytes = 0;
   std::vector<std::pair<CUdeviceptr, size_t>> allocations;
   void zero(const Driver& d) const {  // for another launch (the timing runs start from a fresh state too)
-    for (auto [p, n] : allocations) check(d, d.cuMemsetD8(p, 0, n), "cuMemsetD8 (race shadow)");
+    for (auto [p, n] : allocations) check(d, d.cuMemsetD8(p, 0, n), "cuMemsetD8 (checks' device state)");
   }
   uint32_t dynamicShared(const Bundle& b) const {  // the launch's dynamic shared bytes
     auto dynamic = static_cast<uint32_t>(b.dynamicShared);
     return tailBytes ? TD_SHARED_TAIL_OFFSET(dynamic) + tailBytes : dynamic;
   }
 };
-constexpr uint64_t kRaceStateLimit = 32ull << 30;  // of the GPU's memory, for all of it together
+constexpr uint64_t kDeviceStateLimit = 32ull << 30;  // of the GPU's memory, for all of it together
+constexpr uint64_t kHangReadbackLimit = 64ull << 20;  // a hang-report region larger than this is left out
 
-CUdeviceptr zeroedAlloc(const Driver& d, size_t bytes, RaceState& rs) {
+CUdeviceptr zeroedAlloc(const Driver& d, size_t bytes, DeviceRegions& dr) {
   CUdeviceptr p = 0;
-  check(d, d.cuMemAlloc(&p, bytes), "cuMemAlloc (race shadow)");
-  check(d, d.cuMemsetD8(p, 0, bytes), "cuMemsetD8 (race shadow)");
-  rs.allocations.emplace_back(p, bytes);
+  check(d, d.cuMemAlloc(&p, bytes), "cuMemAlloc (checks' device state)");
+  check(d, d.cuMemsetD8(p, 0, bytes), "cuMemsetD8 (checks' device state)");
+  dr.allocations.emplace_back(p, bytes);
   return p;
 }
 
-RaceState allocateRaceState(const Driver& d, const KernelModule& km, const Bundle& b, const std::vector<ArgValue>& args,
-                            uint64_t sharedPerBlockLimit, bool waitBoard) {
-  RaceState rs;
-  uint64_t blocks = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
-  uint64_t threads = static_cast<uint64_t>(b.block[0] * b.block[1] * b.block[2]);
-  // The kernel's window (its static arrays as laid out here, then the dynamic array), with 1 KiB of slack
-  // for the assembler's padding; the runtime skips anything past the shadow.
-  uint64_t kernelShared = layOutShared(km.sites).dynamicOffset + static_cast<uint64_t>(b.dynamicShared);
-  rs.granulesPerBlock = static_cast<uint32_t>((kernelShared + 1024 + 3) / 4);
-  uint64_t tail = TD_TAIL_BYTES(threads, uint64_t{rs.granulesPerBlock});
-  if (kernelShared + 1024 + TD_SHARED_TAIL_ALIGN + tail <= sharedPerBlockLimit) rs.tailBytes = static_cast<uint32_t>(tail);
-  uint64_t perBlockInGlobal = uint64_t{rs.granulesPerBlock} * sizeof(td_granule) + 4 + sizeof(td_block_checks);
-  uint64_t total = rs.tailBytes ? 0 : blocks * (threads * 8 + perBlockInGlobal);
-  total += waitBoard ? blocks * threads * 4 : 0;
-  for (const ArgValue& a : args) total += a.spec->isBuffer ? shadowBytesFor(a.bytes) : 0;
-  if (total > kRaceStateLimit)
-    throw std::runtime_error(fmt::format("the race and init checks need {:.1f} GiB of GPU memory for this launch "
-                                         "(limit {} GiB): run them on the CPU executor, or leave them out with --checks",
-                                         total / double(1ull << 30), kRaceStateLimit >> 30));
-  rs.buffers.assign(args.size(), 0);
-  if (waitBoard) rs.waitBoard = zeroedAlloc(d, rs.waitBoardBytes = blocks * threads * 4, rs);
-  for (size_t i = 0; i < args.size(); ++i)
-    if (args[i].spec->isBuffer && args[i].bytes) rs.buffers[i] = zeroedAlloc(d, shadowBytesFor(args[i].bytes), rs);
-  if (rs.tailBytes) return rs;
-  rs.epochs = zeroedAlloc(d, blocks * threads * 8, rs);
-  rs.shared = zeroedAlloc(d, blocks * rs.granulesPerBlock * sizeof(td_granule), rs);
-  rs.blockSync = zeroedAlloc(d, blocks * 4, rs);
-  rs.blockChecks = zeroedAlloc(d, blocks * sizeof(td_block_checks), rs);
-  return rs;
+uint64_t instances(const td_region& r, uint64_t blocks, uint64_t threads) {
+  return r.scope == TD_SCOPE_BLOCK ? blocks : r.scope == TD_SCOPE_THREAD ? blocks * threads : 1;
 }
 
-// Hang reports: when the parent asks (the launch ran past its timeout), copies the wait board out on a
-// stream of its own, which does not wait for the hung kernel, into the mapping the parent reads.
-void copyBoardWhenAsked(const Driver& d, CUcontext ctx, CUdeviceptr board, uint32_t* host, size_t hostBytes,
-                        size_t bytes, SharedStatus* st) {
+// The kernel's window (its static arrays as laid out here, then the dynamic array), with 1 KiB of slack
+// for the assembler's padding; a family's device code skips anything past its regions.
+uint64_t kernelSharedBytes(const KernelModule& km, const Bundle& b) {
+  return layOutShared(km.sites).dynamicOffset + static_cast<uint64_t>(b.dynamicShared);
+}
+
+// The regions sized for this launch, in the parent (which maps what comes back) and the child alike.
+std::vector<td_region> sizedRegions(const KernelModule& km, const Bundle& b, const LaunchOptions& opts) {
+  std::vector<td_region> table = opts.regions;
+  sizeRegions(table, kernelSharedBytes(km, b) + 1024, km.sites.sites.size());
+  uint64_t blocks = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
+  uint64_t threads = static_cast<uint64_t>(b.block[0] * b.block[1] * b.block[2]);
+  for (td_region& r : table)
+    if ((r.flags & TD_REGION_HANG_READBACK) && (r.scope != TD_SCOPE_THREAD || r.bytes * blocks * threads > kHangReadbackLimit))
+      r = td_region{};
+  return table;
+}
+
+DeviceRegions allocateRegions(const Driver& d, const KernelModule& km, const Bundle& b, const std::vector<ArgValue>& args,
+                              const LaunchOptions& opts, uint64_t sharedPerBlockLimit) {
+  DeviceRegions dr;
+  dr.table = sizedRegions(km, b, opts);
+  uint64_t blocks = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
+  uint64_t threads = static_cast<uint64_t>(b.block[0] * b.block[1] * b.block[2]);
+  auto inTail = [](const td_region& r) {
+    return (r.flags & TD_REGION_PRESENT) && (r.flags & TD_REGION_PREFER_SHARED) && !(r.flags & TD_REGION_HANG_READBACK) &&
+           (r.scope == TD_SCOPE_BLOCK || r.scope == TD_SCOPE_THREAD);
+  };
+  uint64_t tail = 0;
+  for (const td_region& r : dr.table)
+    if (inTail(r)) tail += (r.bytes * (r.scope == TD_SCOPE_THREAD ? threads : 1) + 15) / 16 * 16;
+  if (tail && kernelSharedBytes(km, b) + 1024 + TD_SHARED_TAIL_ALIGN + tail <= sharedPerBlockLimit) {
+    dr.tailBytes = static_cast<uint32_t>(tail);
+    uint64_t at = 0;
+    for (td_region& r : dr.table)
+      if (inTail(r)) {
+        r.flags |= TD_REGION_IN_SHARED;
+        r.shared_offset = static_cast<uint32_t>(at);
+        at += (r.bytes * (r.scope == TD_SCOPE_THREAD ? threads : 1) + 15) / 16 * 16;
+      }
+  }
+  std::vector<BufferRegionNeed> needs = bufferRegionNeeds(dr.table, args, km.sites.sites.size());
+  uint64_t total = 0;
+  for (const td_region& r : dr.table)
+    if ((r.flags & TD_REGION_PRESENT) && !(r.flags & TD_REGION_IN_SHARED) && r.scope != TD_SCOPE_BUFFER)
+      total += r.bytes * instances(r, blocks, threads);
+  for (const BufferRegionNeed& n : needs) total += n.bytes;
+  if (total > kDeviceStateLimit)
+    throw std::runtime_error(fmt::format("the checks need {:.1f} GiB of GPU memory for their state in this launch "
+                                         "(limit {} GiB): run them on the CPU executor, or leave some out with --checks",
+                                         total / double(1ull << 30), kDeviceStateLimit >> 30));
+  dr.buffers.assign(args.size(), BufferRegions{});
+  for (const BufferRegionNeed& n : needs) dr.buffers[n.arg][n.slot] = zeroedAlloc(d, n.bytes, dr);
+  for (td_region& r : dr.table)
+    if ((r.flags & TD_REGION_PRESENT) && !(r.flags & TD_REGION_IN_SHARED) && r.scope != TD_SCOPE_BUFFER)
+      r.base = zeroedAlloc(d, r.bytes * instances(r, blocks, threads), dr);
+  return dr;
+}
+
+// Regions that come back to the host: where each lies in the mapping the parent reads.
+struct ReadbackSlot {
+  unsigned id;
+  size_t offset, bytes;
+  bool onHang;  // TD_REGION_HANG_READBACK: copied when the launch is stopped for time, else after it
+};
+
+std::vector<ReadbackSlot> readbackSlots(const std::vector<td_region>& table, const Bundle& b, size_t& totalBytes) {
+  std::vector<ReadbackSlot> slots;
+  uint64_t blocks = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
+  uint64_t threads = static_cast<uint64_t>(b.block[0] * b.block[1] * b.block[2]);
+  totalBytes = 0;
+  for (size_t i = 0; i < table.size(); ++i) {
+    const td_region& r = table[i];
+    bool hang = r.flags & TD_REGION_HANG_READBACK, after = (r.flags & TD_REGION_READ_BACK) && r.scope == TD_SCOPE_GRID;
+    if (!(r.flags & TD_REGION_PRESENT) || !(hang || after)) continue;
+    size_t bytes = r.bytes * instances(r, blocks, threads);
+    slots.push_back({static_cast<unsigned>(i), totalBytes, bytes, hang});
+    totalBytes += (bytes + 15) / 16 * 16;
+  }
+  return slots;
+}
+
+// Hang reports: when the parent asks (the launch ran past its timeout), copies the hang-report regions
+// out on a stream of its own, which does not wait for the hung kernel, into the mapping the parent reads.
+void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegions& dr, std::vector<ReadbackSlot> slots,
+                              uint8_t* host, size_t hostBytes, SharedStatus* st) {
   d.cuMemHostRegister(host, hostBytes, kHostRegisterPortable);  // pinned: the copy need not stage (best effort)
-  std::thread([&d, ctx, board, host, bytes, st] {
-    while (st->boardDump.load() != 1) {
+  std::vector<std::pair<CUdeviceptr, ReadbackSlot>> copies;
+  for (const ReadbackSlot& slot : slots)
+    if (slot.onHang) copies.emplace_back(dr.table[slot.id].base, slot);
+  std::thread([&d, ctx, copies, host, st] {
+    while (st->hangCopy.load() != 1) {
       if (st->state.load() != kLaunched) return;  // finished: nobody will ask
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
@@ -175,16 +231,18 @@ void copyBoardWhenAsked(const Driver& d, CUcontext ctx, CUdeviceptr board, uint3
     const char* step = "cuCtxSetCurrent";
     CUresult r = d.cuCtxSetCurrent(ctx);
     if (r == 0) r = d.cuStreamCreate(&stream, kStreamNonBlocking), step = "cuStreamCreate";
-    if (r == 0) r = d.cuMemcpyDtoHAsync(host, board, bytes, stream), step = "cuMemcpyDtoHAsync";
+    for (const auto& [from, slot] : copies)
+      if (r == 0) r = d.cuMemcpyDtoHAsync(host + slot.offset, from, slot.bytes, stream), step = "cuMemcpyDtoHAsync";
     if (r == 0) r = d.cuStreamSynchronize(stream), step = "cuStreamSynchronize";
-    if (r != 0) copyText(st->boardNote, sizeof st->boardNote, fmt::format("{}: {}", step, d.errorName(r)));
-    st->boardDump.store(r == 0 ? 2 : 3);
+    if (r != 0) copyText(st->hangNote, sizeof st->hangNote, fmt::format("{}: {}", step, d.errorName(r)));
+    st->hangCopy.store(r == 0 ? 2 : 3);
   }).detach();
 }
 
 [[noreturn]] void childMain(KernelModule& km, const Bundle& b, std::vector<ArgValue>& args, const LaunchOptions& opts,
                             td_channel* channel, size_t channelBytes, uint32_t* hits, size_t hitsBytes,
-                            SharedStatus* st, uint32_t* boardHost, size_t boardBytes) {
+                            SharedStatus* st, uint8_t* readbackHost, size_t readbackBytes,
+                            const std::vector<ReadbackSlot>& readbacks) {
   if (opts.devicePrintFd != 1) ::dup2(opts.devicePrintFd, 1);  // the driver prints device printf to stdout
   Driver d{};
   try {
@@ -244,21 +302,13 @@ void copyBoardWhenAsked(const Driver& d, CUcontext ctx, CUdeviceptr board, uint3
     encodeTensorMaps(d, args, devPtrs, tensorMaps, params);
     int sharedOptin = 48 * 1024;
     d.cuDeviceGetAttribute(&sharedOptin, kAttrMaxSharedPerBlockOptin, dev);
-    RaceState race = opts.raceShadows
-                         ? allocateRaceState(d, km, b, args, static_cast<uint64_t>(sharedOptin), boardHost != nullptr)
-                         : RaceState{};
-    const uint32_t dynamicShared = race.dynamicShared(b);
+    DeviceRegions regions = allocateRegions(d, km, b, args, opts, static_cast<uint64_t>(sharedOptin));
+    const uint32_t dynamicShared = regions.dynamicShared(b);
     // The control block is baked into the module as on the CPU: the checks read immediates.
     td_ctl ctl = makeControlBlock(args, std::vector<uint64_t>(devPtrs.begin(), devPtrs.end()),
-                                  static_cast<uint32_t>(km.sites.sites.size()),
-                                  static_cast<uint32_t>(b.dynamicShared), channelDev, hitsDev, race.buffers);
-    ctl.race_shadow = race.shared;
-    ctl.thread_epochs = race.epochs;
-    ctl.block_sync = race.blockSync;
-    ctl.block_checks = race.blockChecks;
-    ctl.shadow_granules = race.granulesPerBlock;
-    ctl.shared_tail_bytes = race.tailBytes;
-    ctl.wait_board = race.waitBoard;
+                                  static_cast<uint32_t>(km.sites.sites.size()), static_cast<uint32_t>(b.dynamicShared),
+                                  channelDev, hitsDev, regions.table, regions.buffers);
+    ctl.shared_tail_bytes = regions.tailBytes;
     bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
     bakeArguments(*km.module, km.entrySymbol, std::vector<const void*>(params.begin(), params.end()));
     // A source written for the device's architecture-specific features (sm_90a: wgmma, setmaxnreg) keeps them.
@@ -285,16 +335,19 @@ void copyBoardWhenAsked(const Driver& d, CUcontext ctx, CUdeviceptr board, uint3
     auto t0 = std::chrono::steady_clock::now();
     r = launchOnce(d, fn, b, dynamicShared, params);
     if (r != 0) throw KernelError(d.errorName(r), "cuLaunchKernel: " + d.errorString(r));
-    if (ctl.wait_board) copyBoardWhenAsked(d, ctx, race.waitBoard, boardHost, boardBytes, race.waitBoardBytes, st);
+    if (readbackHost) copyHangRegionsWhenAsked(d, ctx, regions, readbacks, readbackHost, readbackBytes, st);
     r = d.cuCtxSynchronize();
     st->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (r != 0) throw KernelError(d.errorName(r), d.errorString(r));
     for (size_t i = 0; i < args.size(); ++i)
       if (args[i].spec->isBuffer) check(d, d.cuMemcpyDtoH(args[i].data, devPtrs[i], args[i].bytes), "cuMemcpyDtoH");
+    for (const ReadbackSlot& slot : readbacks)
+      if (!slot.onHang)
+        check(d, d.cuMemcpyDtoH(readbackHost + slot.offset, regions.table[slot.id].base, slot.bytes), "cuMemcpyDtoH (read back)");
     if (opts.timingLaunches > 0)
       st->kernelMsMedian = timeLaunches(d, fn, b, dynamicShared, params, opts.timingLaunches, static_cast<td_channel*>(gRecords.channel),
                                         static_cast<uint32_t*>(gRecords.hits), hitsBytes,
-                                        [&] { race.zero(d); });
+                                        [&] { regions.zero(d); });
     gRecords.flush();
     st->state.store(kDone);
     _exit(0);
@@ -354,15 +407,16 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   channel->capacity = opts.channelCapacity;
   auto* hits = mapShared<uint32_t>(hitsBytes);
   auto* st = mapShared<SharedStatus>(sizeof(SharedStatus));
-  uint64_t gridThreads = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2] * b.block[0] * b.block[1] * b.block[2]);
-  // Who waits where in a hang: the barrier hooks' wait board, read back through this mapping.
-  size_t boardBytes = opts.barrierHooks && gridThreads <= kWaitBoardThreads ? roundUp(gridThreads * 4) : 0;
-  auto* boardHost = boardBytes ? mapShared<uint32_t>(boardBytes) : nullptr;
+  // Regions that come back (after the launch, or who waits where in a hang), through this mapping.
+  size_t readbackBytes = 0;
+  std::vector<ReadbackSlot> readbacks = readbackSlots(sizedRegions(km, b, opts), b, readbackBytes);
+  readbackBytes = readbackBytes ? roundUp(readbackBytes) : 0;
+  auto* readbackHost = readbackBytes ? mapShared<uint8_t>(readbackBytes) : nullptr;
 
   std::fflush(nullptr);
   pid_t pid = forkChildOfTool();
   if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) childMain(km, b, args, opts, channel, channelBytes, hits, hitsBytes, st, boardHost, boardBytes);
+  if (pid == 0) childMain(km, b, args, opts, channel, channelBytes, hits, hitsBytes, st, readbackHost, readbackBytes, readbacks);
 
   int wstatus = 0;
   auto start = std::chrono::steady_clock::now();
@@ -376,9 +430,10 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
                 std::chrono::duration<double>(now - launched).count() > opts.timeoutSeconds;
     bool stuckInSetup = std::chrono::duration<double>(now - start).count() > opts.timeoutSeconds + 120;
     if (hung || stuckInSetup) {
-      if (hung && boardHost) {  // who waits where: the child copies the wait board out first
-        st->boardDump.store(1);
-        for (int i = 0; i < 3000 && st->boardDump.load() == 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      bool hangRegions = std::any_of(readbacks.begin(), readbacks.end(), [](const ReadbackSlot& r) { return r.onHang; });
+      if (hung && hangRegions) {  // who waits where: the child copies the hang-report regions out first
+        st->hangCopy.store(1);
+        for (int i = 0; i < 3000 && st->hangCopy.load() == 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
       }
       kill(pid, SIGKILL);
       waitpid(pid, &wstatus, 0);
@@ -395,15 +450,21 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   out.seconds = st->seconds;
   out.kernelMsMedian = st->kernelMsMedian;
   int state = st->state.load();
+  auto back = [&](const ReadbackSlot& r) {
+    return std::vector<uint8_t>(readbackHost + r.offset, readbackHost + r.offset + r.bytes);
+  };
   if (killed && state == kLaunched) {
     out.status = LaunchOutcome::TimedOut;
     out.message = fmt::format("the kernel ran longer than {} s on the GPU and was stopped", opts.timeoutSeconds);
-    int dump = st->boardDump.load();
-    if (dump == 2) out.waiters = waitersFromBoard(boardHost, b.grid.data(), b.block.data(), km.sites);
-    if (dump == 1) out.message += " (where threads waited is unknown: the wait board's copy did not finish)";
-    if (dump == 3) out.message += fmt::format(" (where threads waited is unknown: {})", st->boardNote);
+    int copied = st->hangCopy.load();
+    for (const ReadbackSlot& r : readbacks)
+      if (r.onHang && copied == 2) out.readbacks.push_back({r.id, back(r)});
+    if (copied == 1) out.message += " (where threads waited is unknown: the copy of the device state did not finish)";
+    if (copied == 3) out.message += fmt::format(" (where threads waited is unknown: {})", st->hangNote);
   } else if (state == kDone) {
     out.status = LaunchOutcome::Completed;
+    for (const ReadbackSlot& r : readbacks)
+      if (!r.onHang) out.readbacks.push_back({r.id, back(r)});
     out.blocksRun = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
   } else if (state == kKernelError) {
     out.status = LaunchOutcome::Faulted;
@@ -418,7 +479,7 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   munmap(channel, channelBytes);
   munmap(hits, hitsBytes);
   munmap(st, sizeof(SharedStatus));
-  if (boardHost) munmap(boardHost, boardBytes);
+  if (readbackHost) munmap(readbackHost, readbackBytes);
   return out;
 }
 

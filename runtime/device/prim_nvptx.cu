@@ -21,7 +21,7 @@ __device__ unsigned int __td_shared_window_bytes() {
   unsigned int bytes;
   asm("mov.u32 %0, %%total_smem_size;" : "=r"(bytes));
   if (!__td_ctl.shared_tail_bytes) return bytes;
-  // The kernel's own bytes: the race state's tail and the padding before it are not its.
+  // The kernel's own bytes: the regions' tail and the padding before it are not its.
   unsigned int dynamic = __td_ctl.dynamic_shared_bytes;
   return bytes - __td_ctl.shared_tail_bytes - (TD_SHARED_TAIL_OFFSET(dynamic) - dynamic);
 }
@@ -29,11 +29,11 @@ __device__ unsigned int __td_shared_window_bytes() {
 // Faults on the GPU are reported by the driver; the last-site note serves the CPU executor only.
 __device__ void __td_mark_site(unsigned int) {}
 
-// Race state. Where it fits, a block keeps its shared shadow, barrier slots, sync count and its threads'
-// counters in its own shared memory (the tail, laid out in abi.h), launched after the kernel's dynamic
-// array; otherwise the executor allocates one slice per block in global memory.
+// Regions (abi.h). Where they fit, a block keeps the ones that prefer it in its own shared memory (the
+// tail), launched after the kernel's dynamic array; the others, and all where the tail does not fit, have
+// one instance per block or thread in global memory.
 // Shared memory: the same latency as the kernel's own shared accesses and atomics inside the SM, where
-// global shadow words go past L1 to L2 (measured: 38-44x native for a GEMM against 14x with the tail).
+// global words go past L1 to L2 (measured: 38-44x native for a race-checked GEMM against 14x with the tail).
 extern __shared__ __align__(16) unsigned char __td_dynamic_shared[];  // aliases the kernel's dynamic array
 
 static __device__ unsigned char* td_shared_tail() {
@@ -55,31 +55,16 @@ static __device__ unsigned long long td_grid_thread() {
   return td_block_linear() * td_block_threads() + td_thread_linear();
 }
 
-__device__ td_block_checks* __td_block_checks() {
-  if (__td_ctl.shared_tail_bytes) return reinterpret_cast<td_block_checks*>(td_shared_tail());
-  return reinterpret_cast<td_block_checks*>(__td_ctl.block_checks) + td_block_linear();
-}
-
-__device__ unsigned int* __td_block_sync_count() {
-  if (__td_ctl.shared_tail_bytes) return reinterpret_cast<unsigned int*>(td_shared_tail() + TD_TAIL_SYNC_OFFSET);
-  return reinterpret_cast<unsigned int*>(__td_ctl.block_sync) + td_block_linear();
-}
-
-__device__ unsigned int* __td_thread_epochs() {
-  if (__td_ctl.shared_tail_bytes)
-    return reinterpret_cast<unsigned int*>(td_shared_tail() + TD_TAIL_EPOCHS_OFFSET) + 2 * td_thread_linear();
-  return reinterpret_cast<unsigned int*>(__td_ctl.thread_epochs) + 2 * td_grid_thread();
-}
-
-__device__ td_granule* __td_race_shadow() {
-  if (__td_ctl.shared_tail_bytes)
-    return reinterpret_cast<td_granule*>(td_shared_tail() + TD_TAIL_GRANULES_OFFSET(td_block_threads()));
-  return reinterpret_cast<td_granule*>(__td_ctl.race_shadow) + td_block_linear() * __td_ctl.shadow_granules;
-}
-
-__device__ unsigned int* __td_wait_slot() {
-  if (!__td_ctl.wait_board) return nullptr;
-  return reinterpret_cast<unsigned int*>(__td_ctl.wait_board) + td_grid_thread();
+// The control block is baked into the module: for a constant id all of this folds to an address.
+__device__ void* __td_region(unsigned int id) {
+  const td_region& r = __td_ctl.regions[id];
+  if (!(r.flags & TD_REGION_PRESENT)) return nullptr;
+  if (r.flags & TD_REGION_IN_SHARED) {
+    unsigned char* p = td_shared_tail() + r.shared_offset;
+    return r.scope == TD_SCOPE_THREAD ? p + r.bytes * td_thread_linear() : p;
+  }
+  unsigned long long i = r.scope == TD_SCOPE_BLOCK ? td_block_linear() : r.scope == TD_SCOPE_THREAD ? td_grid_thread() : 0;
+  return reinterpret_cast<unsigned char*>(r.base) + r.bytes * i;
 }
 
 // At the kernel's entry: the block zeroes its shared tail, and waits until every thread has (shared
@@ -91,8 +76,8 @@ __device__ void __td_block_start() {
   __syncthreads();
 }
 
-// A block's threads update its shared shadow concurrently on the GPU: whole-word atomics.
-__device__ unsigned long long __td_shadow_swap(unsigned long long* p, unsigned long long v) { return __atomic_exchange_n(p, v, __ATOMIC_RELAXED); }
-__device__ void __td_shadow_or(unsigned int* p, unsigned int v) { __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }
+// A block's threads run concurrently on the GPU: whole-word atomics.
+__device__ unsigned long long __td_block_local_swap(unsigned long long* p, unsigned long long v) { return __atomic_exchange_n(p, v, __ATOMIC_RELAXED); }
+__device__ void __td_block_local_or(unsigned int* p, unsigned int v) { __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }
 
 }  // extern "C"

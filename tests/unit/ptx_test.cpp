@@ -5,6 +5,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 
+#include "checks/family.h"
 #include "instrument/pipeline.h"
 #include "runtime/abi.h"
 #include "runtime/bake.h"
@@ -30,11 +31,16 @@ std::string ptxFor(const std::string& bundlePath, uint32_t sharedTailBytes = 0, 
     if (b.args[i].isBuffer) ctl.buffers[i] = {0x7f0000000000ull + (i << 32), b.args[i].byteSize()};
   ctl.channel = reinterpret_cast<td_channel*>(0x7e0000000000ull);
   ctl.hits = reinterpret_cast<unsigned int*>(0x7e0100000000ull);
-  ctl.thread_epochs = 0x7e0200000000ull;
-  if (!sharedTailBytes) {
-    ctl.race_shadow = 0x7e0300000000ull;
-    ctl.block_sync = 0x7e0400000000ull;
-    ctl.block_checks = 0x7e0500000000ull;
+  // Every family's regions, at made-up addresses or, with a tail, the ones that prefer it in shared memory.
+  std::vector<td_region> regions = regionTable({CheckSet::known().begin(), CheckSet::known().end()});
+  for (size_t i = 0; i < regions.size(); ++i) {
+    td_region& r = regions[i];
+    if (!(r.flags & TD_REGION_PRESENT)) continue;
+    r.bytes = r.fixed_bytes + 1024 * r.bytes_per_word;
+    bool inTail = sharedTailBytes && (r.flags & TD_REGION_PREFER_SHARED);
+    if (inTail) r.flags |= TD_REGION_IN_SHARED, r.shared_offset = static_cast<uint32_t>(i) * 1024;
+    else r.base = 0x7e0200000000ull + (i << 32);
+    ctl.regions[i] = r;
   }
   bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
   if (unchecked) *unchecked = km.sites.unchecked;

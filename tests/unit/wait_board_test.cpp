@@ -5,7 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "runtime/abi.h"
-#include "runtime/cuda/wait_board.h"
+#include "checks/sync/sync_abi.h"
+#include "checks/sync/wait_board.h"
 #include "sanitizer/collector.h"
 
 using namespace td;
@@ -41,7 +42,7 @@ const int64_t kGrid[3] = {1, 1, 1}, kBlock[3] = {64, 1, 1};
 TEST(WaitBoard, NamedBarrierWithAWrongCountNamesBothSides) {
   std::vector<uint32_t> board = wrongCountBoard();
   SiteTable sites = barrierSites();
-  std::vector<Waiter> waiters = cuda::waitersFromBoard(board.data(), kGrid, kBlock, sites);
+  std::vector<Waiter> waiters = waitersFromBoard(board.data(), board.size(), kGrid, kBlock, sites);
   ASSERT_EQ(waiters.size(), 32u) << "the threads that returned are not waiters";
   for (const Waiter& w : waiters) {
     EXPECT_EQ(w.state, Waiter::AtBarrier);
@@ -72,7 +73,7 @@ TEST(WaitBoard, NamedBarrierWithAWrongCountNamesBothSides) {
 TEST(WaitBoard, NobodyWaitingNamesNoOne) {
   SiteTable sites = barrierSites();
   std::vector<uint32_t> done(64, TD_WAIT_EXITED);
-  EXPECT_TRUE(cuda::waitersFromBoard(done.data(), kGrid, kBlock, sites).empty());
+  EXPECT_TRUE(waitersFromBoard(done.data(), done.size(), kGrid, kBlock, sites).empty());
   std::vector<uint32_t> running(64, 0);  // a loop that never ends: no barrier to name
-  EXPECT_TRUE(cuda::waitersFromBoard(running.data(), kGrid, kBlock, sites).empty());
+  EXPECT_TRUE(waitersFromBoard(running.data(), running.size(), kGrid, kBlock, sites).empty());
 }

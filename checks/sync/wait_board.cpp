@@ -1,11 +1,13 @@
-#include "runtime/cuda/wait_board.h"
+#include "checks/sync/wait_board.h"
 
 #include <map>
 
 #include "instrument/ptx_catalogue.h"
+#include "checks/regions.h"
+#include "checks/sync/sync_abi.h"
 #include "runtime/abi.h"
 
-namespace td::cuda {
+namespace td {
 
 namespace {
 
@@ -32,26 +34,26 @@ void describeBarrier(const Site& s, Waiter& w) {
 
 }  // namespace
 
-std::vector<Waiter> waitersFromBoard(const uint32_t* board, const int64_t grid[3], const int64_t dims[3],
+std::vector<Waiter> waitersFromBoard(const uint32_t* board, uint64_t words, const int64_t grid[3], const int64_t dims[3],
                                      const SiteTable& sites) {
   std::vector<Waiter> out;
   uint64_t threads = static_cast<uint64_t>(dims[0] * dims[1] * dims[2]);
   uint64_t blocks = static_cast<uint64_t>(grid[0] * grid[1] * grid[2]);
-  if (threads == 0 || blocks * threads > kWaitBoardThreads) return out;
+  if (threads == 0 || blocks * threads != words) return out;
   for (uint64_t b = 0; b < blocks; ++b) {
-    const uint32_t* words = board + b * threads;
+    const uint32_t* block = board + b * threads;
     std::map<uint32_t, uint32_t> atSite;  // waiting threads per barrier site
     uint32_t arrivedOnly = 0, arriveSite = ~0u;
     for (uint64_t t = 0; t < threads; ++t) {
-      if (waiting(words[t])) ++atSite[words[t] - 1];
-      if (words[t] & TD_WAIT_ARRIVED) {
+      if (waiting(block[t])) ++atSite[block[t] - 1];
+      if (block[t] & TD_WAIT_ARRIVED) {
         ++arrivedOnly;
-        arriveSite = (words[t] & ~(TD_WAIT_ARRIVED | TD_WAIT_EXITED)) - 1;
+        arriveSite = (block[t] & ~(TD_WAIT_ARRIVED | TD_WAIT_EXITED)) - 1;
       }
     }
     if (atSite.empty()) continue;  // a block nobody waits in: running or done
     for (uint64_t t = 0; t < threads; ++t) {
-      uint32_t word = words[t];
+      uint32_t word = block[t];
       if (word & TD_WAIT_EXITED) continue;
       Waiter w;
       w.thread = threadAt(b, t, grid, dims);
@@ -68,4 +70,12 @@ std::vector<Waiter> waitersFromBoard(const uint32_t* board, const int64_t grid[3
   return out;
 }
 
-}  // namespace td::cuda
+void waitersFromReadback(LaunchOutcome& out, const SiteTable& sites, const Bundle& b) {
+  if (out.status != LaunchOutcome::TimedOut || !out.waiters.empty()) return;
+  for (const RegionReadback& r : out.readbacks)
+    if (r.id == TD_REGION_WAIT_BOARD)
+      out.waiters = waitersFromBoard(reinterpret_cast<const uint32_t*>(r.bytes.data()), r.bytes.size() / 4,
+                                     b.grid.data(), b.block.data(), sites);
+}
+
+}  // namespace td

@@ -1,0 +1,94 @@
+// The family list: every check family tile-doctor knows, in the order their regions are laid out and
+// their device sources included. Adding a family: its folder under checks/, one line here.
+#include "checks/family.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace td {
+
+Family boundsFamily();
+Family initFamily();
+Family launchFamily();
+Family raceFamily();
+Family syncFamily();
+
+namespace {
+
+std::vector<Family>& registry() {
+  static std::vector<Family> list = {boundsFamily(), initFamily(), launchFamily(), raceFamily(), syncFamily()};
+  return list;
+}
+
+}  // namespace
+
+struct EmbeddedFile {
+  const char* path;
+  const char* text;
+};
+extern const EmbeddedFile kEmbeddedDeviceFiles[];
+extern const size_t kEmbeddedDeviceFileCount;
+
+const std::vector<Family>& families() { return registry(); }
+
+const Family* findFamily(const std::string& name) {
+  for (const Family& f : registry())
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+void registerFamily(Family f) {
+  if (findFamily(f.name)) throw std::logic_error("check family '" + f.name + "' is registered twice");
+  registry().push_back(std::move(f));
+}
+
+td_region regionOf(unsigned scope, unsigned flags, unsigned fixedBytes, unsigned bytesPerWord, unsigned bytesPerSite,
+                   unsigned slot) {
+  td_region r{};
+  r.scope = scope;
+  r.flags = flags | TD_REGION_PRESENT;
+  r.fixed_bytes = fixedBytes;
+  r.bytes_per_word = bytesPerWord;
+  r.bytes_per_site = bytesPerSite;
+  r.slot = slot;
+  return r;
+}
+
+std::vector<td_region> regionTable(const std::vector<std::string>& enabled) {
+  std::vector<td_region> table(TD_MAX_REGIONS, td_region{});
+  for (const std::string& name : enabled)
+    if (const Family* f = findFamily(name))
+      for (const auto& [id, r] : f->regions) {
+        if (id >= TD_MAX_REGIONS) throw std::logic_error("family '" + name + "' uses a region id past TD_MAX_REGIONS");
+        table[id] = r;
+      }
+  return table;
+}
+
+std::vector<DeviceFile> deviceRuntimeFiles() {
+  std::vector<DeviceFile> files;
+  for (size_t i = 0; i < kEmbeddedDeviceFileCount; ++i) {
+    std::string path = kEmbeddedDeviceFiles[i].path;
+    const std::string core = "runtime/device/";
+    if (path.rfind(core, 0) == 0) path = path.substr(core.size());  // td_core.cuh sits beside td_abi.h
+    files.push_back({path, kEmbeddedDeviceFiles[i].text});
+  }
+  for (const Family& f : registry())
+    for (const DeviceFile& d : f.deviceFiles) files.push_back(d);
+  return files;
+}
+
+std::string deviceRuntimeSource() {
+  std::string tu = "#include \"td_core.cuh\"\n";
+  std::vector<std::string> seen;
+  for (const Family& f : registry())
+    for (const std::string& s : f.deviceSources)
+      if (std::find(seen.begin(), seen.end(), s) == seen.end()) {
+        seen.push_back(s);
+        tu += "#include \"" + s + "\"\n";
+      }
+  return tu;
+}
+
+}  // namespace td

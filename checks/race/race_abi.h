@@ -1,0 +1,28 @@
+// Families "race" and "init": what their pass, device source and decoders share. Plain C.
+#ifndef TD_RACE_ABI_H
+#define TD_RACE_ABI_H
+
+// The `kind` argument of __td_race_shared and __td_race_global: the access in the low two bits, then
+// which checks it takes part in.
+#define TD_ACCESS_READ 0u
+#define TD_ACCESS_WRITE 1u
+#define TD_ACCESS_ATOMIC 2u
+#define TD_ACCESS_MASK 3u
+#define TD_CHECK_INIT 4u   // uninitialised reads (family "init")
+#define TD_CHECK_RACE 8u   // races (family "race")
+#define TD_CHECKS (TD_CHECK_INIT | TD_CHECK_RACE)
+
+// TD_REGION_SHARED_SHADOW and TD_REGION_BUFFER_SHADOW: one granule per 4 bytes of a block's shared window
+// (zeroed when the block starts) and of every global buffer (zeroed at launch): the last write and the
+// last read, each a 64-bit tag (thread, site, block, bytes, atomic, barrier count: race_runtime.cu)
+// exchanged as one word, so the GPU's concurrent updates never pair one access's thread with another's
+// site or epoch; beside them each access's warp and other-sync counts, and the bytes any thread wrote in
+// this launch.
+typedef struct td_granule {
+  unsigned long long w, r;
+  unsigned int w_aux, r_aux;  // low 16 bits: the thread's __syncwarp count; high 16: the block's other-sync count
+  unsigned int written;       // bits 0-3: the granule's bytes written so far
+  unsigned int pad;
+} __attribute__((aligned(16))) td_granule;  // a reader loads it as two 16-byte words
+
+#endif

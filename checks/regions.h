@@ -1,0 +1,15 @@
+// The regions of device state the check families ask for (abi.h, td_region), numbered once for all of
+// them: a family's device source reaches its state through these ids, its descriptor (checks/*/..._family.cpp)
+// says how large each is and where it lives. Keep this file plain C: the device runtime includes it.
+#ifndef TD_REGIONS_H
+#define TD_REGIONS_H
+
+// The shared tail keeps regions in id order: these first four are the ones that prefer it.
+#define TD_REGION_BARRIER_SLOTS 0  // sync: per block, its barrier generations and exited lanes (td_block_checks)
+#define TD_REGION_BLOCK_SYNC 1     // race, init, sync: per block, its count of other synchronisation
+#define TD_REGION_THREAD_SYNC 2    // race, init, sync: per thread, full-block barriers and __syncwarps passed
+#define TD_REGION_SHARED_SHADOW 3  // race, init: per block, one td_granule per 4 bytes of its shared window
+#define TD_REGION_BUFFER_SHADOW 4  // race, init: per buffer, one td_granule per 4 bytes
+#define TD_REGION_WAIT_BOARD 5     // sync: per thread, where it waits (GPU hang reports)
+
+#endif

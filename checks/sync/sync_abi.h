@@ -1,0 +1,40 @@
+// Family "sync": what its device source and its decoders share. Plain C (the device runtime includes it).
+#ifndef TD_SYNC_ABI_H
+#define TD_SYNC_ABI_H
+
+// TD_KIND_WARP_MASK records: offset says what is wrong, addr is the mask.
+#define TD_MASK_MISSES_SELF 1     // the calling lane is not in its own mask
+#define TD_MASK_NAMES_EXITED 2    // the mask names lanes that have exited
+#define TD_MASK_32_ON_WAVE64 3    // a literal 0xffffffff on a 64-lane wave: half the wave
+// TD_KIND_BARRIER_DIVERGENCE records: addr = TD_PARTNER(other site, other thread); the other site may be
+// TD_SITE_EXITED (the other thread exited while this one waited) or TD_SITE_WAITING (this thread exited
+// while the other waited there).
+#define TD_SITE_EXITED 0xffffffffu
+#define TD_SITE_WAITING 0xfffffffeu
+
+// TD_REGION_BARRIER_SLOTS: per block, TD_BARRIER_SLOTS generations of its full-block barrier (key =
+// generation + 1 << 32 | site + 1, and the first thread there), then one slot for the first thread that
+// exited; and per warp the lanes that exited.
+#define TD_BARRIER_SLOTS 8
+#define TD_MAX_WARPS 32
+typedef struct td_barrier_slot {
+  unsigned long long key;
+  unsigned int thread, pad;
+} td_barrier_slot;
+typedef struct td_block_checks {
+  td_barrier_slot slots[TD_BARRIER_SLOTS + 1];
+  unsigned long long exited_lanes[TD_MAX_WARPS];
+} td_block_checks;
+
+// TD_REGION_THREAD_SYNC: per thread, [0] full-block barriers passed, [1] full-warp __syncwarps passed
+// (8-byte aligned: read as one word). TD_REGION_BLOCK_SYNC: per block, its count of other synchronisation.
+#define TD_THREAD_SYNC_BYTES 8
+#define TD_BLOCK_SYNC_BYTES 4
+
+// TD_REGION_WAIT_BOARD (GPU hang reports): one word per thread saying where it is at the barriers.
+// 0: running (or not started); site + 1: waiting at that barrier; TD_WAIT_ARRIVED | site + 1: last passed
+// a barrier there without waiting (bar.arrive); TD_WAIT_EXITED set: returned.
+#define TD_WAIT_ARRIVED 0x40000000u
+#define TD_WAIT_EXITED 0x80000000u
+
+#endif

@@ -1,0 +1,21 @@
+// Family "sync": threads of one barrier generation at different barriers, threads exiting while others
+// wait, warp-collective masks naming absent lanes; on the GPU, who waits where when a launch hangs.
+#include "checks/family.h"
+#include "checks/sync/sync_regions.h"
+#include "checks/sync/wait_board.h"
+
+namespace td {
+
+Family syncFamily() {
+  Family f;
+  f.name = "sync";
+  f.summary = "divergent barriers, exits while others wait, bad warp masks; where threads wait in a hang";
+  f.regions = syncCountRegions();
+  f.regions.push_back({TD_REGION_BARRIER_SLOTS, regionOf(TD_SCOPE_BLOCK, TD_REGION_PREFER_SHARED, sizeof(td_block_checks))});
+  f.regions.push_back({TD_REGION_WAIT_BOARD, regionOf(TD_SCOPE_THREAD, TD_REGION_HANG_READBACK, 4)});
+  f.deviceSources = {"checks/sync/sync_runtime.cu"};
+  f.afterLaunch = waitersFromReadback;
+  return f;
+}
+
+}  // namespace td

@@ -1,0 +1,85 @@
+// tile-doctor device runtime, the part every check family shares: the control block, the executor
+// primitives, the record channel. Written once in CUDA-dialect C++, compiled by tile-doctor's own
+// frontend to NVPTX IR together with every family's device source (checks/*/..._runtime.cu, one
+// translation unit the pipeline puts together) and linked into every instrumented module; the GPU
+// executor runs it natively, the CPU executor after retargeting.
+#pragma once
+#include "td_abi.h"
+#include "checks/regions.h"
+
+extern "C" {
+
+__device__ td_ctl __td_ctl;
+// Skipped loads and stores are redirected here (their values are discarded), so guards need no branches.
+__device__ __attribute__((aligned(64))) unsigned long long __td_sink[8];
+
+// Executor primitives. Thread identity comes from the usual builtins, which each executor lowers.
+__device__ unsigned int __td_shared_window_offset(const void* p);  // byte offset of p in the block's shared window
+__device__ unsigned int __td_shared_window_bytes();                // static + dynamic shared bytes of this launch
+__device__ void __td_mark_site(unsigned int site);                 // last site a thread reached (fault reports)
+// The calling thread's instance of region `id` (abi.h): the grid's, its block's or its own; null when the
+// region is absent from this launch.
+__device__ void* __td_region(unsigned int id);
+// Word updates of memory only the calling block's threads use: atomic where they run concurrently (the
+// GPU), plain where one OS thread runs the block (the CPU).
+__device__ unsigned long long __td_block_local_swap(unsigned long long* p, unsigned long long v);
+__device__ void __td_block_local_or(unsigned int* p, unsigned int v);
+
+}  // extern "C"
+
+// Hooks that are better inlined on the CPU than the inliner judges (large, but called per access): the
+// CPU executor inlines every function so marked; the GPU leaves them to the inliner.
+#define TD_INLINE_ON_CPU __attribute__((annotate("td.inline_on_cpu")))
+
+static __device__ __attribute__((noinline, cold)) void td_report(unsigned int kind, unsigned int site, long long offset,
+                                                            const void* addr, unsigned int other_block = 0) {
+  unsigned int n = atomicAdd(&__td_ctl.hits[site * TD_KIND_COUNT + kind], 1u);
+  if (n >= TD_RECORDS_PER_SITE) return;
+  td_channel* ch = __td_ctl.channel;
+  unsigned int slot = atomicAdd(&ch->cursor, 1u);
+  if (slot >= ch->capacity) return;
+  td_record* r = &ch->records[slot];
+  r->kind = kind;
+  r->site = site;
+  r->block[0] = blockIdx.x; r->block[1] = blockIdx.y; r->block[2] = blockIdx.z;
+  r->thread[0] = threadIdx.x; r->thread[1] = threadIdx.y; r->thread[2] = threadIdx.z;
+  r->offset = offset;
+  r->addr = (unsigned long long)addr;
+  r->other_block = other_block;
+  __threadfence_system();
+}
+
+static __device__ __forceinline__ unsigned int td_block_linear() {
+  return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+}
+
+static __device__ __forceinline__ unsigned int td_thread_linear() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+// Words other threads exchange: read past the GPU's L1, which atomics bypass.
+static __device__ __forceinline__ unsigned long long td_load(const unsigned long long* p) {
+  return *(const volatile unsigned long long*)p;
+}
+
+// Buffer argument `arg`'s instance of per-buffer region `id`; null when there is none.
+static __device__ __forceinline__ void* td_buffer_region(unsigned int id, unsigned int arg) {
+  return (void*)__td_ctl.buffers[arg].region[__td_ctl.regions[id].slot];
+}
+
+// The bytes of an instance of region `id` (block, thread or grid scope).
+static __device__ __forceinline__ unsigned long long td_region_bytes(unsigned int id) {
+  return __td_ctl.regions[id].bytes;
+}
+
+extern "C" {
+
+// A thread about to stop the kernel (a failed assert, __trap): its record names it before the GPU traps
+// or the CPU executor ends the grid.
+__device__ void __td_kernel_stop(unsigned int kind, unsigned int site) { td_report(kind, site, 0, nullptr); }
+
+// An access through a pointer the pass could not attribute: no check, but the site is noted so a fault
+// it causes can be reported at the right line.
+__device__ void __td_unchecked_access(unsigned int site) { __td_mark_site(site); }
+
+}  // extern "C"

@@ -1,0 +1,28 @@
+#include "runtime/regions.h"
+
+namespace td {
+
+bool present(const td_region& r) { return (r.flags & TD_REGION_PRESENT) != 0; }
+
+uint64_t regionInstanceBytes(const td_region& r, uint64_t measured, uint64_t nsites) {
+  bool counted = r.scope == TD_SCOPE_BLOCK || r.scope == TD_SCOPE_BUFFER;
+  uint64_t words = counted ? (measured + 3) / 4 : 0;
+  return r.fixed_bytes + words * r.bytes_per_word + nsites * r.bytes_per_site;
+}
+
+void sizeRegions(std::vector<td_region>& table, uint64_t windowBytes, uint64_t nsites) {
+  for (td_region& r : table)
+    if (present(r) && r.scope != TD_SCOPE_BUFFER) r.bytes = regionInstanceBytes(r, windowBytes, nsites);
+}
+
+std::vector<BufferRegionNeed> bufferRegionNeeds(const std::vector<td_region>& table, const std::vector<ArgValue>& args,
+                                                uint64_t nsites) {
+  std::vector<BufferRegionNeed> needs;
+  for (const td_region& r : table)
+    if (present(r) && r.scope == TD_SCOPE_BUFFER && r.slot < TD_BUFFER_REGIONS)
+      for (size_t i = 0; i < args.size() && i < TD_MAX_BUFFERS; ++i)
+        if (args[i].spec->isBuffer && args[i].bytes) needs.push_back({i, r.slot, regionInstanceBytes(r, args[i].bytes, nsites)});
+  return needs;
+}
+
+}  // namespace td

@@ -1,0 +1,32 @@
+// The sizes of the check families' device state (abi.h, td_region) as an executor allocates it: every
+// executor sizes a region the same way and differs only in where it puts the instances.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "runtime/abi.h"
+#include "runtime/buffers.h"
+
+namespace td {
+
+// An instance's bytes: `measured` is the memory the region's words count (the block's shared window for
+// block scope, the buffer for buffer scope; ignored otherwise).
+uint64_t regionInstanceBytes(const td_region& r, uint64_t measured, uint64_t nsites);
+
+// Sets `bytes` of every present block-, thread- and grid-scope region; `windowBytes` is the block's
+// shared window as this executor lays it out.
+void sizeRegions(std::vector<td_region>& table, uint64_t windowBytes, uint64_t nsites);
+
+bool present(const td_region& r);
+
+// An instance of a per-buffer region an executor must allocate, zeroed, and put at
+// bufferRegions[arg][slot] (control_block.h).
+struct BufferRegionNeed {
+  size_t arg;
+  unsigned slot;
+  uint64_t bytes;
+};
+std::vector<BufferRegionNeed> bufferRegionNeeds(const std::vector<td_region>& table, const std::vector<ArgValue>& args,
+                                                uint64_t nsites);
+
+}  // namespace td
