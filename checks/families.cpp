@@ -17,9 +17,11 @@ Family syncFamily();
 namespace {
 
 std::vector<Family>& registry() {
-  static std::vector<Family> list = {boundsFamily(), initFamily(), launchFamily(), raceFamily(), syncFamily()};
+  static std::vector<Family> list = {raceFamily(), initFamily(), syncFamily(), boundsFamily(), launchFamily()};
   return list;
 }
+
+bool sameRegion(const td_region& a, const td_region& b);
 
 }  // namespace
 
@@ -38,9 +40,27 @@ const Family* findFamily(const std::string& name) {
   return nullptr;
 }
 
+namespace {
+bool sameRegion(const td_region& a, const td_region& b) {
+  return a.scope == b.scope && a.flags == b.flags && a.fixed_bytes == b.fixed_bytes &&
+         a.bytes_per_word == b.bytes_per_word && a.bytes_per_site == b.bytes_per_site && a.slot == b.slot;
+}
+}  // namespace
+
 void registerFamily(Family f) {
   if (findFamily(f.name)) throw std::logic_error("check family '" + f.name + "' is registered twice");
+  for (const auto& [id, r] : f.regions)
+    for (const Family& other : registry())
+      for (const auto& [otherId, o] : other.regions)
+        if (id == otherId && !sameRegion(r, o))
+          throw std::logic_error("check family '" + f.name + "' declares region " + std::to_string(id) +
+                                 " unlike family '" + other.name + "' (checks/regions.h numbers them)");
   registry().push_back(std::move(f));
+}
+
+void unregisterFamily(const std::string& name) {
+  auto& list = registry();
+  list.erase(std::remove_if(list.begin(), list.end(), [&](const Family& f) { return f.name == name; }), list.end());
 }
 
 td_region regionOf(unsigned scope, unsigned flags, unsigned fixedBytes, unsigned bytesPerWord, unsigned bytesPerSite,

@@ -3,16 +3,23 @@
 // see a family: they allocate the regions the enabled families ask for, by scope, and lower the generic
 // primitives the device sources call. The family list is checks/families.cpp; a test may add its own.
 #pragma once
+#include <set>
 #include <string>
 #include <vector>
 
+#include "checks/rule.h"
 #include "runtime/abi.h"
+
+namespace llvm {
+class Module;
+}
 
 namespace td {
 
 struct LaunchOutcome;
 struct SiteTable;
 struct Bundle;
+struct Finding;
 
 // A file the device runtime's translation unit is built from, as clang finds it in the prelude folder.
 struct DeviceFile {
@@ -30,15 +37,26 @@ struct Family {
   // family checked on the host only; and files of its own not built in (a test's family), by path.
   std::vector<std::string> deviceSources;
   std::vector<DeviceFile> deviceFiles;
+  // Its instrumentation of a kernel module, before the device runtime is linked. Called once per module
+  // when the family is enabled - once for all of them where families share one (the same function) -
+  // in the family list's order. May be null (a host-only family).
+  void (*instrument)(llvm::Module& m, SiteTable& sites, const std::set<std::string>& enabled) = nullptr;
   // After a launch: turns regions read back into what the collector reads (e.g. hang waiters); may be null.
   void (*afterLaunch)(LaunchOutcome& out, const SiteTable& sites, const Bundle& b) = nullptr;
+  // Findings of its own beyond the records the collector decodes (e.g. from a region read back); may be null.
+  void (*collect)(const LaunchOutcome& out, const SiteTable& sites, const Bundle& b, std::vector<Finding>& into) = nullptr;
+  // The rules of kinds only this family reports that are not built in (sanitizer/rules.cpp): a test's family.
+  std::vector<Rule> rules;
 };
 
-// Every family, in the order their regions are laid out and their device sources included.
+// Every family, in the order they instrument a module (the access tracking of race, init and sync sees
+// the pointers before bounds redirects skipped accesses), lay out regions and include device sources.
 const std::vector<Family>& families();
 const Family* findFamily(const std::string& name);
-// For tests: adds a family (its name must be new). Not thread-safe; call before any check runs.
+// For tests: adds a family (its name must be new, its region ids free or declared alike) and takes it
+// away again. Not thread-safe; call while no check runs.
 void registerFamily(Family f);
+void unregisterFamily(const std::string& name);
 
 // A region template as a family declares it.
 td_region regionOf(unsigned scope, unsigned flags, unsigned fixedBytes, unsigned bytesPerWord = 0,

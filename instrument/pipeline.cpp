@@ -24,10 +24,8 @@
 #include "frontend/signature.h"
 #include "checks/family.h"
 #include "instrument/accesses.h"
-#include "instrument/bounds_pass.h"
 #include "instrument/shared_objects.h"
 #include "instrument/pointer_roots.h"
-#include "instrument/race_pass.h"
 #include "instrument/loop_sites.h"
 #include "instrument/stop_sites.h"
 #include "instrument/sync_sites.h"
@@ -238,10 +236,12 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {
   StopSitesPass(km.sites).run(*km.module, mam);
   SyncSitesPass(km.sites).run(*km.module, mam);
   LoopSitesPass(km.sites).run(*km.module, mam);
-  // Before the bounds pass, which redirects skipped accesses: the race hooks see the pointers as written.
-  if (checks.has("race") || checks.has("init") || checks.has("sync"))
-    RacePass(km.sites, checks.has("race"), checks.has("init"), checks.has("sync")).run(*km.module, mam);
-  if (checks.has("bounds")) BoundsCheckPass(km.sites).run(*km.module, mam);
+  std::vector<decltype(Family::instrument)> done;  // families that share instrumentation name one function
+  for (const Family& f : families())
+    if (checks.has(f.name) && f.instrument && std::find(done.begin(), done.end(), f.instrument) == done.end()) {
+      f.instrument(*km.module, km.sites, checks.families);
+      done.push_back(f.instrument);
+    }
   std::vector<td_region> regions = regionTable({checks.families.begin(), checks.families.end()});
   if (std::any_of(regions.begin(), regions.end(), [](const td_region& r) { return r.flags & TD_REGION_PRESENT; }))
     startBlocks(*km.module);

@@ -1,4 +1,6 @@
 #include "sanitizer/collector.h"
+
+#include "checks/family.h"
 #include "sanitizer/rules.h"
 
 #include <algorithm>
@@ -306,6 +308,8 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
     f.title = out.message;
     findings.push_back(f);
   }
+  for (const Family& f : families())  // what families read from their own regions
+    if (f.collect) f.collect(out, sites, b, findings);
   return findings;
 }
 

@@ -1,5 +1,7 @@
 #include "sanitizer/rules.h"
 
+#include "checks/family.h"
+
 namespace td {
 
 namespace {
@@ -12,7 +14,9 @@ const F kStop = {"location", "threads"};
 const F kSync = {"location", "threads"};
 }  // namespace
 
-const std::vector<Rule>& allRules() {
+namespace {
+
+const std::vector<Rule>& builtinRules() {
   static const std::vector<Rule> rules = {
       {rule::GlobalOutOfBounds, "bounds", Severity::Error, "Access outside a global buffer",
        "A load, store, atomic or copy reached global memory outside every buffer the kernel was given, or outside "
@@ -102,9 +106,20 @@ const std::vector<Rule>& allRules() {
   return rules;
 }
 
+}  // namespace
+
+std::vector<Rule> allRules() {
+  std::vector<Rule> rules = builtinRules();
+  for (const Family& f : families()) rules.insert(rules.end(), f.rules.begin(), f.rules.end());
+  return rules;
+}
+
 const Rule* findRule(std::string_view id) {
-  for (const Rule& r : allRules())
+  for (const Rule& r : builtinRules())
     if (id == r.id) return &r;
+  for (const Family& f : families())
+    for (const Rule& r : f.rules)
+      if (id == r.id) return &r;
   return nullptr;
 }
 

@@ -6,20 +6,9 @@
 #include <string_view>
 #include <vector>
 
+#include "checks/rule.h"
+
 namespace td {
-
-enum class Severity { Error, Warning };
-
-struct Rule {
-  const char* id;                // the finding's kind: "global-out-of-bounds"
-  const char* family;            // the --checks family that finds it; "run" for how a launch ended,
-                                 // "repeat" for --repeat's comparison
-  Severity severity;
-  const char* shortDescription;  // one line
-  const char* fullDescription;   // what it means
-  const char* help;              // the usual cure
-  std::vector<const char*> fields;  // what a finding of it reports besides kind, message and count
-};
 
 namespace rule {
 inline constexpr const char* GlobalOutOfBounds = "global-out-of-bounds";
@@ -48,7 +37,8 @@ inline constexpr const char* WarpSizeAssumption = "warp-size-assumption";
 inline constexpr const char* NondeterministicOutput = "nondeterministic-output";
 }  // namespace rule
 
-const std::vector<Rule>& allRules();
+// The built-in kinds, then those of families a test registered (checks/family.h).
+std::vector<Rule> allRules();
 const Rule* findRule(std::string_view id);  // nullptr for an unknown kind
 const char* severityName(Severity s);      // "error", "warning"
 

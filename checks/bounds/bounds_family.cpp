@@ -2,13 +2,28 @@
 // bounds_pass), out-of-bounds and misaligned accesses recorded and skipped. No device state of its own.
 #include "checks/family.h"
 
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+
+#include "instrument/bounds_pass.h"
+
 namespace td {
+
+namespace {
+
+void guardAccesses(llvm::Module& m, SiteTable& sites, const std::set<std::string>&) {
+  llvm::ModuleAnalysisManager mam;
+  BoundsCheckPass(sites).run(m, mam);
+}
+
+}  // namespace
 
 Family boundsFamily() {
   Family f;
   f.name = "bounds";
   f.summary = "accesses outside their buffer or shared array, and misaligned ones";
   f.deviceSources = {"checks/bounds/bounds_runtime.cu"};
+  f.instrument = guardAccesses;
   return f;
 }
 

@@ -1,6 +1,7 @@
 // Family "sync": threads of one barrier generation at different barriers, threads exiting while others
 // wait, warp-collective masks naming absent lanes; on the GPU, who waits where when a launch hangs.
 #include "checks/family.h"
+#include "checks/race/access_tracking.h"
 #include "checks/sync/sync_regions.h"
 #include "checks/sync/wait_board.h"
 
@@ -15,6 +16,7 @@ Family syncFamily() {
   f.regions.push_back({TD_REGION_WAIT_BOARD, regionOf(TD_SCOPE_THREAD, TD_REGION_HANG_READBACK, 4)});
   f.deviceSources = {"checks/sync/sync_runtime.cu"};
   f.afterLaunch = waitersFromReadback;
+  f.instrument = trackAccessesAndSync;
   return f;
 }
 

@@ -26,7 +26,7 @@ constexpr const char* kTrampolineName = "__td_cpu_trampoline";
 // Throws InputError for what the CPU executor cannot run (an unknown intrinsic, inline PTX), naming
 // the statement and its source line.
 // The module is compiled for one launch: block and grid sizes and the warp size become constants, and
-// thread and block indices carry their ranges, so the optimiser can prove most bounds checks true.
+// thread and block indices carry their ranges, so the optimiser can prove most access checks true.
 struct LaunchConstants {
   uint32_t grid[3], block[3], warpSize;
   uint32_t sharedWindowBytes;  // static + dynamic shared memory of the launch

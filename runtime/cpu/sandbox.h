@@ -6,7 +6,7 @@
 // with a refusal; a trap there would stop correct kernels). Also: no
 // new privileges (set by the filter) and no core dumps. A kernel reaches no system call by its own code
 // (calls to host functions are refused when it compiles); this is the wall behind that, for code that
-// gets there anyway (a wild pointer with the bounds checks off, a bug in the executor's emulation).
+// gets there anyway (a wild pointer with the access checks off, a bug in the executor's emulation).
 #pragma once
 #include <string>
 

@@ -78,7 +78,7 @@ class Worker {
   ~Worker();
   // Runs block `linear`; returns false when it deadlocked (then `deadlock` describes the waiters).
   bool runBlock(uint64_t linear);
-  std::vector<WaitInfo> snapshot() const;  // current block's threads (racy read, for hang reports)
+  std::vector<WaitInfo> snapshot() const;  // current block's threads (read unsynchronised, for hang reports)
   static Worker* current();
   SimThread& self() { return threads_[current_]; }
   const LaunchShape& shape() const { return shape_; }

@@ -1,0 +1,16 @@
+// The instrumentation the race, init and sync families share (instrument/race_pass): every tracked
+// access and synchronising operation hooked once, each hook taking part in the checks enabled.
+#pragma once
+#include <set>
+#include <string>
+
+namespace llvm {
+class Module;
+}
+
+namespace td {
+struct SiteTable;
+
+void trackAccessesAndSync(llvm::Module& m, SiteTable& sites, const std::set<std::string>& enabled);
+
+}  // namespace td
