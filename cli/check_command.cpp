@@ -12,11 +12,13 @@
 #include "cli/script_check.h"
 #include "driver/check.h"
 #include "driver/launch_policy.h"
+#include "driver/outputs.h"
 #include "frontend/compiler.h"
 #include "frontend/input_error.h"
 #include "frontend/lifetime.h"
 #include "frontend/profile.h"
 #include "frontend/work_deadline.h"
+#include "instrument/pipeline.h"
 #include "runtime/executor_limit.h"
 #include "sanitizer/reporters.h"
 
@@ -35,18 +37,21 @@ void parseParams(CheckArgs& args) {
 int checkBundle(CheckArgs& args) {
   ReportSink sink(args);
   CheckResult res = runCheck(args.req);
-  sink.write(args.format == "json" ? renderJson(res.report) : renderText(res.report, sink.colour()));
+  RunSet set;
+  Run& run = set.runs.emplace_back();
+  run.entry = res.bundle.entry;
+  run.bundle = args.req.bundlePath;
+  run.report = res.report;
+  sink.write(makeReporter(args.format, sink.colour())->render(set));
   saveOutputs(res, args.saveOutputs);
-  return res.report.exitCode();
+  return set.exitCode();
 }
 
 }  // namespace
 
-void makeOutputFolder(const std::string& dir, const char* option) {
-  if (dir.empty()) return;
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw InputError(dir, 0, fmt::format("cannot create the {} folder: {}", option, ec.message()));
+bool CheckArgs::reportOwnsStdout() const {
+  std::unique_ptr<Reporter> reporter = makeReporter(format, false);
+  return out.empty() && reporter && reporter->machineReadable();
 }
 
 ReportSink::ReportSink(const CheckArgs& args) : ReportSink(args.out) {
@@ -97,29 +102,19 @@ void ReportSink::write(const std::string& text) {
 
 // With --format json a run that stops still writes JSON: the error (kind, file, line, message) and the
 // exit code, where the report would have gone. Best effort: it never hides the error it describes.
-void writeJsonError(const std::string& format, const std::string& out, int exitCode, const char* kind,
+void writeStopReport(const std::string& format, const std::string& out, int exitCode, const char* kind,
                     const std::string& file, int line, const std::string& message) {
-  if (format != "json") return;
   try {
-    nlohmann::json j;
-    j["tool"] = "tile-doctor";
-    j["schema_version"] = 1;
-    j["exit_code"] = exitCode;
-    j["error"] = {{"kind", kind}, {"file", file}, {"line", line}, {"message", message}};
-    ReportSink(out).write(j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    std::unique_ptr<Reporter> reporter = makeReporter(format, false);
+    std::string text = reporter ? reporter->renderStop(exitCode, kind, file, line, message) : "";
+    if (!text.empty()) ReportSink(out).write(text);
   } catch (const std::exception&) {
   }
 }
 
-static void writeJsonError(const CheckArgs& args, int exitCode, const char* kind, const std::string& file, int line,
+static void writeStopReport(const CheckArgs& args, int exitCode, const char* kind, const std::string& file, int line,
                            const std::string& message) {
-  writeJsonError(args.format, args.out, exitCode, kind, file, line, message);
-}
-
-void saveOutputs(const CheckResult& res, const std::string& dir, bool everyBuffer) {
-  if (dir.empty()) return;
-  for (const ArgValue& a : res.args)
-    if (a.spec->isBuffer && (everyBuffer || a.spec->output)) writeNpy(dir + "/" + a.spec->name + ".npy", *a.spec, a.data);
+  writeStopReport(args.format, args.out, exitCode, kind, file, line, message);
 }
 
 std::function<int()> addCheckCommand(CLI::App& app) {
@@ -132,14 +127,16 @@ std::function<int()> addCheckCommand(CLI::App& app) {
   sub->add_option("--param", args->params, "override a parameter: NAME=VALUE (repeatable)")->allow_extra_args(false);
   sub->add_option("--target", args->req.target, fmt::format("target profile (default {}; see `tile-doctor targets`)",
                                                             kDefaultTarget));
-  sub->add_option("--checks", args->req.checks, "check families, comma-separated: bounds, launch, race, init, sync, or all (default all)")
+  std::string families;
+  for (const std::string& f : CheckSet::known()) families += (families.empty() ? "" : ", ") + f;
+  sub->add_option("--checks", args->req.checks, "check families, comma-separated: " + families + ", or all (default all)")
       ->check([](const std::string& v) -> std::string {
         // No family would run no check and still say "no findings": the silence a CI gate must not give.
         if (v.find_first_not_of(", ") == std::string::npos)
           return "'" + v + "' names no check family (use all, or a list such as bounds,race)";
         return "";
       });
-  sub->add_option("--format", args->format, "report format: text or json")->check(CLI::IsMember({"text", "json"}));
+  sub->add_option("--format", args->format, "report format: text or json")->check(CLI::IsMember(reportFormats()));
   sub->add_option("--out", args->out, "write the report to FILE instead of standard output");
   sub->add_option("--seed", args->req.seed, "seed for random buffer initialisers (default 0)");
   sub->add_option("--jobs", args->req.launch.jobs, "worker threads for the CPU executor (default: all cores)");
@@ -185,7 +182,7 @@ std::function<int()> addCheckCommand(CLI::App& app) {
       parseParams(*args);
       removeStaleTemporaries("capture");  // a run killed by SIGKILL could not remove its own
       setCompileTimeLimit(std::max(args->req.launch.timeoutSeconds, 120.0));
-      if (args->format == "json" && args->out.empty()) args->req.launch.devicePrintFd = 2;  // stdout is the report's
+      if (args->reportOwnsStdout()) args->req.launch.devicePrintFd = 2;
       parseSchedule(args->schedule, args->req.launch);
       LaunchPolicy::parse(args->launches);  // a bad --launches is bad input whatever is checked
       if (isScript(args->req.bundlePath)) return checkScript(*args);
@@ -193,20 +190,20 @@ std::function<int()> addCheckCommand(CLI::App& app) {
         throw InputError(args->req.bundlePath, 0, "arguments after the bundle are for TileLang scripts (kernel.py) only");
       return checkBundle(*args);
     } catch (const ExecutorCannotRun& e) {
-      writeJsonError(*args, kExitExecutorCannotRun, "cannot-run", e.loc.file, static_cast<int>(e.loc.line), e.what());
+      writeStopReport(*args, kExitExecutorCannotRun, "cannot-run", e.loc.file, static_cast<int>(e.loc.line), e.what());
       throw;
     } catch (const InputError& e) {
-      writeJsonError(*args, 2, "bad-input", e.file, e.line, e.what());
+      writeStopReport(*args, 2, "bad-input", e.file, e.line, e.what());
       throw;
     } catch (const WorkTimedOut& e) {
-      writeJsonError(*args, 3, "timeout", args->req.bundlePath, 0, e.what());
+      writeStopReport(*args, 3, "timeout", args->req.bundlePath, 0, e.what());
       throw;
     } catch (const std::filesystem::filesystem_error& e) {  // a path the user gave: a loop, no permission
       InputError bad(e.path1().string(), 0, e.code().message());
-      writeJsonError(*args, 2, "bad-input", bad.file, 0, bad.what());
+      writeStopReport(*args, 2, "bad-input", bad.file, 0, bad.what());
       throw bad;
     } catch (const std::exception& e) {
-      writeJsonError(*args, 4, "internal", "", 0, e.what());
+      writeStopReport(*args, 4, "internal", "", 0, e.what());
       throw;
     }
   };

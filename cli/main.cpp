@@ -43,7 +43,7 @@ static int run(int argc, char** argv) {
     int rc = app.exit(e);
     if (rc == 0) return 0;  // --help
     // --format json promises JSON on every stop, a rejected command line included.
-    td::cli::writeJsonError(rawOption(argc, argv, "--format"), rawOption(argc, argv, "--out"), 2, "bad-input",
+    td::cli::writeStopReport(rawOption(argc, argv, "--format"), rawOption(argc, argv, "--out"), 2, "bad-input",
                             "command line", 0, e.what());
     return 2;
   }

@@ -6,10 +6,14 @@
 #include <vector>
 
 #include "driver/check.h"
+#include "sanitizer/run_set.h"
 
 namespace td::cli {
 
 struct CheckArgs {
+  // The report takes standard output in a format programs read: nothing else may print there.
+  bool reportOwnsStdout() const;
+
   CheckRequest req;
   std::vector<std::string> params, scriptArgs;
   std::string format = "text", out, saveOutputs, keep, tilelangArch = "sm_80", schedule = "forward";
@@ -17,13 +21,8 @@ struct CheckArgs {
   std::string autotune = "first";  // scripts: @tilelang.autotune takes the first configuration, or checks all
 };
 
-// `check kernel.py`: the script failed (an exception, a non-zero exit) and no check found anything.
-constexpr int kExitScriptFailed = 5;
-
 bool isScript(const std::string& path);  // a .py file
 int checkScript(CheckArgs& args);
-
-void makeOutputFolder(const std::string& dir, const char* option);
 
 // Where the report goes (--out FILE or standard output). Opened, with the output folders made, before
 // anything runs, so a bad path costs no run; written before outputs are saved, so nothing is lost.
@@ -41,13 +40,11 @@ class ReportSink {
   bool direct_ = false, written_ = false;
   std::ofstream file_;
 };
-// Every output buffer (with everyBuffer: every buffer — what a script's launch hands back, since a kernel
-// may write any buffer it was given) as DIR/NAME.npy.
-void saveOutputs(const CheckResult& res, const std::string& dir, bool everyBuffer = false);
 
-// With format "json": the error object of a run that stopped (docs/report-format.md), written to `out`
-// ("" for standard output). Best effort: a failure to write it never hides the error it describes.
-void writeJsonError(const std::string& format, const std::string& out, int exitCode, const char* kind,
+// What the --format's reporter says of a run that stopped before its report (JSON: the error object of
+// docs/report-format.md; text: nothing, the message on stderr says it), written to `out` ("" for
+// standard output). Best effort: a failure to write it never hides the error it describes.
+void writeStopReport(const std::string& format, const std::string& out, int exitCode, const char* kind,
                     const std::string& file, int line, const std::string& message);
 
 }  // namespace td::cli

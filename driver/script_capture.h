@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "sanitizer/run_set.h"  // ScriptNote
+
 namespace td {
 
 struct CaptureRequest {
@@ -25,10 +27,6 @@ struct CapturedKernel {
   std::string bundle, entry, from;   // manifest path, kernel name, script line that compiled it
   std::vector<std::string> unresolved;  // symbolic dimensions without a value
   bool launched = false;             // the script called it (each call was a launch request)
-};
-
-struct ScriptNote {
-  std::string where, text;
 };
 
 struct CaptureResult {

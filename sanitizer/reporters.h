@@ -1,14 +1,38 @@
-// Reporters: ASan-style text (coloured on a terminal) and JSON (schema in docs/report-format.md).
+// Reporters: how a RunSet (sanitizer/run_set.h) becomes the report a user reads. One interface, one place
+// that maps --format to a reporter (makeReporter); bundle and script checks go through the same ones.
+// Text is ASan-style (coloured on a terminal); JSON follows docs/report-schema.json.
 #pragma once
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "sanitizer/finding.h"
+#include "sanitizer/run_set.h"
 
 namespace td {
 
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual std::string render(const RunSet& set) const = 0;
+  // A check stopped before it had a report (bad input, the tool's own --timeout, an internal error): what
+  // goes where the report would have; "" where the message on standard error is all there is to say.
+  virtual std::string renderStop(int exitCode, const char* kind, const std::string& file, int line,
+                                 const std::string& message) const = 0;
+  // Read by programs: nothing else may share its stream (a script's and the device's prints go to stderr).
+  virtual bool machineReadable() const = 0;
+};
+
+// The formats --format takes, and the reporter for one of them (nullptr for another name).
+const std::vector<std::string>& reportFormats();
+std::unique_ptr<Reporter> makeReporter(const std::string& format, bool colour);
+
+// The pieces the reporters are made of, for tests and for reports embedded in others.
 std::string renderText(const Report& r, bool colour);
 std::string renderJson(const Report& r);
-nlohmann::json reportJson(const Report& r);  // the same report as a JSON value, to embed in another
+nlohmann::json reportJson(const Report& r);  // one launch's report as a JSON value
+std::string renderScriptText(const RunSet& set, bool colour);
+nlohmann::json scriptJson(const RunSet& set);
 
 }  // namespace td

@@ -1,0 +1,25 @@
+// `check kernel.py` as runs: the script runs in a child (driver/script_capture) and every TileLang launch
+// it makes is checked (or run uninstrumented, driver/launch_policy) before the script goes on; kernels it
+// compiled and never launched are checked with their bundles' inputs. The CLI renders the RunSet.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "driver/check.h"
+#include "sanitizer/run_set.h"
+
+namespace td {
+
+struct ScriptCheckRequest {
+  CheckRequest check;  // bundlePath: the script; the rest as every launch's check takes it
+  std::vector<std::string> scriptArgs;
+  std::string tilelangArch = "sm_80", keep, saveOutputs;
+  std::string launches = "first";  // which launches are checked (driver/launch_policy.h)
+  std::string autotune = "first";  // @tilelang.autotune takes the first configuration, or checks all
+  bool stdoutToStderr = false;     // the report takes standard output: the script's prints go to stderr
+};
+
+// Throws InputError when the script compiled no TileLang kernel.
+RunSet checkScriptRuns(const ScriptCheckRequest& req);
+
+}  // namespace td

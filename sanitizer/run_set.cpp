@@ -1,0 +1,38 @@
+#include "sanitizer/run_set.h"
+
+#include "runtime/executor_limit.h"
+
+namespace td {
+
+namespace {
+
+// An internal error (4) outranks a crash or hang (3), which outranks bad input (2), then findings (1),
+// then a kernel the executor cannot run (6), then "the script failed" (5), which only speaks when nothing
+// else did.
+int rank(int code) {
+  switch (code) {
+    case 4: return 6;
+    case 3: return 5;
+    case 2: return 4;
+    case 1: return 3;
+    case kExitExecutorCannotRun: return 2;
+    case kExitScriptFailed: return 1;
+    default: return 0;
+  }
+}
+
+int combine(int worst, int code) { return rank(code) > rank(worst) ? code : worst; }
+
+}  // namespace
+
+int RunSet::exitCode() const {
+  int worst = 0;
+  for (const Run& r : runs) {
+    if (r.speaks()) worst = combine(worst, r.report->exitCode());
+    if (!r.error.empty()) worst = combine(worst, r.errorCode);
+  }
+  if (script && script->exitCode != 0) worst = combine(worst, kExitScriptFailed);
+  return worst;
+}
+
+}  // namespace td
