@@ -47,6 +47,12 @@ bool sameRegion(const td_region& a, const td_region& b) {
 }
 }  // namespace
 
+const Family* familyOfRecordKind(unsigned kind) {
+  for (const Family& f : registry())
+    if (std::find(f.recordKinds.begin(), f.recordKinds.end(), kind) != f.recordKinds.end()) return &f;
+  return nullptr;
+}
+
 void registerFamily(Family f) {
   if (findFamily(f.name)) throw std::logic_error("check family '" + f.name + "' is registered twice");
   for (const auto& [id, r] : f.regions)

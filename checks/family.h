@@ -20,6 +20,7 @@ struct LaunchOutcome;
 struct SiteTable;
 struct Bundle;
 struct Finding;
+struct RecordGroup;
 
 // A file the device runtime's translation unit is built from, as clang finds it in the prelude folder.
 struct DeviceFile {
@@ -43,6 +44,10 @@ struct Family {
   void (*instrument)(llvm::Module& m, SiteTable& sites, const std::set<std::string>& enabled) = nullptr;
   // After a launch: turns regions read back into what the collector reads (e.g. hang waiters); may be null.
   void (*afterLaunch)(LaunchOutcome& out, const SiteTable& sites, const Bundle& b) = nullptr;
+  // The record kinds (abi.h TD_KIND_*) its device source writes, and what makes a finding of one site's
+  // records of one kind. Kinds no family claims are the run's own (device asserts, traps).
+  std::vector<unsigned> recordKinds;
+  Finding (*decode)(const RecordGroup& group, const SiteTable& sites, const Bundle& b) = nullptr;
   // Findings of its own beyond the records the collector decodes (e.g. from a region read back); may be null.
   void (*collect)(const LaunchOutcome& out, const SiteTable& sites, const Bundle& b, std::vector<Finding>& into) = nullptr;
   // The rules of kinds only this family reports that are not built in (sanitizer/rules.cpp): a test's family.
@@ -53,6 +58,7 @@ struct Family {
 // the pointers before bounds redirects skipped accesses), lay out regions and include device sources.
 const std::vector<Family>& families();
 const Family* findFamily(const std::string& name);
+const Family* familyOfRecordKind(unsigned kind);  // nullptr: none claims it
 // For tests: adds a family (its name must be new, its region ids free or declared alike) and takes it
 // away again. Not thread-safe; call while no check runs.
 void registerFamily(Family f);

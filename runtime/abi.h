@@ -10,41 +10,29 @@
 #define TD_RECORDS_PER_SITE 4  // records kept per (site, kind); all hits are still counted
 
 // Record kinds. A site's hit counters are indexed by site * TD_KIND_COUNT + kind.
-#define TD_KIND_GLOBAL_OOB 0
+#define TD_KIND_GLOBAL_OOB 0      // td_access_payload (checks/bounds/bounds_abi.h)
 #define TD_KIND_SHARED_OOB 1
 #define TD_KIND_MISALIGNED 2
-#define TD_KIND_SHARED_RAW 3      // races: offset = window offset, addr = partner site << 32 | partner thread
+// Each kind's payload is a struct of the family that writes it (checks/*/..._abi.h), named beside it here.
+#define TD_KIND_SHARED_RAW 3      // td_race_payload (races and uninitialised reads)
 #define TD_KIND_SHARED_WAR 4
 #define TD_KIND_SHARED_WAW 5
 #define TD_KIND_SHARED_UNINIT 6   // a read of shared bytes no thread wrote in this launch
-#define TD_KIND_BARRIER_DIVERGENCE 7  // addr = other site << 32 | other thread; other site TD_SITE_EXITED: the other
-                                      // thread exited while this one waited, TD_SITE_WAITING: this thread exited
-                                      // while the other waited here
-#define TD_KIND_GLOBAL_RAW 8      // global races: offset = byte offset in the buffer, addr as for shared races,
-#define TD_KIND_GLOBAL_WAR 9      // other_block = the partner's linear block id
+#define TD_KIND_BARRIER_DIVERGENCE 7  // td_barrier_payload (checks/sync/sync_abi.h)
+#define TD_KIND_GLOBAL_RAW 8      // td_race_payload
+#define TD_KIND_GLOBAL_WAR 9
 #define TD_KIND_GLOBAL_WAW 10
 #define TD_KIND_GLOBAL_UNINIT 11  // a read of bytes of an init = "uninit" buffer no thread wrote in this launch
-#define TD_KIND_WARP_MASK 12      // offset = TD_MASK_* (what is wrong), addr = the mask
-#define TD_KIND_DEVICE_ASSERT 13  // a thread failed a device assert (the site names it); the kernel stops
-#define TD_KIND_TRAP 14           // a thread reached __trap(); the kernel stops
+#define TD_KIND_WARP_MASK 12      // td_mask_payload (checks/sync/sync_abi.h)
+#define TD_KIND_DEVICE_ASSERT 13  // a thread failed a device assert (the site names it); the kernel stops. No payload
+#define TD_KIND_TRAP 14           // a thread reached __trap(); the kernel stops. No payload
 #define TD_KIND_COUNT 15
-#define TD_MASK_MISSES_SELF 1     // the calling lane is not in its own mask
-#define TD_MASK_NAMES_EXITED 2    // the mask names lanes that have exited
-#define TD_MASK_32_ON_WAVE64 3    // a literal 0xffffffff on a 64-lane wave: half the wave
-#define TD_SITE_EXITED 0xffffffffu
-#define TD_SITE_WAITING 0xfffffffeu
 
 // Object classes an access is attributed to.
 #define TD_OBJ_GLOBAL_ARG 0   // object = kernel argument index
 #define TD_OBJ_SHARED 1       // object = shared object id in the site table
 
 #define TD_BUFFER_UNINIT 1u  // td_buffer.flags: the manifest says init = "uninit"
-
-// The addr of a race or barrier-divergence record: the other access's site and its thread (linear id in
-// its block), written by the device runtime and read by the decoders.
-#define TD_PARTNER(site, thread) ((((unsigned long long)(site)) << 32) | (unsigned int)(thread))
-#define TD_PARTNER_SITE(addr) ((unsigned int)((addr) >> 32))
-#define TD_PARTNER_THREAD(addr) ((unsigned int)((addr) & 0xffffffffu))
 
 // Device state a check family asks for (its regions, checks/regions.h): the executor allocates each
 // region by scope and zeroes it when the scope starts; the device runtime finds the calling thread's
@@ -82,15 +70,16 @@ typedef struct td_buffer {
   unsigned int pad;
 } td_buffer;
 
+// A record: who (block, thread) and where (site) in a fixed header, then the kind's payload, a struct of
+// at most TD_PAYLOAD_BYTES defined beside the family that writes it. The device runtime writes it
+// (td_report_payload, td_core.cuh) and the decoder reads it (payloadOf, sanitizer/records.h) as that struct.
+#define TD_PAYLOAD_BYTES 24
 typedef struct td_record {
   unsigned int kind;
   unsigned int site;
   unsigned int block[3];
   unsigned int thread[3];
-  long long offset;          // byte offset of the access from the start of its object
-  unsigned long long addr;   // the address itself
-  unsigned int other_block;  // races: the partner access's linear block id
-  unsigned int pad;
+  unsigned long long payload[TD_PAYLOAD_BYTES / 8];
 } td_record;
 
 typedef struct td_channel {

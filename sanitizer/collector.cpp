@@ -8,94 +8,12 @@
 #include <fmt/format.h>
 #include <map>
 
-#include "sanitizer/barrier_findings.h"
-#include "sanitizer/race_findings.h"
 #include "sanitizer/stop_findings.h"
 #include "sanitizer/records.h"
 
 namespace td {
 
 namespace {
-
-const char* accessName(SiteKind k) {
-  switch (k) {
-    case SiteKind::Load: return "read";
-    case SiteKind::Store: return "write";
-    case SiteKind::Atomic: return "atomic";
-    case SiteKind::MemIntrinsic: return "copy";
-    default: return "";
-  }
-}
-
-std::string shapeText(const std::vector<int64_t>& s) {
-  std::string t;
-  for (size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
-  return t;
-}
-
-void describeAccess(Finding& f, const td_record& r, const Site& s, const SiteTable& sites, const Bundle& b) {
-  f.loc = s.loc;
-  f.access = accessName(s.kind);
-  f.width = s.size;
-  f.byteOffset = r.offset;
-  std::string what = s.size ? fmt::format("{} of {} byte{}", f.access, s.size, s.size == 1 ? "" : "s") : f.access;
-  if (s.space == Space::Global && s.object >= 0 && static_cast<size_t>(s.object) < b.args.size()) {
-    const ArgSpec& a = b.args[s.object];
-    f.buffer = a.name;
-    f.element = elementOfByte(a.type, r.offset);
-    f.coords = unravel(f.element, a.shape);
-    std::string where = coordText(a.name, f.coords);
-    int64_t past = r.offset + static_cast<int64_t>(s.size) - static_cast<int64_t>(a.byteSize());
-    std::string rel = r.offset < 0 ? fmt::format("{} bytes before the start", -r.offset)
-                                   : fmt::format("{} bytes past the end", std::max<int64_t>(past, 0));
-    if (f.kind == rule::MisalignedAccess) {
-      f.title = fmt::format("misaligned {} at {} (byte offset {}): address 0x{:x} is not a multiple of {}, the alignment "
-                            "the access needs", what, where, r.offset, r.addr, s.align);
-    } else {
-      f.title = fmt::format("{} at {}, element {}, {} of '{}' ({}[{}], {} elements)", what, where, f.element, rel,
-                            a.name, elemTypeName(a.type), shapeText(a.shape), a.elementCount());
-    }
-  } else if (s.space == Space::Shared) {
-    if (s.object >= 0) {
-      const SharedObject& o = sites.shared[s.object];
-      f.buffer = o.name;
-      int64_t es = o.elemSize;
-      f.element = r.offset >= 0 ? r.offset / es : -((-r.offset + es - 1) / es);
-      std::vector<int64_t> shape(o.dims.begin(), o.dims.end());
-      if (shape.empty()) shape.push_back(0);
-      f.coords = o.dims.empty() ? std::vector<int64_t>{f.element} : unravel(f.element, shape);
-      std::string size = o.dynamic ? "the dynamic shared array, sized by launch.shared"
-                                   : fmt::format("{} bytes, [{}]", o.bytes,
-                                                 shapeText(std::vector<int64_t>(o.dims.begin(), o.dims.end())));
-      if (f.kind == rule::MisalignedAccess)
-        f.title = fmt::format("misaligned {} at __shared__ {} (byte offset {}): not a multiple of {}, the alignment the "
-                              "access needs", what, coordText(o.name, f.coords), r.offset, s.align);
-      else
-        f.title = fmt::format("{} at __shared__ {}, byte offset {}, outside '{}' ({})", what, coordText(o.name, f.coords),
-                              r.offset, o.name, size);
-    } else {
-      f.buffer = "shared window";
-      f.title = fmt::format("{} at byte {} of the block's shared memory, beyond its end", what, r.offset);
-    }
-  } else {
-    f.title = fmt::format("{} at address 0x{:x}", what, r.addr);
-  }
-}
-
-// For a site counted but with no record kept: what is known without the access's offset and thread.
-void describeUnrecorded(Finding& f, const Site& s, const SiteTable& sites, const Bundle& b) {
-  f.loc = s.loc;
-  f.access = accessName(s.kind);
-  f.width = s.size;
-  if (s.space == Space::Global && s.object >= 0 && static_cast<size_t>(s.object) < b.args.size())
-    f.buffer = b.args[s.object].name;
-  else if (s.space == Space::Shared && s.object >= 0)
-    f.buffer = sites.shared[s.object].name;
-  f.title = fmt::format("{} of {} bytes {} '{}' (no record of it was kept: the channel was full; raise "
-                        "--channel-capacity)", f.access, s.size,
-                        f.kind == rule::MisalignedAccess ? "misaligned, through" : "out of bounds of",
-                        f.buffer.empty() ? "shared memory" : f.buffer);
-}
 
 std::string signalName(int s) {
   switch (s) {
@@ -242,17 +160,6 @@ std::vector<Finding> mergeBySourceSite(std::vector<Finding> in) {
   return out;
 }
 
-// The record a bounds finding describes: the access nearest its object (the first element past the end,
-// the last before the start), so the report does not depend on which thread the executor ran first.
-const td_record& nearestRecord(const std::vector<const td_record*>& recs) {
-  const td_record* best = recs.front();
-  auto distance = [](const td_record* r) { return r->offset < 0 ? static_cast<uint64_t>(-(r->offset + 1)) : static_cast<uint64_t>(r->offset); };
-  for (const td_record* r : recs)
-    if ((r->offset >= 0) > (best->offset >= 0) || ((r->offset >= 0) == (best->offset >= 0) && distance(r) < distance(best)))
-      best = r;
-  return *best;
-}
-
 }  // namespace
 
 std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundle& b) {
@@ -268,33 +175,13 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
     auto [site, kind] = key;
     std::vector<ThreadRef> threads = distinctThreads(recs);
     uint64_t hits = out.hits.size() > site * TD_KIND_COUNT + kind ? out.hits[site * TD_KIND_COUNT + kind] : recs.size();
-    if (kind == TD_KIND_WARP_MASK) {
-      findings.push_back(warpMaskFinding(site, recs, threads, hits, sites));
-      continue;
-    }
     if (isStopKind(kind)) {
       stopped = true;
       findings.push_back(stopFinding(kind, site, threads, hits, sites));
       continue;
     }
-    if (kind == TD_KIND_BARRIER_DIVERGENCE) {
-      findings.push_back(barrierFinding(site, recs, threads, hits, sites, b));
-      continue;
-    }
-    if (isRaceKind(kind)) {
-      findings.push_back(raceFinding(kind, site, recs, threads, hits, sites, b));
-      continue;
-    }
-    Finding f;
-    f.kind = kind == TD_KIND_GLOBAL_OOB   ? rule::GlobalOutOfBounds
-             : kind == TD_KIND_SHARED_OOB ? rule::SharedOutOfBounds
-                                          : rule::MisalignedAccess;
-    f.count = hits;
-    if (recs.empty()) describeUnrecorded(f, sites.sites[site], sites, b);
-    else describeAccess(f, nearestRecord(recs), sites.sites[site], sites, b);
-    f.threads = threads;
-    f.notes.push_back(f.access == "read" ? "the read was skipped and returned 0" : "the access was skipped");
-    findings.push_back(std::move(f));
+    if (const Family* family = familyOfRecordKind(kind); family && family->decode)
+      findings.push_back(family->decode(RecordGroup{kind, site, recs, threads, hits}, sites, b));
   }
   findings = mergeBySourceSite(std::move(findings));
   // A GPU launch an assert or a trap ended fails as a fault: the stop finding already says why.

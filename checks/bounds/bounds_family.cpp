@@ -1,6 +1,7 @@
 // Family "bounds": every global and shared access checked against its buffer or array (instrument/
 // bounds_pass), out-of-bounds and misaligned accesses recorded and skipped. No device state of its own.
 #include "checks/family.h"
+#include "checks/bounds/bounds_findings.h"
 
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
@@ -24,6 +25,8 @@ Family boundsFamily() {
   f.summary = "accesses outside their buffer or shared array, and misaligned ones";
   f.deviceSources = {"checks/bounds/bounds_runtime.cu"};
   f.instrument = guardAccesses;
+  f.recordKinds = {TD_KIND_GLOBAL_OOB, TD_KIND_SHARED_OOB, TD_KIND_MISALIGNED};
+  f.decode = boundsFinding;
   return f;
 }
 

@@ -1,6 +1,7 @@
 // Family "bounds", device side: the verdict on every access the bounds pass guards (global buffers,
 // shared arrays, the shared window), and the records of accesses outside or misaligned.
 #include "td_core.cuh"
+#include "checks/bounds/bounds_abi.h"
 
 // The verdict on an access `off` bytes into an object of `limit` bytes. `align` is the alignment the
 // access needs on the GPU: a power of two, 1 for byte-wise copies. Returns 0 when it must be skipped.
@@ -15,7 +16,7 @@ static __device__ __forceinline__ int td_verdict(unsigned int oob_kind, unsigned
   bool outside = (limit < size) | ((unsigned long long)off > limit - size);
   bool misaligned = (((base_aligned ? (unsigned long long)off : (unsigned long long)p)) & (align - 1)) != 0;
   if (__builtin_expect(outside | misaligned, 0)) {
-    td_report(outside ? oob_kind : TD_KIND_MISALIGNED, site, off, p);
+    td_report_payload(outside ? oob_kind : TD_KIND_MISALIGNED, site, td_access_payload{off, (unsigned long long)p});
     return 0;
   }
   return 1;

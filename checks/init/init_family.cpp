@@ -1,18 +1,14 @@
 // Family "init": reads of shared bytes, or of an init = "uninit" buffer's bytes, that no thread wrote in
-// this launch. It shares the race family's shadow and device source.
-#include "checks/family.h"
-#include "checks/race/access_tracking.h"
-#include "checks/race/race_regions.h"
+// this launch. It shares the race family's shadow, device source, pass and decoder.
+#include "checks/race/shadow_family.h"
 
 namespace td {
 
 Family initFamily() {
-  Family f;
+  Family f = shadowFamily();
   f.name = "init";
   f.summary = "reads of shared memory or of uninitialised buffers before any thread wrote them";
-  f.regions = shadowRegions();
-  f.deviceSources = {"checks/race/race_runtime.cu", "checks/sync/sync_runtime.cu"};
-  f.instrument = trackAccessesAndSync;
+  f.recordKinds = {TD_KIND_SHARED_UNINIT, TD_KIND_GLOBAL_UNINIT};
   return f;
 }
 

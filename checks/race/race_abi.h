@@ -25,4 +25,14 @@ typedef struct td_granule {
   unsigned int pad;
 } __attribute__((aligned(16))) td_granule;  // a reader loads it as two 16-byte words
 
+// The payload of race records (TD_KIND_*_RAW, _WAR, _WAW) and of uninitialised reads (TD_KIND_*_UNINIT,
+// which use `offset` only).
+typedef struct td_race_payload {
+  long long offset;             // byte offset in the buffer, or in the shared array (the window when unknown)
+  unsigned int partner_thread;  // the other access's thread: its linear id in its block
+  unsigned int partner_site;    // and its site; ~0u when the shadow could not keep it (past 65534)
+  unsigned int partner_block;   // and its block's linear id, modulo 4096 (the shadow tag keeps 12 bits)
+  unsigned int pad;
+} td_race_payload;
+
 #endif

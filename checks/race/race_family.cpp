@@ -1,18 +1,15 @@
 // Family "race": read-after-write, write-after-read and write-after-write between threads nothing
 // orders, in shared memory and in global buffers (instrument/race_pass, race_runtime.cu).
-#include "checks/family.h"
-#include "checks/race/access_tracking.h"
-#include "checks/race/race_regions.h"
+#include "checks/race/shadow_family.h"
 
 namespace td {
 
 Family raceFamily() {
-  Family f;
+  Family f = shadowFamily();
   f.name = "race";
   f.summary = "data races in shared memory and global buffers, within and across blocks";
-  f.regions = shadowRegions();
-  f.deviceSources = {"checks/race/race_runtime.cu", "checks/sync/sync_runtime.cu"};
-  f.instrument = trackAccessesAndSync;
+  f.recordKinds = {TD_KIND_SHARED_RAW, TD_KIND_SHARED_WAR, TD_KIND_SHARED_WAW, TD_KIND_GLOBAL_RAW, TD_KIND_GLOBAL_WAR,
+                   TD_KIND_GLOBAL_WAW};
   return f;
 }
 

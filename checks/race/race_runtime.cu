@@ -60,8 +60,8 @@ static __device__ __forceinline__ bool td_conflicts(unsigned long long tag, unsi
 static __device__ __forceinline__ void td_race_report(unsigned int kind, unsigned int site, long long off,
                                                       unsigned long long tag) {
   unsigned int partner_site = TD_TAG_SITE(tag) == 0xffffu ? ~0u : TD_TAG_SITE(tag);
-  td_report(kind, site, off, (const void*)TD_PARTNER(partner_site, TD_TAG_THREAD(tag) - 1),
-            (unsigned int)((tag & TD_TAG_BLOCK_MASK) >> TD_TAG_BLOCK_SHIFT));
+  td_report_payload(kind, site, td_race_payload{off, TD_TAG_THREAD(tag) - 1, partner_site,
+                                                (unsigned int)((tag & TD_TAG_BLOCK_MASK) >> TD_TAG_BLOCK_SHIFT), 0});
 }
 
 // Shadow kinds: the record kinds of one memory space (shared or global), in RAW, WAR, WAW, uninit order
@@ -90,7 +90,7 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
   // through, so checking first and reporting last lets it issue the shadow loads together and keep the
   // common path free of branches.
   if (!write && !race) {  // the init check needs only the written bytes
-    if (init && (*(volatile unsigned int*)&s.written & bytes) != bytes) td_report(sp.uninit, site, off, 0);
+    if (init && (*(volatile unsigned int*)&s.written & bytes) != bytes) td_report_payload(sp.uninit, site, td_race_payload{off, 0, 0, 0, 0});
     return;
   }
   if (!write) {
@@ -109,7 +109,7 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
       s.r_aux = me.aux;
     }
     if (__builtin_expect(uninit | raw, 0)) {
-      if (uninit) td_report(sp.uninit, site, off, 0);
+      if (uninit) td_report_payload(sp.uninit, site, td_race_payload{off, 0, 0, 0, 0});
       if (raw) td_race_report(sp.raw, site, off, w);
     }
     return;

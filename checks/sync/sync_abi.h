@@ -2,15 +2,25 @@
 #ifndef TD_SYNC_ABI_H
 #define TD_SYNC_ABI_H
 
-// TD_KIND_WARP_MASK records: offset says what is wrong, addr is the mask.
+// The payload of TD_KIND_WARP_MASK records: what is wrong, and the mask.
 #define TD_MASK_MISSES_SELF 1     // the calling lane is not in its own mask
 #define TD_MASK_NAMES_EXITED 2    // the mask names lanes that have exited
 #define TD_MASK_32_ON_WAVE64 3    // a literal 0xffffffff on a 64-lane wave: half the wave
-// TD_KIND_BARRIER_DIVERGENCE records: addr = TD_PARTNER(other site, other thread); the other site may be
-// TD_SITE_EXITED (the other thread exited while this one waited) or TD_SITE_WAITING (this thread exited
-// while the other waited there).
+typedef struct td_mask_payload {
+  unsigned int problem;  // TD_MASK_*
+  unsigned int mask;
+} td_mask_payload;
+
+// The payload of TD_KIND_BARRIER_DIVERGENCE records: the other thread (linear id in the same block) and
+// its site, which may be TD_SITE_EXITED (the other thread exited while this one waited) or
+// TD_SITE_WAITING (this thread exited while the other waited there).
 #define TD_SITE_EXITED 0xffffffffu
 #define TD_SITE_WAITING 0xfffffffeu
+typedef struct td_barrier_payload {
+  unsigned int partner_thread, partner_site;
+  unsigned int block;  // the block's linear id
+  unsigned int pad;
+} td_barrier_payload;
 
 // TD_REGION_BARRIER_SLOTS: per block, TD_BARRIER_SLOTS generations of its full-block barrier (key =
 // generation + 1 << 32 | site + 1, and the first thread there), then one slot for the first thread that

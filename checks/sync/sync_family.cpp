@@ -1,6 +1,7 @@
 // Family "sync": threads of one barrier generation at different barriers, threads exiting while others
 // wait, warp-collective masks naming absent lanes; on the GPU, who waits where when a launch hangs.
 #include "checks/family.h"
+#include "checks/sync/sync_findings.h"
 #include "checks/race/access_tracking.h"
 #include "checks/sync/sync_regions.h"
 #include "checks/sync/wait_board.h"
@@ -17,6 +18,8 @@ Family syncFamily() {
   f.deviceSources = {"checks/sync/sync_runtime.cu"};
   f.afterLaunch = waitersFromReadback;
   f.instrument = trackAccessesAndSync;
+  f.recordKinds = {TD_KIND_BARRIER_DIVERGENCE, TD_KIND_WARP_MASK};
+  f.decode = syncFinding;
   return f;
 }
 

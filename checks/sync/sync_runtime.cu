@@ -24,8 +24,7 @@ static __device__ __forceinline__ bool td_full_sync(unsigned int kind, unsigned 
 // generation: a thread waiting at that generation, before or after, waits for a barrier that completes
 // without it.
 static __device__ void td_barrier_report(unsigned int site, unsigned int other_site, unsigned int other_thread) {
-  td_report(TD_KIND_BARRIER_DIVERGENCE, site, 0, (const void*)TD_PARTNER(other_site, other_thread),
-            td_block_linear());
+  td_report_payload(TD_KIND_BARRIER_DIVERGENCE, site, td_barrier_payload{other_thread, other_site, td_block_linear(), 0});
 }
 
 static __device__ __forceinline__ td_block_checks* td_barrier_slots() {
@@ -84,16 +83,16 @@ __device__ void __td_thread_exit() {
 __device__ void __td_warp_mask(unsigned int site, unsigned int mask, unsigned int literal_full) {
   unsigned int ws = __td_warp_size(), me = td_thread_linear(), lane = me % ws;
   if (literal_full && ws == 64) {
-    td_report(TD_KIND_WARP_MASK, site, TD_MASK_32_ON_WAVE64, (const void*)(unsigned long long)mask);
+    td_report_payload(TD_KIND_WARP_MASK, site, td_mask_payload{TD_MASK_32_ON_WAVE64, mask});
     return;  // the executor widens it to the whole wave, as the kernel meant
   }
   unsigned long long lanes = (ws == 64 && mask == 0xffffffffu) ? ~0ull : (unsigned long long)mask;
   if (!((lanes >> lane) & 1)) {
-    td_report(TD_KIND_WARP_MASK, site, TD_MASK_MISSES_SELF, (const void*)(unsigned long long)mask);
+    td_report_payload(TD_KIND_WARP_MASK, site, td_mask_payload{TD_MASK_MISSES_SELF, mask});
     return;
   }
   if (me / ws < TD_MAX_WARPS && (td_load(&td_barrier_slots()->exited_lanes[me / ws]) & lanes))
-    td_report(TD_KIND_WARP_MASK, site, TD_MASK_NAMES_EXITED, (const void*)(unsigned long long)mask);
+    td_report_payload(TD_KIND_WARP_MASK, site, td_mask_payload{TD_MASK_NAMES_EXITED, mask});
 }
 
 }  // extern "C"

@@ -31,8 +31,11 @@ __device__ void __td_block_local_or(unsigned int* p, unsigned int v);
 // CPU executor inlines every function so marked; the GPU leaves them to the inliner.
 #define TD_INLINE_ON_CPU __attribute__((annotate("td.inline_on_cpu")))
 
-static __device__ __attribute__((noinline, cold)) void td_report(unsigned int kind, unsigned int site, long long offset,
-                                                            const void* addr, unsigned int other_block = 0) {
+// A record of `kind` at `site` by the calling thread, its payload as three words (td_report_payload packs a
+// family's payload struct into them).
+static __device__ __attribute__((noinline, cold)) void td_report_words(unsigned int kind, unsigned int site,
+                                                                  unsigned long long w0, unsigned long long w1,
+                                                                  unsigned long long w2) {
   unsigned int n = atomicAdd(&__td_ctl.hits[site * TD_KIND_COUNT + kind], 1u);
   if (n >= TD_RECORDS_PER_SITE) return;
   td_channel* ch = __td_ctl.channel;
@@ -43,10 +46,20 @@ static __device__ __attribute__((noinline, cold)) void td_report(unsigned int ki
   r->site = site;
   r->block[0] = blockIdx.x; r->block[1] = blockIdx.y; r->block[2] = blockIdx.z;
   r->thread[0] = threadIdx.x; r->thread[1] = threadIdx.y; r->thread[2] = threadIdx.z;
-  r->offset = offset;
-  r->addr = (unsigned long long)addr;
-  r->other_block = other_block;
+  r->payload[0] = w0;
+  r->payload[1] = w1;
+  r->payload[2] = w2;
   __threadfence_system();
+}
+
+// A record whose payload is `p`, a family's payload struct: packed into words here, inlined, so nothing of
+// it is kept in the caller's frame (the GPU would give it local memory).
+template <class Payload>
+static __device__ __forceinline__ void td_report_payload(unsigned int kind, unsigned int site, const Payload& p) {
+  static_assert(sizeof(Payload) <= TD_PAYLOAD_BYTES, "a record's payload is at most TD_PAYLOAD_BYTES bytes");
+  unsigned long long w[TD_PAYLOAD_BYTES / 8] = {0, 0, 0};
+  __builtin_memcpy(w, &p, sizeof(Payload));
+  td_report_words(kind, site, w[0], w[1], w[2]);
 }
 
 static __device__ __forceinline__ unsigned int td_block_linear() {
@@ -76,7 +89,7 @@ extern "C" {
 
 // A thread about to stop the kernel (a failed assert, __trap): its record names it before the GPU traps
 // or the CPU executor ends the grid.
-__device__ void __td_kernel_stop(unsigned int kind, unsigned int site) { td_report(kind, site, 0, nullptr); }
+__device__ void __td_kernel_stop(unsigned int kind, unsigned int site) { td_report_words(kind, site, 0, 0, 0); }
 
 // An access through a pointer the pass could not attribute: no check, but the site is noted so a fault
 // it causes can be reported at the right line.

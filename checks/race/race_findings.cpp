@@ -1,26 +1,23 @@
-#include "sanitizer/race_findings.h"
+#include "checks/race/race_findings.h"
 #include "sanitizer/rules.h"
 
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "checks/race/race_abi.h"
 #include "sanitizer/records.h"
 
 namespace td {
 
-bool isRaceKind(unsigned kind) {
-  return (kind >= TD_KIND_SHARED_RAW && kind <= TD_KIND_SHARED_UNINIT) ||
-         (kind >= TD_KIND_GLOBAL_RAW && kind <= TD_KIND_GLOBAL_UNINIT);
-}
-
 namespace {
 
-// The partner thread of a race record: its linear id, in the block the record names (other_block).
+// The partner thread of a race record: its linear id, in the block the record names (partner_block).
 ThreadRef partnerOf(const td_record& r, const Bundle& b) {
-  ThreadRef t = threadOfLinearId(recordThread(r), TD_PARTNER_THREAD(r.addr), b.block);
-  t.block[0] = static_cast<uint32_t>(r.other_block % b.grid[0]);
-  t.block[1] = static_cast<uint32_t>(r.other_block / b.grid[0] % b.grid[1]);
-  t.block[2] = static_cast<uint32_t>(r.other_block / (b.grid[0] * b.grid[1]));
+  td_race_payload p = payloadOf<td_race_payload>(r);
+  ThreadRef t = threadOfLinearId(recordThread(r), p.partner_thread, b.block);
+  t.block[0] = static_cast<uint32_t>(p.partner_block % b.grid[0]);
+  t.block[1] = static_cast<uint32_t>(p.partner_block / b.grid[0] % b.grid[1]);
+  t.block[2] = static_cast<uint32_t>(p.partner_block / (b.grid[0] * b.grid[1]));
   return t;
 }
 
@@ -59,9 +56,12 @@ const char* accessWord(SiteKind k) { return k == SiteKind::Store ? "write" : k =
 
 }  // namespace
 
-Finding raceFinding(unsigned kind, unsigned site, const std::vector<const td_record*>& recs,
-                    const std::vector<ThreadRef>& threads, uint64_t count, const SiteTable& sites, const Bundle& b) {
-  const Site& s = sites.sites[site];
+Finding raceFinding(const RecordGroup& g, const SiteTable& sites, const Bundle& b) {
+  const unsigned kind = g.kind;
+  const std::vector<const td_record*>& recs = g.records;
+  const uint64_t count = g.hits;
+  const std::vector<ThreadRef>& threads = g.threads;
+  const Site& s = sites.sites[g.site];
   Finding f;
   f.loc = s.loc;
   f.count = count;
@@ -74,7 +74,7 @@ Finding raceFinding(unsigned kind, unsigned site, const std::vector<const td_rec
   };
   if (kind == TD_KIND_SHARED_UNINIT || kind == TD_KIND_GLOBAL_UNINIT) {
     f.kind = global ? rule::UninitializedGlobalRead : rule::UninitializedSharedRead;
-    std::string where = recs.empty() ? (global ? "an uninitialised buffer" : "shared memory") : place(recs.front()->offset);
+    std::string where = recs.empty() ? (global ? "an uninitialised buffer" : "shared memory") : place(payloadOf<td_race_payload>(*recs.front()).offset);
     f.title = global ? fmt::format("read of {} before any thread wrote it in this launch", where)
                      : fmt::format("read of {} before any thread of the block wrote it", where);
     f.notes.push_back(global ? "the manifest says this buffer starts uninitialised (init = \"uninit\", as torch.empty "
@@ -99,24 +99,25 @@ Finding raceFinding(unsigned kind, unsigned site, const std::vector<const td_rec
   // site can be unknown, its thread never is).
   const td_record* pick = recs.front();
   for (const td_record* x : recs)
-    if (TD_PARTNER_SITE(x->addr) < sites.sites.size()) {
+    if (payloadOf<td_race_payload>(*x).partner_site < sites.sites.size()) {
       pick = x;
       break;
     }
   const td_record& r = *pick;
-  std::string where = place(r.offset);
-  uint32_t partnerSite = TD_PARTNER_SITE(r.addr);
+  const td_race_payload p = payloadOf<td_race_payload>(r);
+  std::string where = place(p.offset);
+  uint32_t partnerSite = p.partner_site;
   const Site* other = partnerSite < sites.sites.size() ? &sites.sites[partnerSite] : nullptr;
   ThreadRef me = recordThread(r), partner = partnerOf(r, b);
   // Tags keep the block id modulo 4096 (race_runtime.cu): past that the partner's block is
   // known only up to it.
   uint64_t blocks = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
   uint64_t myLinear = me.block[0] + b.grid[0] * (me.block[1] + b.grid[1] * me.block[2]);
-  bool otherBlock = global && (myLinear % 4096 != r.other_block || !std::equal(me.block, me.block + 3, partner.block));
+  bool otherBlock = global && (myLinear % 4096 != p.partner_block || !std::equal(me.block, me.block + 3, partner.block));
   std::string partnerText = blocks <= 4096 || !otherBlock
                                 ? threadText(partner)
                                 : fmt::format("thread ({},{},{}) of a block whose linear id is {} modulo 4096",
-                                              partner.thread[0], partner.thread[1], partner.thread[2], r.other_block);
+                                              partner.thread[0], partner.thread[1], partner.thread[2], p.partner_block);
   f.title = fmt::format("{} race on {}: {} by {} {} the {} by {}", hazard, where, f.access, threadText(me),
                         otherBlock ? "unordered with" : "with no barrier since", other ? accessWord(other->kind) : "access",
                         partnerText);

@@ -1,11 +1,14 @@
-#include "sanitizer/barrier_findings.h"
+#include "checks/sync/sync_findings.h"
 #include "sanitizer/rules.h"
 
 #include <fmt/format.h>
 
+#include "checks/sync/sync_abi.h"
 #include "sanitizer/records.h"
 
 namespace td {
+
+namespace {
 
 Finding barrierFinding(unsigned site, const std::vector<const td_record*>& recs, const std::vector<ThreadRef>& threads,
                        uint64_t count, const SiteTable& sites, const Bundle& b) {
@@ -23,8 +26,9 @@ Finding barrierFinding(unsigned site, const std::vector<const td_record*>& recs,
   const td_record& r = *recs.front();
   ThreadRef here = recordThread(r);
   f.threads = threads;
-  uint32_t otherSite = TD_PARTNER_SITE(r.addr);
-  ThreadRef other = threadOfLinearId(here, TD_PARTNER_THREAD(r.addr), b.block);
+  const td_barrier_payload p = payloadOf<td_barrier_payload>(r);
+  uint32_t otherSite = p.partner_site;
+  ThreadRef other = threadOfLinearId(here, p.partner_thread, b.block);
   if (otherSite == TD_SITE_EXITED || otherSite == TD_SITE_WAITING) {
     const ThreadRef& exited = otherSite == TD_SITE_EXITED ? other : here;
     const ThreadRef& waiting = otherSite == TD_SITE_EXITED ? here : other;
@@ -56,8 +60,9 @@ Finding warpMaskFinding(unsigned site, const std::vector<const td_record*>& recs
     return f;
   }
   const td_record& r = *recs.front();
-  uint32_t mask = static_cast<uint32_t>(r.addr);
-  if (r.offset == TD_MASK_32_ON_WAVE64) {
+  const td_mask_payload p = payloadOf<td_mask_payload>(r);
+  uint32_t mask = p.mask;
+  if (p.problem == TD_MASK_32_ON_WAVE64) {
     f.kind = rule::WarpSizeAssumption;
     f.title = fmt::format("{} with the 32-lane full mask 0xffffffff on a 64-lane wave: it names lanes 0-31 only", what);
     f.notes.push_back("written for 32-lane warps; tile-doctor ran it over the whole wave, as the kernel means. For "
@@ -66,7 +71,7 @@ Finding warpMaskFinding(unsigned site, const std::vector<const td_record*>& recs
     return f;
   }
   f.kind = rule::WarpMask;
-  if (r.offset == TD_MASK_MISSES_SELF)
+  if (p.problem == TD_MASK_MISSES_SELF)
     f.title = fmt::format("{} by {} with mask 0x{:08x}, which leaves out the calling lane", what,
                           threadText(recordThread(r)), mask);
   else
@@ -74,6 +79,13 @@ Finding warpMaskFinding(unsigned site, const std::vector<const td_record*>& recs
   f.notes.push_back("every lane that runs a warp collective must be in its mask, and every lane the mask names must "
                     "reach it; otherwise the result is undefined (it may hang on the GPU)");
   return f;
+}
+
+}  // namespace
+
+Finding syncFinding(const RecordGroup& g, const SiteTable& sites, const Bundle& b) {
+  if (g.kind == TD_KIND_WARP_MASK) return warpMaskFinding(g.site, g.records, g.threads, g.hits, sites);
+  return barrierFinding(g.site, g.records, g.threads, g.hits, sites, b);
 }
 
 }  // namespace td

@@ -1,0 +1,10 @@
+// What the race and init families share: one shadow (regions), one device source, one pass, one decoder.
+// Each adds its name, its summary and the record kinds it reports.
+#pragma once
+#include "checks/family.h"
+
+namespace td {
+
+Family shadowFamily();
+
+}  // namespace td
