@@ -45,7 +45,8 @@ struct RegionReadback {
 
 struct LaunchOutcome {
   // Stopped: a thread failed a device assert or reached __trap, and the kernel ended (its record says which).
-  enum Status { Completed, Faulted, TimedOut, Deadlocked, Crashed, Stopped } status = Completed;
+  // Rejected: the driver refused the launch (message: its error); the kernel never ran.
+  enum Status { Completed, Faulted, TimedOut, Deadlocked, Crashed, Stopped, Rejected } status = Completed;
   std::vector<td_record> records;
   uint64_t recordsDropped = 0;
   std::vector<uint32_t> hits;  // nsites * TD_KIND_COUNT

@@ -188,11 +188,12 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
   if (out.status == LaunchOutcome::Faulted && !stopped) findings.push_back(faultFinding(out, sites));
   if (out.status == LaunchOutcome::Deadlocked || out.status == LaunchOutcome::TimedOut)
     findings.push_back(hangFinding(out, sites));
-  if (out.status == LaunchOutcome::Crashed) {
+  if (out.status == LaunchOutcome::Crashed || out.status == LaunchOutcome::Rejected) {
     Finding f;
-    f.kind = rule::KernelCrash;
+    f.kind = out.status == LaunchOutcome::Crashed ? rule::KernelCrash : rule::LaunchRejected;
     f.fatal = true;
-    f.title = out.message;
+    f.title = out.status == LaunchOutcome::Crashed ? out.message : "the GPU driver refused the launch: " + out.message;
+    if (out.status == LaunchOutcome::Rejected) f.notes.push_back("the kernel did not run: nothing of it was checked");
     findings.push_back(f);
   }
   for (const Family& f : families())  // what families read from their own regions

@@ -56,6 +56,13 @@ const std::vector<Rule>& builtinRules() {
       {rule::KernelCrash, "run", Severity::Error, "The executor's process crashed",
        "The kernel's process died: a wild access the checks did not cover, or a system call the sandbox refused.",
        "Read the message: it names the signal or the system call and the thread.", {}},
+      {rule::LaunchRejected, "run", Severity::Error, "The GPU driver refused the launch",
+       "cuLaunchKernel returned an error: the kernel never ran, so nothing of it was checked. Usually the compiled "
+       "kernel asks for more than the device grants one launch (registers for this many threads, shared memory), "
+       "or the launch's shape is invalid for the device.",
+       "Read the driver's error in the message; fewer threads per block or less shared memory per block (or "
+       "__launch_bounds__) usually fits it. The CPU executor still checks the kernel.",
+       {}},
       {rule::DeviceAssert, "run", Severity::Error, "A device assert failed",
        "assert() in the kernel failed; the kernel stopped there.", "The message is the assertion.", kStop},
       {rule::DeviceTrap, "run", Severity::Error, "The kernel trapped", "__trap() ended the kernel.",

@@ -21,6 +21,7 @@ inline constexpr const char* KernelFault = "kernel-fault";
 inline constexpr const char* KernelHang = "kernel-hang";
 inline constexpr const char* Deadlock = "deadlock";
 inline constexpr const char* KernelCrash = "kernel-crash";
+inline constexpr const char* LaunchRejected = "launch-rejected";
 inline constexpr const char* DeviceAssert = "device-assert";
 inline constexpr const char* DeviceTrap = "device-trap";
 inline constexpr const char* SharedRaceRaw = "shared-race-raw";

@@ -27,7 +27,7 @@ namespace td::cuda {
 
 namespace {
 
-enum ChildState : int { kSetup = 0, kLaunched = 1, kDone = 2, kKernelError = 3, kSetupError = 4 };
+enum ChildState : int { kSetup = 0, kLaunched = 1, kDone = 2, kKernelError = 3, kSetupError = 4, kLaunchRejected = 5 };
 
 // Written by the child, read by the parent.
 struct SharedStatus {
@@ -44,8 +44,10 @@ struct SharedStatus {
 
 
 struct KernelError : std::runtime_error {
-  KernelError(std::string name, const std::string& what) : std::runtime_error(what), name(std::move(name)) {}
+  KernelError(std::string name, const std::string& what, bool rejected = false)
+      : std::runtime_error(what), name(std::move(name)), rejected(rejected) {}
   std::string name;
+  bool rejected;  // cuLaunchKernel refused it: the kernel never ran
 };
 
 void copyText(char* dst, size_t n, const std::string& s) { std::snprintf(dst, n, "%s", s.c_str()); }
@@ -334,7 +336,7 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
     st->state.store(kLaunched);
     auto t0 = std::chrono::steady_clock::now();
     r = launchOnce(d, fn, b, dynamicShared, params);
-    if (r != 0) throw KernelError(d.errorName(r), "cuLaunchKernel: " + d.errorString(r));
+    if (r != 0) throw KernelError(d.errorName(r), "cuLaunchKernel: " + d.errorString(r), true);
     if (readbackHost) copyHangRegionsWhenAsked(d, ctx, regions, readbacks, readbackHost, readbackBytes, st);
     r = d.cuCtxSynchronize();
     st->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -355,7 +357,7 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
     gRecords.flush();
     copyText(st->error, sizeof st->error, e.name);
     copyText(st->message, sizeof st->message, e.what());
-    st->state.store(kKernelError);
+    st->state.store(e.rejected ? kLaunchRejected : kKernelError);
     _exit(3);
   } catch (const std::exception& e) {
     gRecords.flush();
@@ -470,6 +472,9 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
     out.status = LaunchOutcome::Faulted;
     out.fault.gpuError = st->error;
     out.fault.instruction = st->message;
+  } else if (state == kLaunchRejected) {
+    out.status = LaunchOutcome::Rejected;
+    out.message = fmt::format("{}: {}", st->error, st->message);
   } else {
     out.status = LaunchOutcome::Crashed;
     out.message = st->message[0] ? st->message

@@ -134,6 +134,23 @@ TEST(CudaExecutor, FindingsAndOutputsOnTheGpu) {
   EXPECT_EQ(r.report.findings.size(), 4u);
 }
 
+// A launch the driver refuses (2048 threads per block, with the launch family off so nothing stops it
+// first) is its own finding: the kernel never ran, which a fault would misstate.
+TEST(CudaExecutor, ARefusedLaunchIsNamedAsSuch) {
+  std::string why;
+  if (!cuda::gpuAvailable(0, why)) GTEST_SKIP() << "no usable GPU (" << why << "); GPU tests skip";
+  CheckRequest req;
+  req.bundlePath = bundle("too_many_threads");
+  req.executor = "cuda";
+  req.checks = "bounds";
+  CheckResult r = runCheck(req);
+  ASSERT_EQ(r.report.findings.size(), 1u);
+  const Finding& f = r.report.findings[0];
+  EXPECT_EQ(f.kind, "launch-rejected");
+  EXPECT_NE(f.title.find("cuLaunchKernel"), std::string::npos) << f.title;
+  EXPECT_EQ(r.report.exitCode(), 3);
+}
+
 // A Hopper kernel that takes a TMA descriptor by value (tests/bundles/tma_copy): compiled for sm_90a with
 // the descriptor left a kernel parameter (not baked), its bulk-tensor copy and mbarrier kept as written, and
 // the shared arrays those statements write named as unchecked by the race and init families (their writes
