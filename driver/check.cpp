@@ -151,7 +151,7 @@ CheckResult runCheck(const CheckRequest& req) {
   r.unchecked = km.sites.unchecked;
 
   if (checks.has("launch")) {
-    r.findings = checkLaunchLimits(b, profile, static_cast<uint64_t>(r.staticShared));
+    r.findings = checkLaunchLimits(b, profile, static_cast<uint64_t>(r.staticShared), km.privateMemory);
     if (!r.findings.empty()) return res;
   }
   WorkDeadline preparation(req.launch.timeoutSeconds, preparing(b));

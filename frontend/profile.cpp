@@ -46,6 +46,7 @@ Profile readProfile(const fs::path& file) {
   p.memoryBytes = integer("memory_bytes");
   p.bandwidthGBs = number("bandwidth_gbs");
   p.fp16Tflops = number("fp16_tflops");
+  if (const toml::node* n = t.get("private_per_thread")) p.privatePerThread = n->value<int64_t>().value_or(0);
   auto triple = [&](const char* key, int64_t* out) {
     const toml::node& n = need(key);
     int line = static_cast<int>(n.source().begin.line);

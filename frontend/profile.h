@@ -14,6 +14,7 @@ struct Profile {
   int64_t gridMax[3] = {0, 0, 0};   // blocks per grid dimension (x, y, z)
   int64_t blockMax[3] = {0, 0, 0};  // threads per block dimension
   int64_t registersPerSm = 0, smCount = 0;
+  int64_t privatePerThread = 0;  // private (local) memory a thread may use; 0: not known, not checked
   int64_t memoryBytes = 0;
   double bandwidthGBs = 0, fp16Tflops = 0;
 };

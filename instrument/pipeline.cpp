@@ -33,9 +33,8 @@
 
 namespace td {
 
-const std::set<std::string>& CheckSet::known() {
-  static std::set<std::string> k;
-  k.clear();  // a test may have added a family since
+std::set<std::string> CheckSet::known() {
+  std::set<std::string> k;  // built each time: a test may have added a family since
   for (const Family& f : td::families()) k.insert(f.name);
   return k;
 }
@@ -227,6 +226,7 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {
   checkSignature(*kernel, bundle);
   markGridConstants(*kernel, bundle);
   keepOnlyEntry(*km.module, kernel);
+  km.privateMemory = privateMemoryOf(*kernel);
   refuseUndefinedFunctions(*km.module);
 
   t0 = std::chrono::steady_clock::now();

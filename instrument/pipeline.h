@@ -6,6 +6,7 @@
 #include <string>
 
 #include "frontend/manifest.h"
+#include "instrument/private_memory.h"
 #include "instrument/site_table.h"
 
 #include <llvm/IR/LLVMContext.h>
@@ -18,7 +19,7 @@ struct CheckSet {
   std::set<std::string> families;
   bool has(const std::string& f) const { return families.count(f) != 0; }
   static CheckSet parse(const std::string& list);  // "bounds,launch" or "all"; throws InputError
-  static const std::set<std::string>& known();
+  static std::set<std::string> known();  // the registered families' names
 };
 
 struct KernelModule {
@@ -26,6 +27,7 @@ struct KernelModule {
   std::unique_ptr<llvm::Module> module;
   SiteTable sites;
   std::string entrySymbol;  // the kernel's name in the IR (mangled for C++ kernels)
+  PrivateMemory privateMemory;  // the compiled kernel's stack arrays per thread, before instrumentation
   double compileSeconds = 0, instrumentSeconds = 0;
 };
 

@@ -5,7 +5,8 @@
 
 namespace td {
 
-std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64_t staticSharedBytes) {
+std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64_t staticSharedBytes,
+                                       const PrivateMemory& pm) {
   std::vector<Finding> out;
   uint64_t shared = staticSharedBytes + static_cast<uint64_t>(b.dynamicShared);
   SourceLoc at{b.manifestPath, static_cast<unsigned>(b.entryLine), 0, b.entry};
@@ -41,6 +42,20 @@ std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64
     f.title = fmt::format("{} threads per block requested ({}x{}x{}); {} allows {}", threads, b.block[0], b.block[1],
                           b.block[2], p.name, p.threadsPerBlock);
     f.loc = at;
+    f.notes.push_back("the launch was not run");
+    out.push_back(f);
+  }
+  if (p.privatePerThread > 0 && pm.bytes > static_cast<uint64_t>(p.privatePerThread)) {
+    Finding f;
+    f.kind = rule::PrivateMemoryLimit;
+    f.title = fmt::format("{} bytes of private (local) memory per thread in the compiled kernel; {} allows {}", pm.bytes,
+                          p.name, p.privatePerThread);
+    f.loc = pm.largest.file.empty() ? at : pm.largest;
+    if (!pm.largest.file.empty())
+      f.notes.push_back(fmt::format("the largest, {} bytes, is the thread's array used first here: indexed at run "
+                                    "time, the compiler keeps it in memory, not registers",
+                                    pm.largestBytes));
+    f.notes.push_back("counted from the optimised kernel's stack arrays; the target compiler's spills come on top");
     f.notes.push_back("the launch was not run");
     out.push_back(f);
   }

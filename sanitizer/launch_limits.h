@@ -1,14 +1,17 @@
-// Checks made before launch (check family "launch"): shared memory per block and threads per block
-// against the target profile. A launch with such a finding is not run, as the driver would refuse it.
+// Checks made before launch (check family "launch"): shared memory per block, threads per block, grid
+// dimensions and private memory per thread against the target profile. A launch with such a finding is
+// not run, as the driver would refuse it.
 #pragma once
 #include <vector>
 
 #include "frontend/manifest.h"
 #include "frontend/profile.h"
+#include "instrument/private_memory.h"
 #include "sanitizer/finding.h"
 
 namespace td {
 
-std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64_t staticSharedBytes);
+std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64_t staticSharedBytes,
+                                       const PrivateMemory& privateMemory = {});
 
 }  // namespace td

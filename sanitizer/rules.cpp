@@ -42,6 +42,13 @@ const std::vector<Rule>& builtinRules() {
       {rule::GridLimit, "launch", Severity::Error, "Grid dimension over the target's limit",
        "A grid dimension exceeds the target's (2^31-1 in x, 65535 in y and z on NVIDIA).",
        "Put the large extent in x, or loop inside the kernel.", kLimit},
+      {rule::PrivateMemoryLimit, "launch", Severity::Error, "Private memory per thread over the target's limit",
+       "The compiled kernel keeps more bytes per thread in private (local) memory than the target allows - local "
+       "arrays indexed at run time, which the compiler cannot hold in registers. The launch would fail (MetaX C500: "
+       "16 KB per thread, mcErrorMemoryValue).",
+       "Make the array smaller, index it with compile-time constants (unrolled loops) so it lives in registers, or "
+       "move it to shared memory.",
+       kLimit},
       {rule::KernelFault, "run", Severity::Error, "The kernel faulted",
        "The kernel stopped on an access the checks did not cover (a pointer from no argument) or an illegal "
        "instruction.",
