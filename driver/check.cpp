@@ -134,7 +134,6 @@ CheckResult runCheck(const CheckRequest& req) {
   if (onGpu && req.launch.schedule != Schedule::Forward)
     throw InputError("--schedule", 0, "schedules are the CPU executor's; the GPU schedules its own threads");
   KernelModule km = buildKernelModule(b, checks);  // bad input first: a bundle that does not compile is exit 2
-  if (!onGpu) refuseTensorMapsOnTheCpu(b);
 
   Report& r = res.report;
   r.kernel = b.entry;
@@ -151,9 +150,10 @@ CheckResult runCheck(const CheckRequest& req) {
   r.unchecked = km.sites.unchecked;
 
   if (checks.has("launch")) {
-    r.findings = checkLaunchLimits(b, profile, static_cast<uint64_t>(r.staticShared), km.privateMemory);
-    if (!r.findings.empty()) return res;
+    r.findings = checkLaunchLimits(b, profile, static_cast<uint64_t>(r.staticShared), km.privateMemory, km.features);
+    if (!r.findings.empty()) return res;  // a target that lacks TMA says so before the CPU refuses it
   }
+  if (!onGpu) refuseTensorMapsOnTheCpu(b);
   WorkDeadline preparation(req.launch.timeoutSeconds, preparing(b));
   res.args = makeArguments(b, req.seed, profile.memoryBytes, preparation);
   if (!req.saveInputs.empty())

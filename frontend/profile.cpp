@@ -47,6 +47,19 @@ Profile readProfile(const fs::path& file) {
   p.bandwidthGBs = number("bandwidth_gbs");
   p.fp16Tflops = number("fp16_tflops");
   if (const toml::node* n = t.get("private_per_thread")) p.privatePerThread = n->value<int64_t>().value_or(0);
+  if (const toml::node* n = t.get("unsupported")) {
+    int line = static_cast<int>(n->source().begin.line);
+    const toml::array* a = n->as_array();
+    if (!a) throw InputError(file.string(), line, "unsupported must be a list of feature names");
+    for (const toml::node& e : *a) {
+      std::string name = e.value<std::string>().value_or("");
+      const std::vector<std::string>& known = hardwareFeatureNames();
+      if (std::find(known.begin(), known.end(), name) == known.end())
+        throw InputError(file.string(), line, fmt::format("unsupported lists '{}', not one of tma, wgmma, mbarrier, "
+                                                          "cluster, fp16-accumulate-mma", name));
+      p.unsupported.push_back(name);
+    }
+  }
   auto triple = [&](const char* key, int64_t* out) {
     const toml::node& n = need(key);
     int line = static_cast<int>(n.source().begin.line);
@@ -64,6 +77,11 @@ Profile readProfile(const fs::path& file) {
   return p;
 }
 }  // namespace
+
+const std::vector<std::string>& hardwareFeatureNames() {
+  static const std::vector<std::string> names = {"tma", "wgmma", "mbarrier", "cluster", "fp16-accumulate-mma"};
+  return names;
+}
 
 std::vector<Profile> loadAllProfiles() {
   std::vector<Profile> out;

@@ -15,11 +15,16 @@ struct Profile {
   int64_t blockMax[3] = {0, 0, 0};  // threads per block dimension
   int64_t registersPerSm = 0, smCount = 0;
   int64_t privatePerThread = 0;  // private (local) memory a thread may use; 0: not known, not checked
+  std::vector<std::string> unsupported;  // hardware features it lacks (instrument/target_features.h names them)
   int64_t memoryBytes = 0;
   double bandwidthGBs = 0, fp16Tflops = 0;
 };
 
 constexpr const char* kDefaultTarget = "nvidia-h200";
+
+// Hardware features a profile may list as `unsupported` (instrument/target_features finds their use):
+// "tma", "wgmma", "mbarrier", "cluster", "fp16-accumulate-mma".
+const std::vector<std::string>& hardwareFeatureNames();
 
 // The folder holding the profiles: $TILE_DOCTOR_PROFILES, else next to the executable, else the source tree.
 std::string profilesDir();

@@ -227,6 +227,7 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {
   markGridConstants(*kernel, bundle);
   keepOnlyEntry(*km.module, kernel);
   km.privateMemory = privateMemoryOf(*kernel);
+  km.features = hardwareFeaturesUsed(*km.module, bundle);
   refuseUndefinedFunctions(*km.module);
 
   t0 = std::chrono::steady_clock::now();

@@ -7,6 +7,7 @@
 
 #include "frontend/manifest.h"
 #include "instrument/private_memory.h"
+#include "instrument/target_features.h"
 #include "instrument/site_table.h"
 
 #include <llvm/IR/LLVMContext.h>
@@ -28,6 +29,7 @@ struct KernelModule {
   SiteTable sites;
   std::string entrySymbol;  // the kernel's name in the IR (mangled for C++ kernels)
   PrivateMemory privateMemory;  // the compiled kernel's stack arrays per thread, before instrumentation
+  std::vector<FeatureUse> features;  // hardware features it uses that not every target has
   double compileSeconds = 0, instrumentSeconds = 0;
 };
 

@@ -1,12 +1,39 @@
 #include "sanitizer/launch_limits.h"
 #include "sanitizer/rules.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace td {
 
+namespace {
+
+const char* featureText(const std::string& feature) {
+  if (feature == "tma") return "a Hopper TMA copy";
+  if (feature == "wgmma") return "Hopper warpgroup MMA";
+  if (feature == "mbarrier") return "an mbarrier";
+  if (feature == "cluster") return "a thread-block cluster";
+  return "an MMA with fp16 accumulators";
+}
+
+// What to do instead, on the targets that lack it (MetaX: ../shared/research/metax-tilelang.md §2.3, §3.1).
+const char* featureCure(const std::string& feature) {
+  if (feature == "tma")
+    return "MetaX has no TMA engine (tilelang-metax: have_tma() is False): lower for a GPU without TMA "
+           "(TileLang: --tilelang-arch sm_80) so tiles are copied with loads or cp.async";
+  if (feature == "wgmma") return "no warpgroup MMA there: lower for sm_80's mma forms (MACA: __builtin_mxc_mma_16x16x16*)";
+  if (feature == "mbarrier")
+    return "no mbarrier there (tilelang-metax: T.alloc_barrier fails, issue #98): order the stages with "
+           "__syncthreads";
+  if (feature == "cluster")
+    return "no thread-block clusters there (a cluster launch fails with mcErrorInvalidConfiguration)";
+  return "MetaX's MMA accumulates in fp32 only: accumulate in float (T.gemm with an fp32 C fragment)";
+}
+
+}  // namespace
+
 std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64_t staticSharedBytes,
-                                       const PrivateMemory& pm) {
+                                       const PrivateMemory& pm, const std::vector<FeatureUse>& features) {
   std::vector<Finding> out;
   uint64_t shared = staticSharedBytes + static_cast<uint64_t>(b.dynamicShared);
   SourceLoc at{b.manifestPath, static_cast<unsigned>(b.entryLine), 0, b.entry};
@@ -56,6 +83,17 @@ std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64
                                     "time, the compiler keeps it in memory, not registers",
                                     pm.largestBytes));
     f.notes.push_back("counted from the optimised kernel's stack arrays; the target compiler's spills come on top");
+    f.notes.push_back("the launch was not run");
+    out.push_back(f);
+  }
+  for (const FeatureUse& use : features) {
+    if (std::find(p.unsupported.begin(), p.unsupported.end(), use.feature) == p.unsupported.end()) continue;
+    Finding f;
+    f.kind = rule::TargetUnsupported;
+    f.title = fmt::format("{} ({}) does not exist on {}: the kernel cannot run there", use.what, featureText(use.feature),
+                          p.name);
+    f.loc = use.loc.file.empty() ? at : use.loc;
+    f.notes.push_back(featureCure(use.feature));
     f.notes.push_back("the launch was not run");
     out.push_back(f);
   }

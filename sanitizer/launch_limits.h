@@ -1,17 +1,19 @@
 // Checks made before launch (check family "launch"): shared memory per block, threads per block, grid
-// dimensions and private memory per thread against the target profile. A launch with such a finding is
-// not run, as the driver would refuse it.
+// dimensions and private memory per thread against the target profile, and hardware features the target
+// lacks. A launch with such a finding is not run, as the driver would refuse it (or the target's compiler).
 #pragma once
 #include <vector>
 
 #include "frontend/manifest.h"
 #include "frontend/profile.h"
 #include "instrument/private_memory.h"
+#include "instrument/target_features.h"
 #include "sanitizer/finding.h"
 
 namespace td {
 
 std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64_t staticSharedBytes,
-                                       const PrivateMemory& privateMemory = {});
+                                       const PrivateMemory& privateMemory = {},
+                                       const std::vector<FeatureUse>& features = {});
 
 }  // namespace td

@@ -49,6 +49,13 @@ const std::vector<Rule>& builtinRules() {
        "Make the array smaller, index it with compile-time constants (unrolled loops) so it lives in registers, or "
        "move it to shared memory.",
        kLimit},
+      {rule::TargetUnsupported, "launch", Severity::Error, "A hardware feature the target lacks",
+       "The kernel uses a feature the target GPU does not have - Hopper TMA copies or warpgroup MMA, mbarriers, "
+       "thread-block clusters, MMA with fp16 accumulators (none of them on MetaX) - so it cannot be compiled or "
+       "run there as it is.",
+       "Lower the program for a GPU without the feature (TileLang: --tilelang-arch sm_80), or use the target's "
+       "own form; the note names it.",
+       kLimit},
       {rule::KernelFault, "run", Severity::Error, "The kernel faulted",
        "The kernel stopped on an access the checks did not cover (a pointer from no argument) or an illegal "
        "instruction.",
