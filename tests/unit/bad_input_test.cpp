@@ -2,6 +2,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -389,4 +390,21 @@ TEST_F(BadInput, BuffersBeyondWhatTheHostHasAvailable) {
   Cli r = checkWith("shape = [\"N\"]", "shape = [30000000000]");
   if (r.code == 0) GTEST_SKIP() << "this machine has 120 GB available";
   expectBadInput(r, "bundle.toml", "available (");
+}
+
+// A profile's `unsupported` list names features tile-doctor can find; anything else is bad input naming
+// the profile's file and line (a typo would otherwise silently check nothing).
+TEST_F(BadInput, ProfileListingAnUnknownFeature) {
+  fs::path profiles = dir_ / "profiles";
+  fs::create_directories(profiles);
+  std::ifstream in(std::string(TD_SOURCE_DIR) + "/profiles/metax-c500.toml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string p = text.str();
+  p.replace(p.find("\"cluster\""), 9, "\"clusters\"");
+  std::ofstream(profiles / "metax-c500.toml") << p;
+  checkWith("", "");  // writes the good bundle
+  Cli bad = runCli("check " + (dir_ / "bundle.toml").string() + " --target metax-c500",
+                   "TILE_DOCTOR_PROFILES=" + profiles.string());
+  expectBadInput(bad, "metax-c500.toml:", "unsupported lists 'clusters'");
 }
