@@ -1,9 +1,8 @@
-// The family list: every check family tile-doctor knows, in the order their regions are laid out and
-// their device sources included. Adding a family: its folder under checks/, one line here.
+// The family list: every check family tile-doctor knows, in the order they instrument a module and their
+// device sources are included. Adding a family: its folder under checks/, one line here.
 #include "checks/family.h"
 
 #include <algorithm>
-#include <map>
 #include <stdexcept>
 
 namespace td {
@@ -21,7 +20,10 @@ std::vector<Family>& registry() {
   return list;
 }
 
-bool sameRegion(const td_region& a, const td_region& b);
+bool sameRegion(const td_region& a, const td_region& b) {
+  return a.scope == b.scope && a.flags == b.flags && a.fixed_bytes == b.fixed_bytes &&
+         a.bytes_per_word == b.bytes_per_word && a.bytes_per_site == b.bytes_per_site && a.slot == b.slot;
+}
 
 }  // namespace
 
@@ -39,13 +41,6 @@ const Family* findFamily(const std::string& name) {
     if (f.name == name) return &f;
   return nullptr;
 }
-
-namespace {
-bool sameRegion(const td_region& a, const td_region& b) {
-  return a.scope == b.scope && a.flags == b.flags && a.fixed_bytes == b.fixed_bytes &&
-         a.bytes_per_word == b.bytes_per_word && a.bytes_per_site == b.bytes_per_site && a.slot == b.slot;
-}
-}  // namespace
 
 const Family* familyOfRecordKind(unsigned kind) {
   for (const Family& f : registry())
@@ -81,7 +76,7 @@ td_region regionOf(unsigned scope, unsigned flags, unsigned fixedBytes, unsigned
   return r;
 }
 
-std::vector<td_region> regionTable(const std::vector<std::string>& enabled) {
+std::vector<td_region> regionTable(const std::set<std::string>& enabled) {
   std::vector<td_region> table(TD_MAX_REGIONS, td_region{});
   for (const std::string& name : enabled)
     if (const Family* f = findFamily(name))

@@ -69,7 +69,7 @@ td_region regionOf(unsigned scope, unsigned flags, unsigned fixedBytes, unsigned
                    unsigned bytesPerSite = 0, unsigned slot = 0);
 
 // The regions the named families need, as the control block's table (absent ones zero).
-std::vector<td_region> regionTable(const std::vector<std::string>& enabled);
+std::vector<td_region> regionTable(const std::set<std::string>& enabled);
 
 // The device runtime's translation unit (td_core.cuh, then every family's source) and the files it includes.
 std::string deviceRuntimeSource();

@@ -163,7 +163,7 @@ CheckResult runCheck(const CheckRequest& req) {
   preparation.check();
   LaunchOptions launch = req.launch;
   launch.blocks = sel.blocks;
-  launch.regions = regionTable({checks.families.begin(), checks.families.end()});
+  launch.regions = regionTable(checks.families);
   r.blocksNote = onGpu || sel.all ? "" : sel.description;
   LaunchOutcome out;
   try {

@@ -243,8 +243,9 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {
       f.instrument(*km.module, km.sites, checks.families);
       done.push_back(f.instrument);
     }
-  std::vector<td_region> regions = regionTable({checks.families.begin(), checks.families.end()});
-  if (std::any_of(regions.begin(), regions.end(), [](const td_region& r) { return r.flags & TD_REGION_PRESENT; }))
+  // An enabled family with device state: the block sets it up first.
+  if (std::any_of(families().begin(), families().end(),
+                  [&](const Family& f) { return checks.has(f.name) && !f.regions.empty(); }))
     startBlocks(*km.module);
   linkDeviceRuntime(*km.module);
   std::string err;

@@ -18,6 +18,10 @@ uint64_t regionInstanceBytes(const td_region& r, uint64_t measured, uint64_t nsi
 void sizeRegions(std::vector<td_region>& table, uint64_t windowBytes, uint64_t nsites);
 
 bool present(const td_region& r);
+// A grid-scope region copied back to the host after the launch (TD_REGION_READ_BACK).
+bool readBackAfterLaunch(const td_region& r);
+// Executors lay regions' instances out 16-byte aligned (the race shadow's granules load as 16-byte words).
+inline uint64_t roundUp16(uint64_t n) { return (n + 15) / 16 * 16; }
 
 // An instance of a per-buffer region an executor must allocate, zeroed, and put at
 // bufferRegions[arg][slot] (control_block.h).

@@ -210,7 +210,7 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
     bufferRegions[need.arg][need.slot] = reinterpret_cast<uint64_t>(mapRegion(need.bytes, MAP_PRIVATE));
   std::vector<td_region> bakedRegions = regions;  // the module sees sizes only: addresses differ per run
   for (td_region& r : regions)
-    if ((r.flags & TD_REGION_PRESENT) && r.scope == TD_SCOPE_GRID) r.base = reinterpret_cast<uint64_t>(mapRegion(r.bytes, MAP_SHARED));
+    if (present(r) && r.scope == TD_SCOPE_GRID) r.base = reinterpret_cast<uint64_t>(mapRegion(r.bytes, MAP_SHARED));
   td_ctl ctl = makeControlBlock(args, addresses, nsites, static_cast<uint32_t>(bundle.dynamicShared),
                                 reinterpret_cast<uint64_t>(channel), reinterpret_cast<uint64_t>(hits), bakedRegions,
                                 bufferRegions);
@@ -244,7 +244,7 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   lc.warpSize = static_cast<uint32_t>(warpSize);
   lc.sharedWindowBytes = windowBytes;
   for (size_t i = 0; i < regions.size() && i < TD_MAX_REGIONS; ++i)
-    if (regions[i].flags & TD_REGION_PRESENT) lc.regionsPresent |= 1u << i;
+    if (present(regions[i])) lc.regionsPresent |= 1u << i;
   RetargetResult rt = retargetToHost(*km.module, km.entrySymbol, jit.triple(), jit.dataLayout(), km.sites, lc);
   jit.add(std::move(km.module), std::move(km.ctx), addressSymbols);
   auto fn = reinterpret_cast<KernelTrampoline>(jit.lookup(kTrampolineName));
@@ -345,7 +345,7 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
                                          : fmt::format("the kernel process exited with status {}", WEXITSTATUS(wstatus));
   }
   for (const td_region& r : regions)
-    if ((r.flags & TD_REGION_PRESENT) && (r.flags & TD_REGION_READ_BACK) && r.scope == TD_SCOPE_GRID) {
+    if (readBackAfterLaunch(r)) {
       const auto* p = reinterpret_cast<const uint8_t*>(r.base);
       out.readbacks.push_back({static_cast<unsigned>(&r - regions.data()), std::vector<uint8_t>(p, p + r.bytes)});
     }

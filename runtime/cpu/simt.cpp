@@ -1,5 +1,6 @@
 #include "runtime/cpu/simt.h"
 #include "runtime/cpu/warp_ops.h"
+#include "runtime/regions.h"
 
 #include <algorithm>
 #include <cstring>
@@ -62,7 +63,7 @@ void Worker::layOutRegions() {
   regionOffset_.assign(shape_.regions.size(), 0);
   for (size_t i = 0; i < shape_.regions.size(); ++i) {
     const td_region& r = shape_.regions[i];
-    if (!(r.flags & TD_REGION_PRESENT) || (r.scope != TD_SCOPE_BLOCK && r.scope != TD_SCOPE_THREAD)) continue;
+    if (!present(r) || (r.scope != TD_SCOPE_BLOCK && r.scope != TD_SCOPE_THREAD)) continue;
     regionOffset_[i] = at;
     at += r.scope == TD_SCOPE_BLOCK ? roundUp16(r.bytes) : roundUp16(r.bytes) * nthreads_;
   }
@@ -73,7 +74,7 @@ void Worker::placeRegions(ThreadCtx& c, uint32_t thread) {
   char* store = regionStore_.data() + ((16 - reinterpret_cast<uintptr_t>(regionStore_.data()) % 16) % 16);
   for (size_t i = 0; i < TD_MAX_REGIONS; ++i) {
     c.region[i] = nullptr;
-    if (i >= shape_.regions.size() || !(shape_.regions[i].flags & TD_REGION_PRESENT)) continue;
+    if (i >= shape_.regions.size() || !present(shape_.regions[i])) continue;
     const td_region& r = shape_.regions[i];
     if (r.scope == TD_SCOPE_GRID) c.region[i] = reinterpret_cast<void*>(r.base);
     if (r.scope == TD_SCOPE_BLOCK) c.region[i] = store + regionOffset_[i];

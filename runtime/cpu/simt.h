@@ -126,7 +126,6 @@ class Worker {
   std::vector<uint64_t> regionOffset_;  // per region: where its instances start in the store
   void layOutRegions();
   void placeRegions(ThreadCtx& c, uint32_t thread);
-  static uint64_t roundUp16(uint64_t n) { return (n + 15) / 16 * 16; }
 };
 
 }  // namespace td::cpu

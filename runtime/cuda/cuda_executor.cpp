@@ -130,9 +130,16 @@ CUdeviceptr zeroedAlloc(const Driver& d, size_t bytes, DeviceRegions& dr) {
   return p;
 }
 
-uint64_t instances(const td_region& r, uint64_t blocks, uint64_t threads) {
-  return r.scope == TD_SCOPE_BLOCK ? blocks : r.scope == TD_SCOPE_THREAD ? blocks * threads : 1;
-}
+// The launch's blocks and threads per block, which decide how many instances a region has.
+struct LaunchSize {
+  uint64_t blocks, threads;
+  explicit LaunchSize(const Bundle& b)
+      : blocks(static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2])),
+        threads(static_cast<uint64_t>(b.block[0] * b.block[1] * b.block[2])) {}
+  uint64_t instances(const td_region& r) const {
+    return r.scope == TD_SCOPE_BLOCK ? blocks : r.scope == TD_SCOPE_THREAD ? blocks * threads : 1;
+  }
+};
 
 // The kernel's window (its static arrays as laid out here, then the dynamic array), with 1 KiB of slack
 // for the assembler's padding; a family's device code skips anything past its regions.
@@ -140,46 +147,45 @@ uint64_t kernelSharedBytes(const KernelModule& km, const Bundle& b) {
   return layOutShared(km.sites).dynamicOffset + static_cast<uint64_t>(b.dynamicShared);
 }
 
-// The regions sized for this launch, in the parent (which maps what comes back) and the child alike.
+// The regions sized for this launch, once, in the parent (which maps what comes back); the child it forks
+// places them.
 std::vector<td_region> sizedRegions(const KernelModule& km, const Bundle& b, const LaunchOptions& opts) {
   std::vector<td_region> table = opts.regions;
   sizeRegions(table, kernelSharedBytes(km, b) + 1024, km.sites.sites.size());
-  uint64_t blocks = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
-  uint64_t threads = static_cast<uint64_t>(b.block[0] * b.block[1] * b.block[2]);
+  LaunchSize size(b);
   for (td_region& r : table)
-    if ((r.flags & TD_REGION_HANG_READBACK) && (r.scope != TD_SCOPE_THREAD || r.bytes * blocks * threads > kHangReadbackLimit))
+    if ((r.flags & TD_REGION_HANG_READBACK) && (r.scope != TD_SCOPE_THREAD || r.bytes * size.instances(r) > kHangReadbackLimit))
       r = td_region{};
   return table;
 }
 
+// Places the sized regions: all that prefer shared memory in the block's tail when together they fit,
+// everything else in global memory.
 DeviceRegions allocateRegions(const Driver& d, const KernelModule& km, const Bundle& b, const std::vector<ArgValue>& args,
-                              const LaunchOptions& opts, uint64_t sharedPerBlockLimit) {
+                              const std::vector<td_region>& sized, uint64_t sharedPerBlockLimit) {
   DeviceRegions dr;
-  dr.table = sizedRegions(km, b, opts);
-  uint64_t blocks = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
-  uint64_t threads = static_cast<uint64_t>(b.block[0] * b.block[1] * b.block[2]);
-  auto inTail = [](const td_region& r) {
-    return (r.flags & TD_REGION_PRESENT) && (r.flags & TD_REGION_PREFER_SHARED) && !(r.flags & TD_REGION_HANG_READBACK) &&
-           (r.scope == TD_SCOPE_BLOCK || r.scope == TD_SCOPE_THREAD);
-  };
+  dr.table = sized;
+  LaunchSize size(b);
+  std::vector<td_region> placed = sized;
   uint64_t tail = 0;
-  for (const td_region& r : dr.table)
-    if (inTail(r)) tail += (r.bytes * (r.scope == TD_SCOPE_THREAD ? threads : 1) + 15) / 16 * 16;
+  for (td_region& r : placed)
+    if (present(r) && (r.flags & TD_REGION_PREFER_SHARED) && !(r.flags & TD_REGION_HANG_READBACK) &&
+        (r.scope == TD_SCOPE_BLOCK || r.scope == TD_SCOPE_THREAD)) {
+      r.flags |= TD_REGION_IN_SHARED;
+      r.shared_offset = static_cast<uint32_t>(tail);
+      tail += roundUp16(r.bytes * (r.scope == TD_SCOPE_THREAD ? size.threads : 1));
+    }
   if (tail && kernelSharedBytes(km, b) + 1024 + TD_SHARED_TAIL_ALIGN + tail <= sharedPerBlockLimit) {
+    dr.table = placed;
     dr.tailBytes = static_cast<uint32_t>(tail);
-    uint64_t at = 0;
-    for (td_region& r : dr.table)
-      if (inTail(r)) {
-        r.flags |= TD_REGION_IN_SHARED;
-        r.shared_offset = static_cast<uint32_t>(at);
-        at += (r.bytes * (r.scope == TD_SCOPE_THREAD ? threads : 1) + 15) / 16 * 16;
-      }
   }
+  auto inGlobal = [](const td_region& r) {
+    return present(r) && !(r.flags & TD_REGION_IN_SHARED) && r.scope != TD_SCOPE_BUFFER;
+  };
   std::vector<BufferRegionNeed> needs = bufferRegionNeeds(dr.table, args, km.sites.sites.size());
   uint64_t total = 0;
   for (const td_region& r : dr.table)
-    if ((r.flags & TD_REGION_PRESENT) && !(r.flags & TD_REGION_IN_SHARED) && r.scope != TD_SCOPE_BUFFER)
-      total += r.bytes * instances(r, blocks, threads);
+    if (inGlobal(r)) total += r.bytes * size.instances(r);
   for (const BufferRegionNeed& n : needs) total += n.bytes;
   if (total > kDeviceStateLimit)
     throw std::runtime_error(fmt::format("the checks need {:.1f} GiB of GPU memory for their state in this launch "
@@ -188,8 +194,7 @@ DeviceRegions allocateRegions(const Driver& d, const KernelModule& km, const Bun
   dr.buffers.assign(args.size(), BufferRegions{});
   for (const BufferRegionNeed& n : needs) dr.buffers[n.arg][n.slot] = zeroedAlloc(d, n.bytes, dr);
   for (td_region& r : dr.table)
-    if ((r.flags & TD_REGION_PRESENT) && !(r.flags & TD_REGION_IN_SHARED) && r.scope != TD_SCOPE_BUFFER)
-      r.base = zeroedAlloc(d, r.bytes * instances(r, blocks, threads), dr);
+    if (inGlobal(r)) r.base = zeroedAlloc(d, r.bytes * size.instances(r), dr);
   return dr;
 }
 
@@ -202,16 +207,15 @@ struct ReadbackSlot {
 
 std::vector<ReadbackSlot> readbackSlots(const std::vector<td_region>& table, const Bundle& b, size_t& totalBytes) {
   std::vector<ReadbackSlot> slots;
-  uint64_t blocks = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
-  uint64_t threads = static_cast<uint64_t>(b.block[0] * b.block[1] * b.block[2]);
+  LaunchSize size(b);
   totalBytes = 0;
   for (size_t i = 0; i < table.size(); ++i) {
     const td_region& r = table[i];
-    bool hang = r.flags & TD_REGION_HANG_READBACK, after = (r.flags & TD_REGION_READ_BACK) && r.scope == TD_SCOPE_GRID;
-    if (!(r.flags & TD_REGION_PRESENT) || !(hang || after)) continue;
-    size_t bytes = r.bytes * instances(r, blocks, threads);
+    bool hang = present(r) && (r.flags & TD_REGION_HANG_READBACK);
+    if (!hang && !readBackAfterLaunch(r)) continue;
+    size_t bytes = r.bytes * size.instances(r);
     slots.push_back({static_cast<unsigned>(i), totalBytes, bytes, hang});
-    totalBytes += (bytes + 15) / 16 * 16;
+    totalBytes += roundUp16(bytes);
   }
   return slots;
 }
@@ -243,8 +247,8 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
 
 [[noreturn]] void childMain(KernelModule& km, const Bundle& b, std::vector<ArgValue>& args, const LaunchOptions& opts,
                             td_channel* channel, size_t channelBytes, uint32_t* hits, size_t hitsBytes,
-                            SharedStatus* st, uint8_t* readbackHost, size_t readbackBytes,
-                            const std::vector<ReadbackSlot>& readbacks) {
+                            SharedStatus* st, const std::vector<td_region>& sized, uint8_t* readbackHost,
+                            size_t readbackBytes, const std::vector<ReadbackSlot>& readbacks) {
   if (opts.devicePrintFd != 1) ::dup2(opts.devicePrintFd, 1);  // the driver prints device printf to stdout
   Driver d{};
   try {
@@ -304,7 +308,7 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
     encodeTensorMaps(d, args, devPtrs, tensorMaps, params);
     int sharedOptin = 48 * 1024;
     d.cuDeviceGetAttribute(&sharedOptin, kAttrMaxSharedPerBlockOptin, dev);
-    DeviceRegions regions = allocateRegions(d, km, b, args, opts, static_cast<uint64_t>(sharedOptin));
+    DeviceRegions regions = allocateRegions(d, km, b, args, sized, static_cast<uint64_t>(sharedOptin));
     const uint32_t dynamicShared = regions.dynamicShared(b);
     // The control block is baked into the module as on the CPU: the checks read immediates.
     td_ctl ctl = makeControlBlock(args, std::vector<uint64_t>(devPtrs.begin(), devPtrs.end()),
@@ -411,14 +415,16 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   auto* st = mapShared<SharedStatus>(sizeof(SharedStatus));
   // Regions that come back (after the launch, or who waits where in a hang), through this mapping.
   size_t readbackBytes = 0;
-  std::vector<ReadbackSlot> readbacks = readbackSlots(sizedRegions(km, b, opts), b, readbackBytes);
+  const std::vector<td_region> sized = sizedRegions(km, b, opts);
+  std::vector<ReadbackSlot> readbacks = readbackSlots(sized, b, readbackBytes);
   readbackBytes = readbackBytes ? roundUp(readbackBytes) : 0;
   auto* readbackHost = readbackBytes ? mapShared<uint8_t>(readbackBytes) : nullptr;
 
   std::fflush(nullptr);
   pid_t pid = forkChildOfTool();
   if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) childMain(km, b, args, opts, channel, channelBytes, hits, hitsBytes, st, readbackHost, readbackBytes, readbacks);
+  if (pid == 0) childMain(km, b, args, opts, channel, channelBytes, hits, hitsBytes, st, sized, readbackHost, readbackBytes,
+                          readbacks);
 
   int wstatus = 0;
   auto start = std::chrono::steady_clock::now();

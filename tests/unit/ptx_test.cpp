@@ -2,7 +2,6 @@
 // where the toolkit's ptxas is installed, assembles.
 #include <cstdlib>
 #include <filesystem>
-#include <set>
 #include <fstream>
 #include <gtest/gtest.h>
 
@@ -33,8 +32,7 @@ std::string ptxFor(const std::string& bundlePath, uint32_t sharedTailBytes = 0, 
   ctl.channel = reinterpret_cast<td_channel*>(0x7e0000000000ull);
   ctl.hits = reinterpret_cast<unsigned int*>(0x7e0100000000ull);
   // Every family's regions, at made-up addresses or, with a tail, the ones that prefer it in shared memory.
-  std::set<std::string> all = CheckSet::known();
-  std::vector<td_region> regions = regionTable({all.begin(), all.end()});
+  std::vector<td_region> regions = regionTable(CheckSet::known());
   for (size_t i = 0; i < regions.size(); ++i) {
     td_region& r = regions[i];
     if (!(r.flags & TD_REGION_PRESENT)) continue;
