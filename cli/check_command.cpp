@@ -177,6 +177,11 @@ std::function<int()> addCheckCommand(CLI::App& app) {
       ->check(CLI::IsMember({"first", "all"}));
   sub->add_option("--tilelang-arch", args->tilelangArch,
                   "TileLang scripts: the CUDA architecture TileLang lowers for (default sm_80, its non-Hopper forms)");
+  sub->add_option("--lowering", args->lowering,
+                  "TileLang scripts: how TileLang lowers the kernels: cuda, hip (HIP for a wave-64 GPU: the stand-in "
+                  "for MetaX's MACA lowering), maca (needs tilelang-metax), or auto (the default: by the target's "
+                  "warp size)")
+      ->check(CLI::IsMember({"auto", "cuda", "hip", "maca"}));
   return [args] {
     try {
       parseParams(*args);

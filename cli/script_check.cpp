@@ -15,6 +15,7 @@ int checkScript(CheckArgs& args) {
   req.check = args.req;
   req.scriptArgs = args.scriptArgs;
   req.tilelangArch = args.tilelangArch;
+  req.lowering = args.lowering;
   req.keep = args.keep;
   req.saveOutputs = args.saveOutputs;
   req.launches = args.launches;

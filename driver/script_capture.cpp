@@ -80,7 +80,7 @@ void serveChannel(int readFd, int writeFd, const LaunchHandler& onLaunch) {
 int runCaptureModule(const CaptureRequest& req, const std::string& dir, const LaunchHandler& onLaunch) {
   std::vector<std::string> argv = {capturePython(), "-m", "tile_doctor_capture", "--out", dir, "--arch", req.arch,
                                    "--profile", req.profile.is_null() ? "{}" : req.profile.dump(),
-                                   "--autotune", req.autotune, "--cache", cacheDir()};
+                                   "--autotune", req.autotune, "--lowering", req.lowering, "--cache", cacheDir()};
   if (!req.keepDir.empty()) argv.push_back("--kept");
   for (auto& [k, v] : req.params) argv.push_back("--param=" + k + "=" + v);
   argv.push_back(req.script);
@@ -177,6 +177,7 @@ CaptureResult captureScript(const CaptureRequest& req, const LaunchHandler& onLa
                          : err);
   }
   if (j["tilelang_version"].is_string()) res.tilelangVersion = j["tilelang_version"];
+  res.lowering = j.value("lowering", std::string());
   res.hostDevice = j.value("host_device", false);
   if (j["script_exit"].is_object()) {
     res.scriptExit = j["script_exit"].value("code", 0);

@@ -18,6 +18,7 @@ struct CaptureRequest {
   std::string arch = "sm_80";   // the CUDA architecture TileLang lowers for (sm_80: the non-Hopper forms)
   std::vector<std::pair<std::string, std::string>> params;  // values for symbolic dimensions
   std::string keepDir;          // where the bundles go; empty: a temporary folder
+  std::string lowering = "auto";   // cuda, hip (the wave-64 stand-in for MACA), maca, or auto (by the profile's wave)
   std::string autotune = "first";  // @tilelang.autotune: take the first configuration, or check all
   nlohmann::json profile;       // the target, for the torch.cuda queries of a script on a machine without GPU
   bool stdoutToStderr = false;  // the report takes standard output (JSON without --out): the script prints to stderr
@@ -33,6 +34,7 @@ struct CaptureResult {
   std::string dir;
   bool temporary = false;           // remove `dir` when done
   std::string tilelangVersion;
+  std::string lowering;             // which lowering ran, as the report says it
   bool hostDevice = false;          // no GPU: the script's CUDA tensors lived in host memory
   std::vector<CapturedKernel> kernels;
   std::vector<ScriptNote> notes;

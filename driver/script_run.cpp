@@ -155,6 +155,7 @@ RunSet checkScriptRuns(const ScriptCheckRequest& r) {
   creq.script = r.check.bundlePath;
   creq.scriptArgs = r.scriptArgs;
   creq.arch = r.tilelangArch;
+  creq.lowering = r.lowering;
   creq.params = r.check.params;
   creq.keepDir = r.keep;
   creq.profile = profileJson(r.check.target);
@@ -179,7 +180,7 @@ RunSet checkScriptRuns(const ScriptCheckRequest& r) {
   run.script = creq.script;
   run.scriptAbsolute = fs::absolute(creq.script).string();
   run.tilelangVersion = cap.tilelangVersion;
-  run.arch = creq.arch;
+  run.arch = cap.lowering.empty() ? creq.arch : cap.lowering;
   run.hostDevice = cap.hostDevice;
   run.exitCode = cap.scriptExit;
   run.exitWhere = cap.exitWhere;

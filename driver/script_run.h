@@ -13,7 +13,7 @@ namespace td {
 struct ScriptCheckRequest {
   CheckRequest check;  // bundlePath: the script; the rest as every launch's check takes it
   std::vector<std::string> scriptArgs;
-  std::string tilelangArch = "sm_80", keep, saveOutputs;
+  std::string tilelangArch = "sm_80", lowering = "auto", keep, saveOutputs;
   std::string launches = "first";  // which launches are checked (driver/launch_policy.h)
   std::string autotune = "first";  // @tilelang.autotune takes the first configuration, or checks all
   bool stdoutToStderr = false;     // the report takes standard output: the script's prints go to stderr

@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <unistd.h>
 
+#include "frontend/hip_dialect.h"
 #include "frontend/input_error.h"
 #include "frontend/isolated.h"
 #include "frontend/paths.h"
@@ -51,6 +52,8 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const std::string
   // CUDA 13 dropped texture_fetch_functions.h, which clang 19's CUDA wrapper still includes (SDK mode).
   addFile(*mem, std::string(kSdkShimDir) + "/texture_fetch_functions.h", "#pragma once\n");
   for (const auto& [name, content] : opts.preludeFiles) addFile(*mem, std::string(kPreludeDir) + "/" + name, content.c_str());
+  if (opts.dialect == "hip")
+    for (const auto& [file, content] : hipDialectFiles(kPreludeDir, opts.includeDirs)) addFile(*mem, file, content.c_str());
   if (!text.empty()) addFile(*mem, path, text.c_str());
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   overlay->pushOverlay(mem);
@@ -107,6 +110,7 @@ std::vector<std::string> headerArgs(const CompileOptions& opts) {
   // nvcc (12.9+) says an architecture-specific target (sm_90a: wgmma, setmaxnreg) by this macro, which
   // TileLang's templates test; clang 19 defines only __CUDA_ARCH_FEAT_SM90_ALL.
   if (!opts.arch.empty() && opts.arch.back() == 'a') args.push_back("-D__CUDA_ARCH_SPECIFIC__=" + archList(opts.arch));
+  if (opts.dialect == "hip") args.insert(args.end(), {"-isystem", kPreludeDir});  // the ROCm header names
   return args;
 }
 

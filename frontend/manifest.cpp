@@ -305,7 +305,7 @@ class ManifestReader {
     }
 
     const toml::table& kernel = table(root, "kernel", true);
-    allowOnly(kernel, {"source", "ir", "entry", "flags", "include", "headers", "arch", "line_map"}, "[kernel]");
+    allowOnly(kernel, {"source", "ir", "entry", "flags", "include", "headers", "dialect", "arch", "line_map"}, "[kernel]");
     std::string source = str(kernel, "source", "[kernel]", false);
     std::string ir = str(kernel, "ir", "[kernel]", false);
     if (source.empty() == ir.empty()) fail(kernel.source().begin.line, "[kernel] needs exactly one of 'source' or 'ir'");
@@ -325,6 +325,12 @@ class ManifestReader {
       b.headersLine = static_cast<int>(h->source().begin.line);
       if (b.headers != "prelude" && b.headers != "cuda" && b.headers != "none")
         fail(h, fmt::format("kernel.headers is '{}'; it must be \"prelude\", \"cuda\" or \"none\"", b.headers));
+    }
+    if (const toml::node* d = kernel.get("dialect")) {
+      b.dialect = str(kernel, "dialect", "[kernel]", true);
+      if (b.dialect != "cuda" && b.dialect != "hip")
+        fail(d, fmt::format("kernel.dialect is '{}'; it must be \"cuda\" or \"hip\"", quotable(b.dialect)));
+      if (!ir.empty()) fail(d, "kernel.dialect says how to compile a source; an 'ir' kernel has none");
     }
     if (const toml::node* a = kernel.get("arch")) {
       b.arch = str(kernel, "arch", "[kernel]", true);

@@ -94,7 +94,7 @@ bool isWarpCollectiveAsm(llvm::Instruction* i) {
   auto* call = llvm::dyn_cast<llvm::CallInst>(i);
   if (!call || !llvm::isa<llvm::InlineAsm>(call->getCalledOperand())) return false;
   auto st = parsePtx(llvm::cast<llvm::InlineAsm>(call->getCalledOperand())->getAsmString());
-  return st && (st->op == PtxOp::LdMatrix || st->op == PtxOp::StMatrix || st->op == PtxOp::Mma);
+  return st && isWarpCollective(*st);
 }
 
 void collectAccesses(llvm::Function& f, std::vector<Access>& out) {

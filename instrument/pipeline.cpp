@@ -107,13 +107,14 @@ void markGridConstants(llvm::Function& kernel, const Bundle& b) {
 
 // The bundle checks one kernel: the source's other kernels, and what only they use (their __shared__
 // arrays above all), leave the module — so the entry's shared memory is its own, not the file's total,
-// and nothing else is instrumented.
+// and nothing else is instrumented. Device functions nothing calls leave too, whatever their linkage
+// (no later link step can call them): a header's helper written for another GPU (an AMD asm statement in
+// tl_templates/hip) is not the kernel's code.
 void keepOnlyEntry(llvm::Module& m, llvm::Function* entry) {
   std::vector<llvm::Function*> others;
   for (llvm::Function& f : m)
     if (&f != entry && !f.isDeclaration() && isKernel(f)) others.push_back(&f);
-  if (others.empty()) return;
-  if (llvm::NamedMDNode* ann = m.getNamedMetadata("nvvm.annotations")) {
+  if (llvm::NamedMDNode* ann = others.empty() ? nullptr : m.getNamedMetadata("nvvm.annotations")) {
     std::vector<llvm::MDNode*> keep;
     for (llvm::MDNode* n : ann->operands()) {
       auto* fn = n->getNumOperands() ? llvm::mdconst::dyn_extract_or_null<llvm::Function>(n->getOperand(0)) : nullptr;
@@ -126,11 +127,10 @@ void keepOnlyEntry(llvm::Module& m, llvm::Function* entry) {
     f->replaceAllUsesWith(llvm::PoisonValue::get(f->getType()));
     f->eraseFromParent();
   }
-  for (bool changed = true; changed;) {  // what only the removed kernels used
+  for (bool changed = true; changed;) {  // what nothing uses any more
     changed = false;
     for (llvm::Function& f : llvm::make_early_inc_range(m))
-      if (f.removeDeadConstantUsers(), &f != entry && !f.isDeclaration() && f.use_empty() &&
-          (f.hasLocalLinkage() || f.hasLinkOnceLinkage())) {
+      if (f.removeDeadConstantUsers(), &f != entry && !f.isDeclaration() && f.use_empty()) {
         f.eraseFromParent();
         changed = true;
       }
@@ -206,6 +206,7 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {
     opts.includeDirs = bundle.includeDirs;
     opts.arch = bundle.arch;
     opts.selfContained = bundle.headers == "none";
+    opts.dialect = bundle.dialect;
     if (bundle.headers == "cuda") {
       opts.cudaSdk = findCudaSdk();
       if (opts.cudaSdk.empty())

@@ -169,6 +169,20 @@ std::optional<PtxStatement> parsePtx(const std::string& asmText) {
     if (!legal) return std::nullopt;
     return st;
   }
+  static const std::regex mfma(
+      R"(^td\.mfma\.(f32|i32)\.16x16x(4|16|32)\.(f16|bf16|f32|i8|fp8|bf8) \{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\};$)");
+  if (std::regex_match(s, m, mfma)) {
+    PtxStatement st{PtxOp::Mfma};
+    st.count = std::stoi(m[2]);
+    std::string in = m[3];
+    st.type = in == "bf16" ? MmaType::BF16 : in == "f32" ? MmaType::F32 : MmaType::F16;
+    st.integer = in == "i8";
+    st.fp8 = in == "fp8" || in == "bf8";
+    st.aUnsigned = st.bUnsigned = in == "bf8";
+    int k = st.integer || st.fp8 ? 32 : st.type == MmaType::F32 ? 4 : 16;
+    if (st.count != k || (m[1] == "i32") != st.integer) return std::nullopt;
+    return st;
+  }
   static const std::regex stm(
       R"(^stmatrix\.sync\.aligned\.(m8n8\.)?x(1|2|4)(\.trans)?(\.m8n8)?\.shared(::cta)?\.b16 \[\$\d+\], \{[^}]*\};$)");
   if (std::regex_match(s, m, stm)) {

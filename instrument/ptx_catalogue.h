@@ -14,6 +14,9 @@ enum class PtxOp {
   Mma,            // mma.sync.aligned.m16n8k{8,16}.row.col.{f32,f16}.{f16,bf16,tf32}x2.{f32,f16}, and
                   // m16n8k{16,32}.row.col[.satfinite].s32.{s8,u8}.{s8,u8}.s32,
                   // m16n8k32.row.col.{f32,f16}.{e4m3,e5m2}.{e4m3,e5m2}.{f32,f16}
+  Mfma,           // td.mfma.{f32,i32}.16x16x{16,4,32}.{f16,bf16,f32,i8,fp8,bf8} {d}, {a}, {b}, {c}: tile-doctor's
+                  // pseudo-instruction for an AMD MFMA builtin (frontend/prelude/td_hip.h), never real PTX;
+                  // count = K, type / integer / fp8 (aUnsigned = bUnsigned = E5M2) the inputs
   StMatrix,       // stmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16
   Shfl,           // shfl.sync.{idx,up,down,bfly}.b32 d, a, b, c, membermask
   Redux,          // redux.sync.{add,min,max,and,or,xor}.{s32,u32,b32} d, a, membermask
@@ -75,7 +78,7 @@ struct HalfOperation {
   char rounding = 'n';       // and HalfToInt's rounding: n(earest even), z(ero), m(inus inf), p(lus inf)
 };
 
-enum class MmaType : int { F16 = 0, BF16 = 1, TF32 = 2 };
+enum class MmaType : int { F16 = 0, BF16 = 1, TF32 = 2, F32 = 3 };
 
 struct PtxStatement {
   PtxOp op;
@@ -110,6 +113,11 @@ struct PtxStatement {
 inline int barrierIdOperand(const PtxStatement& st) { return st.count >= 0 ? -1 : 0; }
 inline int barrierCountOperand(const PtxStatement& st) {
   return !st.hasCount || st.mode >= 0 ? -1 : barrierIdOperand(st) + 1;
+}
+
+// Statements the whole warp executes together (every lane's operands in, every lane's results out).
+inline bool isWarpCollective(const PtxStatement& st) {
+  return st.op == PtxOp::LdMatrix || st.op == PtxOp::StMatrix || st.op == PtxOp::Mma || st.op == PtxOp::Mfma;
 }
 
 // Recognises an asm string (whitespace-insensitive). nullopt: not in the catalogue.

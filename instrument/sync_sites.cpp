@@ -16,6 +16,7 @@ std::string syncName(llvm::StringRef callee, SiteKind& kind) {
   kind = SiteKind::WarpOp;
   if (callee == "llvm.nvvm.bar.warp.sync") return "__syncwarp";
   if (callee.starts_with("llvm.nvvm.shfl.sync.")) return "shfl.sync." + callee.drop_front(20).split('.').first.str();
+  if (callee.starts_with("llvm.nvvm.shfl.")) return "__shfl_" + callee.drop_front(15).split('.').first.str();  // mask-less (HIP)
   if (callee.starts_with("llvm.nvvm.vote.")) return "vote." + callee.drop_front(15).split('.').first.str();
   if (callee.starts_with("llvm.nvvm.match.")) return "match.sync";
   if (callee == "llvm.nvvm.activemask") return "__activemask";

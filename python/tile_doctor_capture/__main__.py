@@ -44,6 +44,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--param", action="append", default=[])
     parser.add_argument("--profile", default="{}")
     parser.add_argument("--autotune", choices=("first", "all"), default="first")
+    parser.add_argument("--lowering", choices=("auto", "cuda", "hip", "maca"), default="auto")
     parser.add_argument("--cache", default="", help="tile-doctor's cache folder (lowerings, sources); none: off")
     parser.add_argument("--kept", action="store_true", help="--out is the user's --keep folder")
     parser.add_argument("script")
@@ -69,12 +70,14 @@ def main(argv: list[str]) -> int:
     try:
         result["host_device"] = _use_host_device(profile)
         from tile_doctor_capture import hooks
-        capture = hooks.install(opts.out, opts.arch, params, script, opts.autotune, opts.cache, opts.kept)
+        capture = hooks.install(opts.out, opts.arch, params, script, opts.autotune, opts.cache, opts.kept,
+                                opts.lowering, int(profile.get("warp_size", 32)))
     except Exception as e:  # TileLang or torch missing or incompatible
         result["error"] = f"cannot load TileLang in {sys.executable}: {type(e).__name__}: {e}"
         save()
         return 0
     result["tilelang_version"] = capture.tilelang_version
+    result["lowering"] = capture.lowering_text
 
     sys.argv = [script] + opts.script_args
     sys.path.insert(0, os.path.dirname(script))

@@ -191,14 +191,19 @@ def write_bundles(lowered, prim_func, out_idx, directory: str, index: int, info:
             f"source = {_toml_value(info['source'])}",
             f"entry = {_toml_value(entry)}",
             'headers = "cuda"',
+        ]
+        if info.get("lowering", "cuda") != "cuda":
+            lines += [f"# {info['lowering_text']}", f"dialect = {_toml_value(info['lowering'])}"]
+        lines += [
             f"arch = {_toml_value(_compile_arch(info['arch']))}",
             f"include = {_toml_value(info['include'])}",
+        ]
+        if info.get("lowering", "cuda") == "cuda":
             # CUTLASS only declares its fp8 types after cuda_fp8.h, and enables its sm_89 fp8 mma.sync, under
             # nvcc's version macros, which clang lacks (its __CUDA_ARCH__ >= 890 gate still applies).
-            'flags = ["-include", "cuda_fp8.h", "-DCUTE_ARCH_MMA_F32_SM89_SUPPORTED", "-DCUTE_ARCH_MMA_F16_SM89_SUPPORTED"]',
-            f"line_map = {_toml_value(info['lines'])}",
-            "",
-        ]
+            lines.append('flags = ["-include", "cuda_fp8.h", "-DCUTE_ARCH_MMA_F32_SM89_SUPPORTED", '
+                         '"-DCUTE_ARCH_MMA_F16_SM89_SUPPORTED"]')
+        lines += [f"line_map = {_toml_value(info['lines'])}", ""]
         if symbols:
             lines.append("[params]")
             for s in symbols:

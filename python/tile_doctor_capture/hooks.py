@@ -32,8 +32,11 @@ class Notes:
 
 
 class Capture:
-    def __init__(self, out_dir: str, arch: str, params: dict, script: str, cache_dir: str = "", kept: bool = False):
+    def __init__(self, out_dir: str, arch: str, params: dict, script: str, cache_dir: str = "", kept: bool = False,
+                 lowering_kind: str = "cuda"):
         self.out_dir, self.arch, self.params, self.script = os.path.abspath(out_dir), arch, params, script
+        self.lowering = lowering_kind  # cuda, hip (the wave-64 stand-in) or maca
+        self.lowering_text = lowering.describe(lowering_kind, arch)
         self.cache_dir, self.kept = cache_dir, kept
         self.kernels: list[dict] = []
         self.launches = 0
@@ -41,8 +44,9 @@ class Capture:
         self.notes = Notes()
         self.tilelang_version = getattr(tilelang, "__version__", "unknown")
         self.tilelang_dir = os.path.dirname(os.path.abspath(tilelang.__file__))
-        self.include = [os.path.join(self.tilelang_dir, "src"),
-                        os.path.join(self.tilelang_dir, "3rdparty", "cutlass", "include")]
+        self.include = [os.path.join(self.tilelang_dir, "src")]
+        if lowering_kind == "cuda":
+            self.include.append(os.path.join(self.tilelang_dir, "3rdparty", "cutlass", "include"))
 
     def next_launch(self) -> int:
         self.launches += 1
@@ -70,14 +74,17 @@ class Capture:
         configs.update(pass_configs or {})
         configs["tl.emit_line_directives"] = True
         where = self.where()
-        lowered = lowering.lower(func, self.arch, configs, self.cache_dir and os.path.join(self.cache_dir, "lowered"))
+        lowered = lowering.lower(func, self.arch, configs, self.cache_dir and os.path.join(self.cache_dir, "lowered"),
+                                 self.lowering)
         index = len(self.kernels)
         if self.cache_dir and not self.kept:  # by content, in the cache: a later run finds its compiled module
             folder = lowering.source_folder(lowered, os.path.join(self.cache_dir, "sources"))
         else:  # beside the bundles, to edit and re-run
             folder = os.path.join(self.out_dir, f"k{index}_{lowered.kernels[0]['entry']}" if lowered.kernels else "k")
-        source, lines = lowering.store_source(lowered, self.tilelang_dir, folder)
+        source, lines = lowering.store_source(lowered, self.tilelang_dir, folder,
+                                              ".cu" if self.lowering == "cuda" else "." + self.lowering)
         info = {"where": where, "tilelang_version": self.tilelang_version, "arch": self.arch,
+                "lowering": self.lowering, "lowering_text": self.lowering_text,
                 "include": self.include, "tilelang_dir": self.tilelang_dir, "params": self.params, "floats": {},
                 "source": source, "lines": lines}
         written = write_bundles(lowered, func, out_idx, self.out_dir, index, info)
@@ -147,8 +154,8 @@ def _answer_benchmarks(capture: Capture) -> None:
 
 
 def install(out_dir: str, arch: str, params: dict, script: str, autotune_mode: str = "first", cache_dir: str = "",
-            kept: bool = False) -> Capture:
-    capture = Capture(out_dir, arch, params, script, cache_dir, kept)
+            kept: bool = False, lowering_choice: str = "auto", warp_size: int = 32) -> Capture:
+    capture = Capture(out_dir, arch, params, script, cache_dir, kept, lowering.choose(lowering_choice, warp_size))
     _answer_benchmarks(capture)
     autotune.install(capture, autotune_mode)
     # tilelang.compile is tilelang.jit.compile; the @tilelang.jit wrapper and par_compile look the module

@@ -85,12 +85,55 @@ def _write_atomically(path: str, text: str) -> None:
     os.replace(tmp, path)
 
 
-def lower(func, arch: str, configs: dict, cache_dir: str | None) -> Lowered:
-    target = tvm.target.Target({"kind": "cuda", "arch": arch})
+# The wave-64 stand-in for MetaX's MACA backend when tilelang-metax is not installed: TileLang's HIP
+# backend (tilelang-metax's codegen derives from it), for a CDNA3 GPU. It lowers without ROCm.
+HIP_STAND_IN_MCPU = "gfx942"
+
+
+def _maca_available() -> bool:
+    """tilelang-metax registers TVM's "maca" target kind; PyPI's TileLang does not."""
+    try:
+        return "maca" in tvm.target.Target.list_kinds()
+    except Exception:
+        return False
+
+
+def choose(lowering: str, warp_size: int) -> str:
+    """--lowering auto: MetaX's own lowering where tilelang-metax is installed, else the HIP stand-in, for a
+    wave-64 target; CUDA for a wave-32 one."""
+    if lowering != "auto":
+        return lowering
+    if warp_size == 64:
+        return "maca" if _maca_available() else "hip"
+    return "cuda"
+
+
+def describe(lowering: str, arch: str) -> str:
+    """What the report says about the lowering that ran."""
+    if lowering == "hip":
+        return f"HIP {HIP_STAND_IN_MCPU}, the wave-64 stand-in for MetaX's MACA lowering"
+    if lowering == "maca":
+        return f"maca (tilelang-metax {tilelang.__version__})"
+    return arch
+
+
+def target_of(lowering: str, arch: str):
+    if lowering == "hip":
+        return tvm.target.Target({"kind": "hip", "mcpu": HIP_STAND_IN_MCPU})
+    if lowering == "maca":
+        if not _maca_available():
+            raise CaptureError("--lowering maca needs tilelang-metax (TVM's \"maca\" target), which is not installed "
+                               "in this interpreter; --lowering hip lowers for a wave-64 GPU with PyPI's TileLang")
+        return tvm.target.Target({"kind": "maca"})
+    return tvm.target.Target({"kind": "cuda", "arch": arch})
+
+
+def lower(func, arch: str, configs: dict, cache_dir: str | None, lowering: str = "cuda") -> Lowered:
+    target = target_of(lowering, arch)
     entry_path = None
     if cache_dir:
-        material = json.dumps([_CACHE_FORMAT, tilelang.__version__, arch, sorted((k, str(v)) for k, v in configs.items()),
-                               func.script()])
+        material = json.dumps([_CACHE_FORMAT, tilelang.__version__, lowering, arch,
+                               sorted((k, str(v)) for k, v in configs.items()), func.script()])
         entry_path = os.path.join(cache_dir, hashlib.sha256(material.encode()).hexdigest() + ".json")
         try:
             with open(entry_path) as f:
@@ -102,7 +145,8 @@ def lower(func, arch: str, configs: dict, cache_dir: str | None) -> Lowered:
         with tvm.transform.PassContext(config=configs), target:
             artifact = tilelang.lower(func, target=target)
     except Exception as e:  # the user's TileLang program does not lower: their error, at their line
-        raise CaptureError(f"TileLang could not lower the kernel compiled here: {type(e).__name__}: {e}") from e
+        raise CaptureError(f"TileLang could not lower the kernel compiled here ({describe(lowering, arch)}): "
+                           f"{type(e).__name__}: {e}") from e
     lowered = Lowered(artifact.kernel_source, _summarise(artifact), _tma_descriptors(artifact), func, target)
     lowered._artifact = artifact
     if entry_path:
@@ -115,12 +159,12 @@ def lower(func, arch: str, configs: dict, cache_dir: str | None) -> Lowered:
     return lowered
 
 
-def store_source(lowered: Lowered, tilelang_dir: str, folder: str) -> tuple[str, str]:
+def store_source(lowered: Lowered, tilelang_dir: str, folder: str, suffix: str = ".cu") -> tuple[str, str]:
     """Writes the generated source (without TileLang's #line directives) and its line map into `folder`,
     once; returns their paths."""
     source, line_map = split_line_directives(lowered.kernel_source, tilelang_dir)
     os.makedirs(folder, exist_ok=True)
-    paths = os.path.join(folder, "kernel.cu"), os.path.join(folder, "kernel.lines")
+    paths = os.path.join(folder, "kernel" + suffix), os.path.join(folder, "kernel.lines")
     lines = "".join(f"{gen}\t{py}\n" for gen, py in sorted(line_map.items()))
     for path, text in zip(paths, (source, lines)):
         if not os.path.exists(path):

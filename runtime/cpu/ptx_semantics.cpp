@@ -8,6 +8,7 @@
 
 #include "frontend/fp8.h"
 #include "instrument/ptx_catalogue.h"
+#include "runtime/cpu/mfma_semantics.h"
 #include "runtime/cpu/ptx_param.h"
 #include "runtime/cpu/simt.h"
 
@@ -273,6 +274,7 @@ void runWarpPtx(const std::vector<SimThread*>& lanes) {
   else if (st.op == PtxOp::Mma && st.fp8) mmaFp8(lanes, st.aUnsigned, st.bUnsigned, st.f16Accum);
   else if (st.op == PtxOp::Mma && st.integer) mmaInt(lanes, st.k, st.aUnsigned, st.bUnsigned, st.satfinite);
   else if (st.op == PtxOp::Mma) mma(lanes, st.k, st.type, st.f16Accum);
+  else if (st.op == PtxOp::Mfma) mfma(lanes, st);
 }
 
 void Worker::inlinePtx(uint32_t site, uint32_t opCode, uint32_t param, const uint64_t* in, uint64_t* out) {
@@ -324,6 +326,7 @@ void Worker::inlinePtx(uint32_t site, uint32_t opCode, uint32_t param, const uin
     case PtxOp::LdMatrix:
     case PtxOp::StMatrix:
     case PtxOp::Mma:
+    case PtxOp::Mfma:
       inlinePtxCollective(site, opCode, param, in, out);
       return;
     default:

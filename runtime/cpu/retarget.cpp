@@ -237,13 +237,17 @@ class Lowering {
       warp(b, *call, kSyncWarp, 0, arg(0), b.getInt32(0), b.getInt32(0), b.getInt32(0));
     } else if (name == "llvm.nvvm.activemask") {
       repl = warp(b, *call, kActiveMask, 0, b.getInt32(-1), b.getInt32(0), b.getInt32(0), b.getInt32(0));
-    } else if (name.consume_front("llvm.nvvm.shfl.sync.")) {
+    } else if (name.consume_front("llvm.nvvm.shfl.")) {
+      // shfl.sync.MODE.TYPE(mask, v, b, c), or the mask-less shfl.MODE.TYPE(v, b, c) (the whole warp; what
+      // clang's __shfl family for HIP code lowers to)
+      bool sync = name.consume_front("sync.");
       auto [mode, type] = name.split('.');
       int m = mode == "idx" ? kIdx : mode == "up" ? kUp : mode == "down" ? kDown : mode == "bfly" ? kBfly : -1;
-      if (m < 0 || type.contains('p')) unsupported(*call, "llvm.nvvm.shfl.sync." + name.str());
-      llvm::Value* v = arg(1);
+      if (m < 0 || type.contains('p')) unsupported(*call, "the NVVM intrinsic " + callee->getName().str());
+      unsigned first = sync ? 1 : 0;
+      llvm::Value* v = arg(first);
       if (v->getType()->isFloatTy()) v = b.CreateBitCast(v, i32_);
-      repl = warp(b, *call, kShfl, m, arg(0), v, arg(2), arg(3));
+      repl = warp(b, *call, kShfl, m, sync ? arg(0) : b.getInt32(-1), v, arg(first + 1), arg(first + 2));
       if (call->getType()->isFloatTy()) repl = b.CreateBitCast(repl, call->getType());
     } else if (name.consume_front("llvm.nvvm.vote.")) {
       auto mode = name.split('.').first;
@@ -397,6 +401,10 @@ class Lowering {
                 unsupported(i, fmt::format("the inline PTX statement \"{}\": a 32-lane NVIDIA warp instruction, and "
                                            "the target's warp has {} lanes (CUDA output such as TileLang's runs on an "
                                            "NVIDIA target profile)", ia->getAsmString(), launch_.warpSize));
+              if (st && launch_.warpSize != 64 && st->op == PtxOp::Mfma)
+                unsupported(i, fmt::format("the matrix instruction \"{}\": a 64-lane wave instruction (HIP output), and "
+                                           "the target's warp has {} lanes (HIP output runs on a wave-64 target profile)",
+                                           ia->getAsmString(), launch_.warpSize));
               if (ia->getAsmString().empty() || st) { calls.push_back(call); continue; }
               std::string why = ptxLimitation(ia->getAsmString());
               unsupported(i, "the inline PTX statement \"" + ia->getAsmString() + "\"" +

@@ -1,0 +1,38 @@
+#include "frontend/hip_dialect.h"
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+extern const char td_hip_h[];
+
+namespace td {
+
+std::string hipTemplateText(const std::string& text) {
+  static const std::regex amdConstraint(R"re("([sv])"\s*\()re");
+  return std::regex_replace(text, amdConstraint, "\"r\"(");
+}
+
+std::vector<std::pair<std::string, std::string>> hipDialectFiles(const std::string& preludeDir,
+                                                                 const std::vector<std::string>& includeDirs) {
+  std::vector<std::pair<std::string, std::string>> files = {{preludeDir + "/td_hip.h", td_hip_h}};
+  for (const char* name : {"hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bf16.h", "hip/amd_detail/amd_warp_functions.h",
+                           "hip/amd_detail/amd_hip_fp8.h", "rocwmma/rocwmma.hpp"})
+    files.emplace_back(preludeDir + "/" + name, "#pragma once\n#include <td_hip.h>\n");
+  namespace fs = std::filesystem;
+  for (const std::string& dir : includeDirs) {
+    std::error_code ec;
+    fs::path templates = fs::path(dir) / "tl_templates" / "hip";
+    for (const fs::directory_entry& e : fs::directory_iterator(templates, ec)) {
+      if (!e.is_regular_file(ec) || e.path().extension() != ".h") continue;
+      std::ifstream in(e.path(), std::ios::binary);
+      std::stringstream text;
+      text << in.rdbuf();
+      files.emplace_back(fs::absolute(e.path()).lexically_normal().string(), hipTemplateText(text.str()));
+    }
+  }
+  return files;
+}
+
+}  // namespace td

@@ -1,0 +1,249 @@
+// tile-doctor's HIP prelude: what HIP code generated for a wave-64 GPU (TileLang's HIP backend, the stand-in
+// for MetaX's MACA backend) and TileLang's tl_templates/hip take from ROCm, written here so that no ROCm is
+// needed. The source compiles as CUDA for NVPTX on top of the CUDA SDK's device headers and runs on the
+// CPU executor at the profile's wave size; every HIP header name the templates include (hip/hip_runtime.h,
+// hip/hip_fp16.h, hip/hip_bf16.h, hip/amd_detail/*, rocwmma/rocwmma.hpp) resolves to this file.
+// Semantics follow the HIP programming guide (warp functions: width defaults to warpSize, 64 on CDNA) and
+// the CDNA3 ISA (MFMA operand layouts, runtime/cpu/mfma_semantics.cpp).
+#pragma once
+#include <stdint.h>
+#include <cstdint>
+
+#define TILE_DOCTOR_HIP 1
+
+// ---- runtime API: only named by TileLang's host-side error macros -----------------------------------
+typedef int hipError_t;
+#define hipSuccess 0
+__host__ __device__ inline const char* hipGetErrorName(hipError_t) { return "hipError"; }
+__host__ __device__ inline const char* hipGetErrorString(hipError_t) { return "hipError"; }
+__host__ __device__ inline hipError_t hipGetLastError() { return hipSuccess; }
+
+// ---- atomics with an explicit memory order and scope (clang's HIP builtins) ---------------------------
+#define __HIP_MEMORY_SCOPE_SINGLETHREAD 1
+#define __HIP_MEMORY_SCOPE_WAVEFRONT 2
+#define __HIP_MEMORY_SCOPE_WORKGROUP 3
+#define __HIP_MEMORY_SCOPE_AGENT 4
+#define __HIP_MEMORY_SCOPE_SYSTEM 5
+// __hip_atomic_load / __hip_atomic_store are clang builtins in every CUDA-family language.
+
+// ---- wave queries --------------------------------------------------------------------------------------
+// The executor's wave size (the target profile's), as HIP's warpSize and the AMDGPU builtin give it.
+#define __builtin_amdgcn_wavefrontsize() ((int)warpSize)
+__device__ inline unsigned __lane_id() { return __nvvm_read_ptx_sreg_laneid(); }
+// TileLang's templates apply it to wave-uniform values only (buffer resources, the LDS base): the value
+// itself is what the first lane holds there.
+template <typename T> __device__ inline T __builtin_amdgcn_readfirstlane(T v) { return v; }
+
+// ---- warp shuffles ------------------------------------------------------------------------------------
+// HIP's mask-less __shfl, __shfl_up, __shfl_down and __shfl_xor with `width` lanes per group (default the
+// whole wave) are clang's own (__clang_cuda_intrinsics.h): their NVVM shuffle carries the group as
+// ((warpSize - width) << 8), which the executor reads at the profile's wave size. The 16-bit types travel
+// as 32-bit words.
+template <typename T, typename F> __device__ inline T __td_shfl_words(T v, F shuffle) {
+  int w = 0;
+  __builtin_memcpy(&w, &v, sizeof(T));
+  w = shuffle(w);
+  T out;
+  __builtin_memcpy(&out, &w, sizeof(T));
+  return out;
+}
+#define TD_HIP_SHFL_WORDS(T)                                                                              \
+  __device__ inline T __shfl(T v, int lane, int width = warpSize) {                                     \
+    return __td_shfl_words(v, [&](int w) { return __shfl(w, lane, width); });                           \
+  }                                                                                                      \
+  __device__ inline T __shfl_up(T v, unsigned d, int width = warpSize) {                                \
+    return __td_shfl_words(v, [&](int w) { return __shfl_up(w, d, width); });                           \
+  }                                                                                                      \
+  __device__ inline T __shfl_down(T v, unsigned d, int width = warpSize) {                              \
+    return __td_shfl_words(v, [&](int w) { return __shfl_down(w, d, width); });                         \
+  }                                                                                                      \
+  __device__ inline T __shfl_xor(T v, int m, int width = warpSize) {                                    \
+    return __td_shfl_words(v, [&](int w) { return __shfl_xor(w, m, width); });                          \
+  }
+
+// ---- half math the templates name (OCML) ----------------------------------------------------------------
+__device__ inline _Float16 __ocml_sqrt_f16(_Float16 x) { return (_Float16)__builtin_sqrtf((float)x); }
+__device__ inline _Float16 __ocml_pown_f16(_Float16 x, int n) { return (_Float16)__builtin_powif((float)x, n); }
+
+// ---- packed halves as hip_fp16.h declares them (TileLang's HIP code addresses their .x and .y) --------
+struct __half2 {
+  _Float16 x, y;
+};
+typedef __half2 half2;
+
+// ---- hip_bfloat16: 16 bits of a float, rounded to nearest even on conversion (ROCm's default) ----------
+struct hip_bfloat16 {
+  uint16_t data;
+  __host__ __device__ hip_bfloat16() = default;
+  __host__ __device__ hip_bfloat16(float f) : data(round(f)) {}
+  __host__ __device__ explicit hip_bfloat16(double f) : data(round((float)f)) {}
+  __host__ __device__ explicit hip_bfloat16(int i) : data(round((float)i)) {}
+  __host__ __device__ operator float() const {
+    uint32_t u = uint32_t(data) << 16;
+    float f;
+    __builtin_memcpy(&f, &u, 4);
+    return f;
+  }
+  __host__ __device__ explicit operator bool() const { return (data & 0x7fff) != 0; }
+  __host__ __device__ static uint16_t round(float f) {
+    uint32_t u;
+    __builtin_memcpy(&u, &f, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return uint16_t((u >> 16) | 0x40);  // NaN stays a quiet NaN
+    return uint16_t((u + 0x7fffu + ((u >> 16) & 1)) >> 16);
+  }
+  __host__ __device__ hip_bfloat16& operator+=(hip_bfloat16 o) { return *this = float(*this) + float(o); }
+  __host__ __device__ hip_bfloat16& operator-=(hip_bfloat16 o) { return *this = float(*this) - float(o); }
+  __host__ __device__ hip_bfloat16& operator*=(hip_bfloat16 o) { return *this = float(*this) * float(o); }
+  __host__ __device__ hip_bfloat16& operator/=(hip_bfloat16 o) { return *this = float(*this) / float(o); }
+};
+__host__ __device__ inline hip_bfloat16 operator+(hip_bfloat16 a, hip_bfloat16 b) { return float(a) + float(b); }
+__host__ __device__ inline hip_bfloat16 operator-(hip_bfloat16 a, hip_bfloat16 b) { return float(a) - float(b); }
+__host__ __device__ inline hip_bfloat16 operator*(hip_bfloat16 a, hip_bfloat16 b) { return float(a) * float(b); }
+__host__ __device__ inline hip_bfloat16 operator/(hip_bfloat16 a, hip_bfloat16 b) { return float(a) / float(b); }
+__host__ __device__ inline hip_bfloat16 operator-(hip_bfloat16 a) {
+  hip_bfloat16 r = a;
+  r.data ^= 0x8000;
+  return r;
+}
+__host__ __device__ inline bool operator<(hip_bfloat16 a, hip_bfloat16 b) { return float(a) < float(b); }
+__host__ __device__ inline bool operator>(hip_bfloat16 a, hip_bfloat16 b) { return float(a) > float(b); }
+__host__ __device__ inline bool operator<=(hip_bfloat16 a, hip_bfloat16 b) { return float(a) <= float(b); }
+__host__ __device__ inline bool operator>=(hip_bfloat16 a, hip_bfloat16 b) { return float(a) >= float(b); }
+__host__ __device__ inline bool operator==(hip_bfloat16 a, hip_bfloat16 b) { return float(a) == float(b); }
+__host__ __device__ inline bool operator!=(hip_bfloat16 a, hip_bfloat16 b) { return float(a) != float(b); }
+TD_HIP_SHFL_WORDS(_Float16)
+TD_HIP_SHFL_WORDS(hip_bfloat16)
+#undef TD_HIP_SHFL_WORDS
+
+// ---- fp8 (OCP e4m3 / e5m2, and the gfx94x FNUZ variants): the storage and float conversions ----------
+typedef unsigned char __hip_fp8_storage_t;
+typedef unsigned short __hip_fp8x2_storage_t;
+typedef unsigned int __hip_fp8x4_storage_t;
+enum __hip_fp8_interpretation_t { __HIP_E4M3 = 0, __HIP_E5M2 = 1, __HIP_E4M3_FNUZ = 2, __HIP_E5M2_FNUZ = 3 };
+enum __hip_saturation_t { __HIP_NOSAT = 0, __HIP_SATFINITE = 1 };
+// Exponent and mantissa bits, exponent bias and the largest finite value of each interpretation.
+__host__ __device__ inline int __td_fp8_mbits(__hip_fp8_interpretation_t t) { return t == __HIP_E4M3 || t == __HIP_E4M3_FNUZ ? 3 : 2; }
+__host__ __device__ inline int __td_fp8_bias(__hip_fp8_interpretation_t t) {
+  return t == __HIP_E4M3 ? 7 : t == __HIP_E5M2 ? 15 : t == __HIP_E4M3_FNUZ ? 8 : 16;
+}
+__host__ __device__ inline float __td_fp8_max(__hip_fp8_interpretation_t t) {
+  return t == __HIP_E4M3 ? 448.f : t == __HIP_E5M2 ? 57344.f : t == __HIP_E4M3_FNUZ ? 240.f : 57344.f;
+}
+__host__ __device__ inline float __td_fp8_to_float(__hip_fp8_storage_t b, __hip_fp8_interpretation_t t) {
+  int mb = __td_fp8_mbits(t), eb = 7 - mb, bias = __td_fp8_bias(t);
+  bool fnuz = t == __HIP_E4M3_FNUZ || t == __HIP_E5M2_FNUZ;
+  int sign = b >> 7, e = (b >> mb) & ((1 << eb) - 1), m = b & ((1 << mb) - 1);
+  if (fnuz && b == 0x80) return __builtin_nanf("");
+  if (!fnuz && t == __HIP_E4M3 && e == 15 && m == 7) return __builtin_nanf("");
+  if (!fnuz && t == __HIP_E5M2 && e == 31) return m ? __builtin_nanf("") : (sign ? -__builtin_inff() : __builtin_inff());
+  float v = e == 0 ? __builtin_ldexpf((float)m, 1 - bias - mb) : __builtin_ldexpf((float)(m | (1 << mb)), e - bias - mb);
+  return sign ? -v : v;
+}
+// Round to nearest even; saturating to the largest finite value, or (not saturating) to NaN / infinity.
+__host__ __device__ inline __hip_fp8_storage_t __hip_cvt_float_to_fp8(float f, __hip_saturation_t sat,
+                                                                       __hip_fp8_interpretation_t t) {
+  int mb = __td_fp8_mbits(t), bias = __td_fp8_bias(t);
+  bool fnuz = t == __HIP_E4M3_FNUZ || t == __HIP_E5M2_FNUZ;
+  unsigned char nan = fnuz ? 0x80 : 0x7f;
+  if (f != f) return nan;
+  unsigned char sign = f < 0 || (f == 0 && __builtin_signbit(f)) ? 0x80 : 0;
+  float a = f < 0 ? -f : f, mx = __td_fp8_max(t);
+  if (a > mx) {
+    if (sat == __HIP_SATFINITE) a = mx;
+    else return t == __HIP_E5M2 ? (unsigned char)(sign | 0x7c) : (unsigned char)(sign | nan);
+  }
+  // Scale so that the kept mantissa bits are the integer part, then round half to even.
+  int e;
+  __builtin_frexpf(a, &e);  // a = frac * 2^e, frac in [0.5, 1)
+  int exp = e - 1 < 1 - bias ? 1 - bias : e - 1;
+  float scaled = __builtin_ldexpf(a, mb - exp);
+  float r = __builtin_rintf(scaled);
+  unsigned q = (unsigned)r;
+  if (q >> (mb + 1)) { q >>= 1; ++exp; }  // rounding carried into the next binade
+  unsigned char out = q < (1u << mb) ? (unsigned char)q
+                                     : (unsigned char)(((exp + bias) << mb) | (q & ((1u << mb) - 1)));
+  if (q == 0) return fnuz ? 0 : sign;  // FNUZ has no negative zero
+  return (unsigned char)(sign | out);
+}
+#define TD_HIP_FP8(NAME, INTERP)                                                                          \
+  struct NAME {                                                                                          \
+    __hip_fp8_storage_t __x;                                                                             \
+    __host__ __device__ NAME() = default;                                                                \
+    __host__ __device__ NAME(float f) : __x(__hip_cvt_float_to_fp8(f, __HIP_SATFINITE, INTERP)) {}      \
+    __host__ __device__ operator float() const { return __td_fp8_to_float(__x, INTERP); }                \
+  };                                                                                                     \
+  struct NAME##x2_t { __hip_fp8x2_storage_t __x; };                                                      \
+  struct NAME##x4_t { __hip_fp8x4_storage_t __x; };
+TD_HIP_FP8(__hip_fp8_e4m3, __HIP_E4M3)
+TD_HIP_FP8(__hip_fp8_e5m2, __HIP_E5M2)
+TD_HIP_FP8(__hip_fp8_e4m3_fnuz, __HIP_E4M3_FNUZ)
+TD_HIP_FP8(__hip_fp8_e5m2_fnuz, __HIP_E5M2_FNUZ)
+#undef TD_HIP_FP8
+typedef __hip_fp8_e4m3x2_t __hip_fp8x2_e4m3;
+typedef __hip_fp8_e4m3x4_t __hip_fp8x4_e4m3;
+typedef __hip_fp8_e5m2x2_t __hip_fp8x2_e5m2;
+typedef __hip_fp8_e5m2x4_t __hip_fp8x4_e5m2;
+typedef __hip_fp8_e4m3_fnuzx2_t __hip_fp8x2_e4m3_fnuz;
+typedef __hip_fp8_e4m3_fnuzx4_t __hip_fp8x4_e4m3_fnuz;
+typedef __hip_fp8_e5m2_fnuzx2_t __hip_fp8x2_e5m2_fnuz;
+typedef __hip_fp8_e5m2_fnuzx4_t __hip_fp8x4_e5m2_fnuz;
+struct __hip_fp8x4_e8m0_fnuz { __hip_fp8x4_storage_t __x; };
+
+// ---- matrix cores: MFMA as tile-doctor's warp-collective pseudo-instruction "td.mfma" -----------------
+// Each builtin becomes one asm statement that only tile-doctor's catalogue knows (instrument/ptx_catalogue):
+// the CPU executor computes it for the whole wave at once with the CDNA3 operand layout. Operands pass
+// as 32-bit words: A and B in the order given, then C; D comes back in C's layout.
+typedef float __td_f32x4 __attribute__((__vector_size__(16)));
+typedef int __td_i32x4 __attribute__((__vector_size__(16)));
+typedef _Float16 __td_f16x4 __attribute__((__vector_size__(8)));
+typedef short __td_i16x4 __attribute__((__vector_size__(8)));
+template <typename T> __device__ inline void __td_words2(T v, unsigned& lo, unsigned& hi) {
+  static_assert(sizeof(T) == 8, "an MFMA operand of two words");
+  unsigned w[2];
+  __builtin_memcpy(w, &v, 8);
+  lo = w[0];
+  hi = w[1];
+}
+#define TD_MFMA_F32X4(NAME, TEXT, AT)                                                                     \
+  __device__ inline __td_f32x4 NAME(AT a, AT b, __td_f32x4 c, int, int, int) {                          \
+    unsigned a0, a1, b0, b1;                                                                             \
+    __td_words2(a, a0, a1);                                                                              \
+    __td_words2(b, b0, b1);                                                                              \
+    __td_f32x4 d;                                                                                        \
+    float d0, d1, d2, d3;                                                                                \
+    asm volatile(TEXT " {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%8,%9,%10,%11};"                              \
+                 : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)                                                \
+                 : "r"(a0), "r"(a1), "r"(b0), "r"(b1), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));     \
+    d[0] = d0; d[1] = d1; d[2] = d2; d[3] = d3;                                                          \
+    return d;                                                                                            \
+  }
+TD_MFMA_F32X4(__td_mfma_f32_16x16x16f16, "td.mfma.f32.16x16x16.f16", __td_f16x4)
+TD_MFMA_F32X4(__td_mfma_f32_16x16x16bf16_1k, "td.mfma.f32.16x16x16.bf16", __td_i16x4)
+TD_MFMA_F32X4(__td_mfma_f32_16x16x32_fp8_fp8, "td.mfma.f32.16x16x32.fp8", long)
+TD_MFMA_F32X4(__td_mfma_f32_16x16x32_bf8_bf8, "td.mfma.f32.16x16x32.bf8", long)
+#undef TD_MFMA_F32X4
+__device__ inline __td_i32x4 __td_mfma_i32_16x16x32_i8(long a, long b, __td_i32x4 c, int, int, int) {
+  unsigned a0, a1, b0, b1;
+  __td_words2(a, a0, a1);
+  __td_words2(b, b0, b1);
+  int d0, d1, d2, d3;
+  asm volatile("td.mfma.i32.16x16x32.i8 {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%8,%9,%10,%11};"
+               : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)
+               : "r"(a0), "r"(a1), "r"(b0), "r"(b1), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+  __td_i32x4 d = {d0, d1, d2, d3};
+  return d;
+}
+__device__ inline __td_f32x4 __td_mfma_f32_16x16x4f32(float a, float b, __td_f32x4 c, int, int, int) {
+  float d0, d1, d2, d3;
+  asm volatile("td.mfma.f32.16x16x4.f32 {%0,%1,%2,%3}, {%4}, {%5}, {%6,%7,%8,%9};"
+               : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
+               : "f"(a), "f"(b), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+  __td_f32x4 d = {d0, d1, d2, d3};
+  return d;
+}
+#define __builtin_amdgcn_mfma_f32_16x16x16f16 __td_mfma_f32_16x16x16f16
+#define __builtin_amdgcn_mfma_f32_16x16x16bf16_1k __td_mfma_f32_16x16x16bf16_1k
+#define __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8 __td_mfma_f32_16x16x32_fp8_fp8
+#define __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8 __td_mfma_f32_16x16x32_bf8_bf8
+#define __builtin_amdgcn_mfma_i32_16x16x32_i8 __td_mfma_i32_16x16x32_i8
+#define __builtin_amdgcn_mfma_f32_16x16x4f32 __td_mfma_f32_16x16x4f32

@@ -1,0 +1,83 @@
+#include "runtime/cpu/mfma_semantics.h"
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+
+#include "frontend/fp8.h"
+#include "runtime/cpu/simt.h"
+
+namespace td::cpu {
+
+namespace {
+
+float wordFloat(uint64_t v) {
+  uint32_t u = static_cast<uint32_t>(v);
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+uint64_t floatWord(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+float halfFloat(uint16_t h) {
+  _Float16 v;
+  std::memcpy(&v, &h, 2);
+  return static_cast<float>(v);
+}
+float bf16Float(uint16_t b) { return wordFloat(uint64_t(b) << 16); }
+
+// Element `item` of a lane's A or B operand, which arrives as 32-bit words, packed from the low bits up.
+float element(const uint64_t* words, int item, const PtxStatement& st) {
+  if (st.type == MmaType::F32 && !st.integer && !st.fp8) return wordFloat(words[item]);
+  if (st.integer || st.fp8) {
+    uint8_t b = static_cast<uint8_t>(words[item / 4] >> (8 * (item % 4)));
+    if (st.integer) return static_cast<float>(static_cast<int8_t>(b));
+    return st.aUnsigned ? fp8E5M2ToFloat(b) : fp8E4M3ToFloat(b);
+  }
+  uint16_t h = static_cast<uint16_t>(words[item / 2] >> (16 * (item % 2)));
+  return st.type == MmaType::BF16 ? bf16Float(h) : halfFloat(h);
+}
+
+}  // namespace
+
+// The CDNA3 layouts of v_mfma_*_16x16xK (AMD Instinct MI300 ISA, "Matrix fragments"; AMD's matrix
+// instruction calculator): each lane holds e = K/4 consecutive k of one row of A and one column of B —
+// A[i][k] in lane i + 16·(k / e), element k % e; B[k][j] in lane j + 16·(k / e), element k % e — and D/C
+// hold 4 rows of one column: D[i][j] in lane j + 16·(i / 4), register i % 4. Float products accumulate in
+// fp32 in k order (the hardware's order inside one instruction is not specified); int8 ones in int32.
+void mfma(const std::vector<SimThread*>& lanes, const PtxStatement& st) {
+  if (lanes.size() < 64) throw std::runtime_error("an MFMA instruction needs a full wave of 64 lanes");
+  const int K = st.count, e = K / 4;
+  const int abWords = st.type == MmaType::F32 && !st.integer && !st.fp8 ? 1 : 2;
+  float A[16][32] = {}, B[32][16] = {};
+  for (int l = 0; l < 64; ++l)
+    if (!lanes[l]) throw std::runtime_error("an MFMA instruction: every lane of the wave must take part");
+  for (int l = 0; l < 64; ++l) {
+    const uint64_t* in = lanes[l]->asmIn;
+    for (int item = 0; item < e; ++item) {
+      A[l % 16][e * (l / 16) + item] = element(in, item, st);
+      B[e * (l / 16) + item][l % 16] = element(in + abWords, item, st);
+    }
+  }
+  for (int l = 0; l < 64; ++l) {
+    const uint64_t* c = lanes[l]->asmIn + 2 * abWords;
+    int j = l % 16;
+    for (int r = 0; r < 4; ++r) {
+      int i = 4 * (l / 16) + r;
+      if (st.integer) {
+        uint32_t acc = static_cast<uint32_t>(c[r]);
+        for (int k = 0; k < K; ++k) acc += static_cast<uint32_t>(static_cast<int32_t>(A[i][k]) * static_cast<int32_t>(B[k][j]));
+        lanes[l]->asmOut[r] = acc;
+      } else {
+        float acc = wordFloat(c[r]);
+        for (int k = 0; k < K; ++k) acc = __builtin_fmaf(A[i][k], B[k][j], acc);
+        lanes[l]->asmOut[r] = floatWord(acc);
+      }
+    }
+  }
+}
+
+}  // namespace td::cpu
