@@ -27,8 +27,10 @@ __host__ __device__ inline hipError_t hipGetLastError() { return hipSuccess; }
 // __hip_atomic_load / __hip_atomic_store are clang builtins in every CUDA-family language.
 
 // ---- wave queries --------------------------------------------------------------------------------------
-// The executor's wave size (the target profile's), as HIP's warpSize and the AMDGPU builtin give it.
-#define __builtin_amdgcn_wavefrontsize() ((int)warpSize)
+// The executor's wave size (the target profile's), as HIP's warpSize and the AMDGPU builtin give it. A
+// function, not `warpSize` in the macro: TileLang writes `const int warpSize = __builtin_amdgcn_wavefrontsize();`.
+__device__ inline int __td_wavefront_size() { return warpSize; }
+#define __builtin_amdgcn_wavefrontsize() __td_wavefront_size()
 __device__ inline unsigned __lane_id() { return __nvvm_read_ptx_sreg_laneid(); }
 // TileLang's templates apply it to wave-uniform values only (buffer resources, the LDS base): the value
 // itself is what the first lane holds there.
