@@ -353,7 +353,7 @@ class ManifestReader {
     }
 
     const toml::table& launch = table(root, "launch", true);
-    allowOnly(launch, {"grid", "block", "shared"}, "[launch]");
+    allowOnly(launch, {"grid", "block", "shared", "shared_on_target"}, "[launch]");
     b.grid = dims(launch, "grid", b.params);
     b.block = dims(launch, "block", b.params);
     b.sharedLine = static_cast<int>(launch.source().begin.line);
@@ -361,6 +361,11 @@ class ManifestReader {
       b.sharedLine = static_cast<int>(s->source().begin.line);
       b.dynamicShared = count(*s, b.params, "launch.shared");
       if (b.dynamicShared < 0) fail(s, "launch.shared must not be negative");
+    }
+    if (const toml::node* s = launch.get("shared_on_target")) {
+      b.targetSharedLine = static_cast<int>(s->source().begin.line);
+      b.targetShared = count(*s, b.params, "launch.shared_on_target");
+      if (b.targetShared < 0) fail(s, "launch.shared_on_target must not be negative");
     }
 
     const toml::node* args = root.get("args");

@@ -54,6 +54,11 @@ struct Bundle {
   std::array<int64_t, 3> grid{1, 1, 1};
   std::array<int64_t, 3> block{1, 1, 1};
   int64_t dynamicShared = 0;
+  // The dynamic shared memory the target's own lowering allocates, where the source that runs is a
+  // stand-in lowered differently (MACA's pipeline keeps num_stages buffers; the HIP stand-in's one); -1:
+  // the same as dynamicShared. Launch limits are checked against it.
+  int64_t targetShared = -1;
+  int targetSharedLine = 0;
   std::vector<ArgSpec> args;
   int entryLine = 0;
   int sharedLine = 0;               // manifest line of launch.shared (or of [launch])

@@ -35,16 +35,22 @@ const char* featureCure(const std::string& feature) {
 std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64_t staticSharedBytes,
                                        const PrivateMemory& pm, const std::vector<FeatureUse>& features) {
   std::vector<Finding> out;
-  uint64_t shared = staticSharedBytes + static_cast<uint64_t>(b.dynamicShared);
+  bool standIn = b.targetShared >= 0;  // the source is a stand-in; the target's lowering allocates targetShared
+  int64_t dynamic = standIn ? b.targetShared : b.dynamicShared;
+  uint64_t shared = staticSharedBytes + static_cast<uint64_t>(dynamic);
   SourceLoc at{b.manifestPath, static_cast<unsigned>(b.entryLine), 0, b.entry};
   if (shared > static_cast<uint64_t>(p.sharedPerBlock)) {
     Finding f;
-    at.line = static_cast<unsigned>(b.dynamicShared > 0 ? b.sharedLine : b.entryLine);
+    at.line = static_cast<unsigned>(standIn ? b.targetSharedLine : b.dynamicShared > 0 ? b.sharedLine : b.entryLine);
     f.kind = rule::SharedMemoryLimit;
     f.title = fmt::format("{} bytes of shared memory per block requested; {} allows {}", shared, p.name, p.sharedPerBlock);
     f.loc = at;
-    f.notes.push_back(fmt::format("static __shared__ arrays: {} bytes; dynamic (launch.shared): {} bytes",
-                                  staticSharedBytes, b.dynamicShared));
+    f.notes.push_back(fmt::format("static __shared__ arrays: {} bytes; dynamic ({}): {} bytes", staticSharedBytes,
+                                  standIn ? "launch.shared_on_target" : "launch.shared", dynamic));
+    if (standIn && b.targetShared != b.dynamicShared)
+      f.notes.push_back(fmt::format("the target's own lowering allocates {} bytes of dynamic shared memory (a software "
+                                    "pipeline keeps one buffer per stage); the stand-in source lowered here for the "
+                                    "same wave size allocates {}", b.targetShared, b.dynamicShared));
     f.notes.push_back(fmt::format("{} bytes over the limit; the launch was not run", shared - p.sharedPerBlock));
     out.push_back(f);
   }

@@ -31,7 +31,7 @@ class Lowered:
         return self._artifact.params
 
 
-_CACHE_FORMAT = 2  # what an entry holds: 2 added the TMA descriptors
+_CACHE_FORMAT = 3  # what an entry holds: 2 added the TMA descriptors, 3 a stand-in's target_shared
 
 
 def _summarise(artifact) -> list[dict]:
@@ -128,6 +128,21 @@ def target_of(lowering: str, arch: str):
     return tvm.target.Target({"kind": "cuda", "arch": arch})
 
 
+def _add_pipelined_shared(kernels: list[dict], func, configs: dict) -> None:
+    """MACA's lowering pipeline mirrors CUDA's (tilelang-metax tilelang/maca/pipeline.py): a T.Pipelined loop
+    keeps one shared buffer per stage, where TileLang's HIP backend keeps one. The CUDA lowering's dynamic
+    shared memory is what MACA would allocate; it becomes each kernel's target_shared."""
+    cuda = tvm.target.Target({"kind": "cuda", "arch": "sm_80"})
+    try:
+        with tvm.transform.PassContext(config=configs), cuda:
+            by_entry = {k["entry"]: k["shared"] for k in _summarise(tilelang.lower(func, target=cuda))}
+    except Exception:
+        return  # a program only the HIP backend lowers: no pipelined figure to compare
+    for k in kernels:
+        if k["entry"] in by_entry:
+            k["target_shared"] = by_entry[k["entry"]]
+
+
 def lower(func, arch: str, configs: dict, cache_dir: str | None, lowering: str = "cuda") -> Lowered:
     target = target_of(lowering, arch)
     entry_path = None
@@ -149,6 +164,8 @@ def lower(func, arch: str, configs: dict, cache_dir: str | None, lowering: str =
                            f"{type(e).__name__}: {e}") from e
     lowered = Lowered(artifact.kernel_source, _summarise(artifact), _tma_descriptors(artifact), func, target)
     lowered._artifact = artifact
+    if lowering == "hip":
+        _add_pipelined_shared(lowered.kernels, func, configs)
     if entry_path:
         try:
             os.makedirs(cache_dir, exist_ok=True)
