@@ -130,6 +130,7 @@ std::vector<std::string> clangArguments(const std::string& path, const CompileOp
       "--cuda-feature=+ptx80", "-resource-dir", resourceDir(), opts.optLevel, "-gline-tables-only",
       "-std=c++17", "-fno-exceptions", "-w", "-Wno-unknown-cuda-version"};  // warnings are not shown: only an error stops a check
   for (auto& a : headerArgs(opts)) args.push_back(a);
+  if (opts.dialect == "hip") args.push_back("-DTD_HIP_DIALECT=1");
   for (auto& d : opts.includeDirs) args.push_back("-I" + d);
   for (auto& f : opts.flags) args.push_back(f);
   args.push_back(path);

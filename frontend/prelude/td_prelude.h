@@ -136,4 +136,6 @@ extern "C" __device__ void __assertfail(const char* message, const char* file, u
 #endif
 #endif
 
+#ifndef TD_HIP_DIALECT  // HIP code has its own half types (td_hip.h; TileLang's templates: half_t = _Float16)
 #include "td_fp16.h"
+#endif

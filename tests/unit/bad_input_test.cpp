@@ -408,3 +408,24 @@ TEST_F(BadInput, ProfileListingAnUnknownFeature) {
                    "TILE_DOCTOR_PROFILES=" + profiles.string());
   expectBadInput(bad, "metax-c500.toml:", "unsupported lists 'clusters'");
 }
+
+TEST_F(BadInput, UnknownDialect) {
+  expectBadInput(checkWith("entry = \"k\"", "entry = \"k\"\ndialect = \"maca\""), "bundle.toml:4",
+                 "kernel.dialect is 'maca'; it must be \"cuda\" or \"hip\"");
+}
+
+TEST_F(BadInput, NegativeSharedOnTarget) {
+  expectBadInput(checkWith("block = [\"N\"]", "block = [\"N\"]\nshared_on_target = -4"), "bundle.toml:9",
+                 "launch.shared_on_target must not be negative");
+}
+
+// A stand-in lowering's source fits; the target's own pipeline (launch.shared_on_target) does not.
+TEST_F(BadInput, SharedOnTargetIsWhatTheLimitChecks) {
+  Cli r = checkWith("block = [\"N\"]", "block = [\"N\"]\nshared = 1024\nshared_on_target = 98304", "--target metax-c500");
+  EXPECT_EQ(r.code, 1) << "a finding: the launch is not run" << r.output;
+  EXPECT_NE(r.output.find("98304 bytes of shared memory per block requested; metax-c500 allows 65536"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("bundle.toml:10"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("the stand-in source lowered here for the same wave size allocates 1024"), std::string::npos)
+      << r.output;
+}

@@ -1,0 +1,85 @@
+// The HIP dialect (TileLang's HIP lowering, the wave-64 stand-in for MetaX's MACA): its prelude, the
+// td.mfma pseudo-instruction and its CDNA3 layouts, HIP's shuffles in width-lane groups on a 64-lane
+// wave, hip_bfloat16 rounding — against results computed here from the bundle's own inputs.
+#include <cmath>
+#include <cstring>
+#include <gtest/gtest.h>
+
+#include "frontend/hip_dialect.h"
+#include "instrument/ptx_catalogue.h"
+#include "runtime/executor_limit.h"
+#include "test_support.h"
+
+using namespace td;
+using namespace td::test;
+
+namespace {
+
+float bf16RoundedToNearestEven(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  u = (u + 0x7fffu + ((u >> 16) & 1)) & 0xffff0000u;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+}  // namespace
+
+TEST(HipDialect, CatalogueKnowsTheMfmaPseudoInstruction) {
+  auto f16 = parsePtx("td.mfma.f32.16x16x16.f16 {$0,$1,$2,$3}, {$4,$5}, {$6,$7}, {$8,$9,$10,$11};");
+  ASSERT_TRUE(f16);
+  EXPECT_EQ(f16->op, PtxOp::Mfma);
+  EXPECT_EQ(f16->count, 16);
+  EXPECT_TRUE(isWarpCollective(*f16));
+  auto i8 = parsePtx("td.mfma.i32.16x16x32.i8 {$0,$1,$2,$3}, {$4,$5}, {$6,$7}, {$8,$9,$10,$11};");
+  ASSERT_TRUE(i8);
+  EXPECT_TRUE(i8->integer);
+  auto f32 = parsePtx("td.mfma.f32.16x16x4.f32 {$0,$1,$2,$3}, {$4}, {$5}, {$6,$7,$8,$9};");
+  ASSERT_TRUE(f32);
+  EXPECT_EQ(f32->type, MmaType::F32);
+  EXPECT_FALSE(parsePtx("td.mfma.f32.16x16x32.f16 {$0,$1,$2,$3}, {$4,$5}, {$6,$7}, {$8,$9,$10,$11};"))
+      << "K must match the input type";
+  EXPECT_FALSE(parsePtx("td.mfma.f32.16x16x32.i8 {$0,$1,$2,$3}, {$4,$5}, {$6,$7}, {$8,$9,$10,$11};"))
+      << "int8 inputs accumulate in i32";
+}
+
+TEST(HipDialect, TemplateAsmConstraintsBecomeNvptxRegisters) {
+  EXPECT_EQ(hipTemplateText(R"(asm volatile("s_mov_b32 m0, %0" : : "s"(m0_value) : "memory");)"),
+            R"(asm volatile("s_mov_b32 m0, %0" : : "r"(m0_value) : "memory");)");
+  EXPECT_EQ(hipTemplateText(R"(::"s"(lds), "v"(voffset), "s" (rsrc))"), R"(::"r"(lds), "r"(voffset), "r"(rsrc))");
+  EXPECT_EQ(hipTemplateText(R"(printf("%s", "v");)"), R"(printf("%s", "v");)") << "a string that is no constraint";
+}
+
+TEST(HipDialect, Wave64BundleGivesTheHandComputedResults) {
+  CheckResult r = check(bundle("hip_wave64"), "metax-c500");
+  EXPECT_TRUE(r.report.findings.empty()) << r.report.findings.front().title;
+  std::vector<double> A = values(r, "A"), B = values(r, "B"), C = values(r, "C"), D = values(r, "D");
+  ASSERT_EQ(D.size(), 256u);
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j) {
+      double want = C[i * 16 + j];
+      for (int k = 0; k < 16; ++k) want += A[i * 16 + k] * B[k * 16 + j];
+      ASSERT_NEAR(D[i * 16 + j], want, 1e-5) << "D[" << i << "][" << j << "]: MFMA 16x16x16 f16 layout";
+    }
+  std::vector<double> lanes = values(r, "lanes");
+  for (int l = 0; l < 64; ++l) {
+    int group32 = l % 32;
+    EXPECT_EQ(lanes[l], group32 + 16 < 32 ? l + 16 : l) << "__shfl_down(l, 16, 32), lane " << l;
+    EXPECT_EQ(lanes[64 + l], l ^ 32) << "__shfl_xor(l, 32), lane " << l;
+    EXPECT_EQ(lanes[128 + l], (l & ~15) + 3) << "__shfl(l, 3, 16), lane " << l;
+    EXPECT_EQ(lanes[192 + l], 64) << "the wave size";
+  }
+  std::vector<double> rounded = values(r, "rounded");
+  for (int l = 0; l < 64; ++l)
+    EXPECT_EQ(rounded[l], bf16RoundedToNearestEven(static_cast<float>(C[l]))) << "hip_bfloat16(" << C[l] << ")";
+}
+
+TEST(HipDialect, MfmaOnA32LaneTargetIsRefusedByName) {
+  try {
+    check(bundle("hip_wave64"), "nvidia-h200");
+    FAIL() << "an MFMA needs a 64-lane wave";
+  } catch (const ExecutorCannotRun& e) {
+    EXPECT_NE(std::string(e.what()).find("a 64-lane wave instruction"), std::string::npos) << e.what();
+    EXPECT_NE(e.loc.file.find("kernel.hip"), std::string::npos) << e.loc.file;
+  }
+}
