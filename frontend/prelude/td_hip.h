@@ -249,3 +249,20 @@ __device__ inline __td_f32x4 __td_mfma_f32_16x16x4f32(float a, float b, __td_f32
 #define __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8 __td_mfma_f32_16x16x32_bf8_bf8
 #define __builtin_amdgcn_mfma_i32_16x16x32_i8 __td_mfma_i32_16x16x32_i8
 #define __builtin_amdgcn_mfma_f32_16x16x4f32 __td_mfma_f32_16x16x4f32
+
+// ---- what no wave-64 target has --------------------------------------------------------------------------
+// TileLang's HIP codegen writes T.alloc_barrier's arrivals and waits as these calls, which tl_templates/hip
+// lacks and no wave-64 target has hardware for (tilelang-metax: T.alloc_barrier fails). Written as the
+// PTX they stand for, so that the kernel compiles and the launch family reports target-unsupported
+// (mbarrier) at the statement, with the Python line, instead of a compile error in generated code.
+namespace tl {
+template <typename B> __device__ inline void mbarrier_init(B& bar, int count) {
+  asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"l"(&bar), "r"(count) : "memory");
+}
+template <typename B> __device__ inline void mbarrier_arrive(B& bar) {
+  asm volatile("mbarrier.arrive.shared.b64 _, [%0];" ::"l"(&bar) : "memory");
+}
+template <typename B> __device__ inline void mbarrier_wait(B& bar, int phase) {
+  asm volatile("mbarrier.try_wait.parity.shared.b64 _, [%0], %1;" ::"l"(&bar), "r"(phase) : "memory");
+}
+}  // namespace tl

@@ -141,6 +141,18 @@ class TileLangPrograms(unittest.TestCase):
         p /= p.sum(axis=-1, keepdims=True)
         np.testing.assert_allclose(out, np.einsum("bhqk,bkhd->bqhd", p, v), rtol=1e-2, atol=2e-3)
 
+    def test_metax_alloc_barrier_is_target_unsupported(self):
+        rc, report, work = check(os.path.join(HERE, "alloc_barrier.py"), "--target", "metax-c500")
+        self.work = [work]
+        self.assertEqual(rc, 1)
+        self.assertIn("LaunchFailed", report["script_exit"]["why"])
+        r = kernel_reports(report)[0]
+        self.assertFalse(r["launch"]["launched"])
+        (f,) = r["findings"]
+        self.assertEqual(f["kind"], "target-unsupported")
+        self.assertIn("mbarrier", f["message"])
+        self.assertTrue(any("T.alloc_barrier fails" in n for n in f["notes"]), f["notes"])
+
     def test_gemm_pipelined_sampled_blocks(self):
         # 4x4 blocks of 128x128; three run (a corner, an inner block, the far corner): only those are compared.
         # The others keep torch.empty's memory, so the script's own assert_close fails, and the report says so.
