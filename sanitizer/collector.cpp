@@ -41,6 +41,19 @@ Finding faultFinding(const LaunchOutcome& out, const SiteTable& sites) {
   f.access = fi.access;
   f.width = fi.width;
   std::string what = fi.access.empty() ? "access" : fmt::format("{} of {} bytes", fi.access, fi.width);
+  if (fi.signal == SIGILL && fi.instruction.rfind("ud2", 0) == 0) {
+    // The host JIT traps where the optimiser proved the code unreachable (runtime/cpu/jit.cpp).
+    f.title = "the kernel reached code the compiler proved unreachable: undefined behaviour in the kernel";
+    if (fi.hasThread) f.threads.push_back(fi.thread);
+    f.notes.push_back("clang found that every path here has undefined behaviour (a variable read before it is written, "
+                      "a shift by the type's width or more, a null pointer dereferenced, a missing return) and dropped "
+                      "the code after it; on a GPU the kernel would compute garbage or crash");
+    if (fi.lastSite < sites.sites.size()) {
+      f.loc = sites.sites[fi.lastSite].loc;
+      f.notes.push_back("the thread's last instrumented access before it: " + f.loc.str());
+    }
+    return f;
+  }
   if (fi.signal == SIGFPE) f.title = "arithmetic fault (integer division by zero?) in the kernel";
   else f.title = fmt::format("the kernel crashed: {} at address 0x{:x}, outside every buffer the bundle allocated", what,
                              fi.address);

@@ -59,6 +59,10 @@ CpuJit::CpuJit() {
   // GOT, wherever they are mapped: the same object serves every run.
   jtmb.setRelocationModel(llvm::Reloc::PIC_);
   jtmb.setCodeModel(llvm::CodeModel::Small);
+  // Code the optimiser proved unreachable (undefined behaviour in the kernel: a read of an uninitialised
+  // variable, a null dereference) traps instead of running into whatever follows it, so the check reports a
+  // crash at that point rather than an exit with status 0.
+  jtmb.getOptions().TrapUnreachable = true;
   triple_ = jtmb.getTargetTriple().str();
   cpu_ = jtmb.getCPU();
   features_ = jtmb.getFeatures().getString();

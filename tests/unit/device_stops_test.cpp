@@ -30,6 +30,17 @@ TEST(DeviceStops, TrapIsItsOwnFinding) {
   EXPECT_EQ(r.report.exitCode(), 3);
 }
 
+// Code the optimiser dropped (a stub without a return, used for its value) traps on the CPU executor and
+// is named as undefined behaviour, not run into whatever follows it.
+TEST(DeviceStops, ReachingDroppedCodeIsUndefinedBehaviour) {
+  CheckResult r = check(bundle("missing_return"));
+  const Finding* f = find(r, "kernel-fault");
+  ASSERT_NE(f, nullptr) << r.report.findings.size();
+  EXPECT_NE(f->title.find("reached code the compiler proved unreachable"), std::string::npos) << f->title;
+  EXPECT_NE(f->notes.at(0).find("a missing return"), std::string::npos);
+  EXPECT_EQ(r.report.exitCode(), 3);
+}
+
 TEST(DeviceStops, AKernelWhoseAssertionsHoldRunsCleanAndPrints) {
   Cli r = runCli("check " + bundle("device_stops"));
   EXPECT_EQ(r.code, 0) << r.output;
