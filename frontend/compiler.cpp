@@ -54,6 +54,8 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const std::string
   for (const auto& [name, content] : opts.preludeFiles) addFile(*mem, std::string(kPreludeDir) + "/" + name, content.c_str());
   if (opts.dialect == "hip")
     for (const auto& [file, content] : hipDialectFiles(kPreludeDir, opts.includeDirs)) addFile(*mem, file, content.c_str());
+  if (opts.dialect == "maca")
+    for (const auto& [file, content] : macaDialectFiles(kPreludeDir)) addFile(*mem, file, content.c_str());
   if (!text.empty()) addFile(*mem, path, text.c_str());
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   overlay->pushOverlay(mem);
@@ -110,7 +112,7 @@ std::vector<std::string> headerArgs(const CompileOptions& opts) {
   // nvcc (12.9+) says an architecture-specific target (sm_90a: wgmma, setmaxnreg) by this macro, which
   // TileLang's templates test; clang 19 defines only __CUDA_ARCH_FEAT_SM90_ALL.
   if (!opts.arch.empty() && opts.arch.back() == 'a') args.push_back("-D__CUDA_ARCH_SPECIFIC__=" + archList(opts.arch));
-  if (opts.dialect == "hip") args.insert(args.end(), {"-isystem", kPreludeDir});  // the ROCm header names
+  if (opts.dialect != "cuda") args.insert(args.end(), {"-isystem", kPreludeDir});  // the ROCm / MACA header names
   return args;
 }
 

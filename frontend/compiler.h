@@ -24,7 +24,7 @@ struct CompileOptions {
   // clang's CUDA wrapper headers, as real TileLang/CUTLASS code needs.
   std::string cudaSdk;
   bool selfContained = false;  // a preprocessed source (clang -E output): no headers at all
-  // "cuda", or "hip": HIP source (frontend/hip_dialect.h) compiled by the same CUDA frontend.
+  // "cuda", "hip" or "maca": HIP or MACA source (frontend/hip_dialect.h) compiled by the same CUDA frontend.
   std::string dialect = "cuda";
   // More files in the prelude folder, by path relative to it (the check families' device files).
   std::vector<std::pair<std::string, std::string>> preludeFiles;

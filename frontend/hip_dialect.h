@@ -1,6 +1,7 @@
-// The HIP dialect (TileLang's HIP backend: the wave-64 stand-in for MetaX's MACA backend) compiled with
-// the CUDA frontend: tile-doctor's HIP prelude answers every ROCm header the generated code and
-// tl_templates/hip include, and the templates' AMD-register asm constraints are read as NVPTX ones.
+// The wave-64 dialects compiled with the CUDA frontend. HIP (TileLang's HIP backend: the stand-in for
+// MetaX's MACA backend): tile-doctor's HIP prelude answers every ROCm header the generated code and
+// tl_templates/hip include, and the templates' AMD-register asm constraints are read as NVPTX ones. MACA
+// (tilelang-metax's output): the MACA prelude answers the MACA SDK's header names.
 #pragma once
 #include <string>
 #include <utility>
@@ -13,6 +14,9 @@ namespace td {
 // include folder is served with its asm constraints rewritten (hipTemplateText).
 std::vector<std::pair<std::string, std::string>> hipDialectFiles(const std::string& preludeDir,
                                                                  const std::vector<std::string>& includeDirs);
+
+// The MACA dialect's (tilelang-metax's output): the MACA SDK header names resolve to the MACA prelude.
+std::vector<std::pair<std::string, std::string>> macaDialectFiles(const std::string& preludeDir);
 
 // A header's text with the AMDGPU register-class constraints of its asm statements ("s": scalar, "v":
 // vector register) turned into the 32-bit register class NVPTX has ("r"), so that clang accepts the

@@ -328,8 +328,8 @@ class ManifestReader {
     }
     if (const toml::node* d = kernel.get("dialect")) {
       b.dialect = str(kernel, "dialect", "[kernel]", true);
-      if (b.dialect != "cuda" && b.dialect != "hip")
-        fail(d, fmt::format("kernel.dialect is '{}'; it must be \"cuda\" or \"hip\"", quotable(b.dialect)));
+      if (b.dialect != "cuda" && b.dialect != "hip" && b.dialect != "maca")
+        fail(d, fmt::format("kernel.dialect is '{}'; it must be \"cuda\", \"hip\" or \"maca\"", quotable(b.dialect)));
       if (!ir.empty()) fail(d, "kernel.dialect says how to compile a source; an 'ir' kernel has none");
     }
     if (const toml::node* a = kernel.get("arch")) {

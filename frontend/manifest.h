@@ -46,8 +46,8 @@ struct Bundle {
   std::string headers = "prelude";  // "prelude" (no SDK), "cuda" (the CUDA SDK's headers), "none" (preprocessed)
   std::string arch = "sm_80";       // the GPU architecture the source is written for
   int headersLine = 0;
-  // The source's dialect: "cuda", or "hip" (HIP for a wave-64 GPU: TileLang's HIP lowering, the stand-in
-  // for MetaX's MACA; frontend/hip_dialect.h).
+  // The source's dialect: "cuda", "hip" (HIP for a wave-64 GPU: TileLang's HIP lowering, the stand-in
+  // for MetaX's MACA) or "maca" (tilelang-metax's output); frontend/hip_dialect.h.
   std::string dialect = "cuda";
   std::string lineMapPath;          // absolute; generated line -> script line (TileLang bundles)
   ParamMap params;

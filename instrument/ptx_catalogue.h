@@ -14,8 +14,9 @@ enum class PtxOp {
   Mma,            // mma.sync.aligned.m16n8k{8,16}.row.col.{f32,f16}.{f16,bf16,tf32}x2.{f32,f16}, and
                   // m16n8k{16,32}.row.col[.satfinite].s32.{s8,u8}.{s8,u8}.s32,
                   // m16n8k32.row.col.{f32,f16}.{e4m3,e5m2}.{e4m3,e5m2}.{f32,f16}
-  Mfma,           // td.mfma.{f32,i32}.16x16x{16,4,32}.{f16,bf16,f32,i8,fp8,bf8} {d}, {a}, {b}, {c}: tile-doctor's
-                  // pseudo-instruction for an AMD MFMA builtin (frontend/prelude/td_hip.h), never real PTX;
+  Mfma,           // td.mfma.{f32,i32}.16x16xK.{f16,bf16,f32,tf32,i8,fp8,bf8} {d}, {a}, {b}, {c}: tile-doctor's
+                  // pseudo-instruction for a wave-64 matrix builtin (AMD MFMA, MetaX MXC MMA;
+                  // frontend/prelude/td_matrix64.h), never real PTX;
                   // count = K, type / integer / fp8 (aUnsigned = bUnsigned = E5M2) the inputs
   StMatrix,       // stmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16
   Shfl,           // shfl.sync.{idx,up,down,bfly}.b32 d, a, b, c, membermask

@@ -191,64 +191,15 @@ typedef __hip_fp8_e5m2_fnuzx2_t __hip_fp8x2_e5m2_fnuz;
 typedef __hip_fp8_e5m2_fnuzx4_t __hip_fp8x4_e5m2_fnuz;
 struct __hip_fp8x4_e8m0_fnuz { __hip_fp8x4_storage_t __x; };
 
-// ---- matrix cores: MFMA as tile-doctor's warp-collective pseudo-instruction "td.mfma" -----------------
-// Each builtin becomes one asm statement that only tile-doctor's catalogue knows (instrument/ptx_catalogue):
-// the CPU executor computes it for the whole wave at once with the CDNA3 operand layout. Operands pass
-// as 32-bit words: A and B in the order given, then C; D comes back in C's layout.
-typedef float __td_f32x4 __attribute__((__vector_size__(16)));
-typedef int __td_i32x4 __attribute__((__vector_size__(16)));
-typedef _Float16 __td_f16x4 __attribute__((__vector_size__(8)));
-typedef short __td_i16x4 __attribute__((__vector_size__(8)));
-template <typename T> __device__ inline void __td_words2(T v, unsigned& lo, unsigned& hi) {
-  static_assert(sizeof(T) == 8, "an MFMA operand of two words");
-  unsigned w[2];
-  __builtin_memcpy(w, &v, 8);
-  lo = w[0];
-  hi = w[1];
-}
-#define TD_MFMA_F32X4(NAME, TEXT, AT)                                                                     \
-  __device__ inline __td_f32x4 NAME(AT a, AT b, __td_f32x4 c, int, int, int) {                          \
-    unsigned a0, a1, b0, b1;                                                                             \
-    __td_words2(a, a0, a1);                                                                              \
-    __td_words2(b, b0, b1);                                                                              \
-    __td_f32x4 d;                                                                                        \
-    float d0, d1, d2, d3;                                                                                \
-    asm volatile(TEXT " {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%8,%9,%10,%11};"                              \
-                 : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)                                                \
-                 : "r"(a0), "r"(a1), "r"(b0), "r"(b1), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));     \
-    d[0] = d0; d[1] = d1; d[2] = d2; d[3] = d3;                                                          \
-    return d;                                                                                            \
-  }
-TD_MFMA_F32X4(__td_mfma_f32_16x16x16f16, "td.mfma.f32.16x16x16.f16", __td_f16x4)
-TD_MFMA_F32X4(__td_mfma_f32_16x16x16bf16_1k, "td.mfma.f32.16x16x16.bf16", __td_i16x4)
-TD_MFMA_F32X4(__td_mfma_f32_16x16x32_fp8_fp8, "td.mfma.f32.16x16x32.fp8", long)
-TD_MFMA_F32X4(__td_mfma_f32_16x16x32_bf8_bf8, "td.mfma.f32.16x16x32.bf8", long)
-#undef TD_MFMA_F32X4
-__device__ inline __td_i32x4 __td_mfma_i32_16x16x32_i8(long a, long b, __td_i32x4 c, int, int, int) {
-  unsigned a0, a1, b0, b1;
-  __td_words2(a, a0, a1);
-  __td_words2(b, b0, b1);
-  int d0, d1, d2, d3;
-  asm volatile("td.mfma.i32.16x16x32.i8 {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%8,%9,%10,%11};"
-               : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)
-               : "r"(a0), "r"(a1), "r"(b0), "r"(b1), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
-  __td_i32x4 d = {d0, d1, d2, d3};
-  return d;
-}
-__device__ inline __td_f32x4 __td_mfma_f32_16x16x4f32(float a, float b, __td_f32x4 c, int, int, int) {
-  float d0, d1, d2, d3;
-  asm volatile("td.mfma.f32.16x16x4.f32 {%0,%1,%2,%3}, {%4}, {%5}, {%6,%7,%8,%9};"
-               : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
-               : "f"(a), "f"(b), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
-  __td_f32x4 d = {d0, d1, d2, d3};
-  return d;
-}
-#define __builtin_amdgcn_mfma_f32_16x16x16f16 __td_mfma_f32_16x16x16f16
-#define __builtin_amdgcn_mfma_f32_16x16x16bf16_1k __td_mfma_f32_16x16x16bf16_1k
-#define __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8 __td_mfma_f32_16x16x32_fp8_fp8
-#define __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8 __td_mfma_f32_16x16x32_bf8_bf8
-#define __builtin_amdgcn_mfma_i32_16x16x32_i8 __td_mfma_i32_16x16x32_i8
-#define __builtin_amdgcn_mfma_f32_16x16x4f32 __td_mfma_f32_16x16x4f32
+// ---- matrix cores: the AMD MFMA builtins TileLang's HIP code calls, as td_matrix64.h's wave operations --
+#include <td_matrix64.h>
+// (the three trailing immediates, cbsz/abid/blgp broadcast controls, are always 0 in TileLang's code)
+#define __builtin_amdgcn_mfma_f32_16x16x16f16(a, b, c, ...) __td_mma64_f32_16x16x16_f16(a, b, c)
+#define __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(a, b, c, ...) __td_mma64_f32_16x16x16_bf16(a, b, c)
+#define __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(a, b, c, ...) __td_mma64_f32_16x16x32_fp8(a, b, c)
+#define __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8(a, b, c, ...) __td_mma64_f32_16x16x32_bf8(a, b, c)
+#define __builtin_amdgcn_mfma_i32_16x16x32_i8(a, b, c, ...) __td_mma64_i32_16x16x32_i8(a, b, c)
+#define __builtin_amdgcn_mfma_f32_16x16x4f32(a, b, c, ...) __td_mma64_f32_16x16x4_f32(a, b, c)
 
 // ---- what no wave-64 target has --------------------------------------------------------------------------
 // TileLang's HIP codegen writes T.alloc_barrier's arrivals and waits as these calls, which tl_templates/hip

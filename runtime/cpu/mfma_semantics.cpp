@@ -29,9 +29,14 @@ float halfFloat(uint16_t h) {
 }
 float bf16Float(uint16_t b) { return wordFloat(uint64_t(b) << 16); }
 
+bool wordElements(const PtxStatement& st) {  // fp32 and tf32 inputs: one element per word
+  return !st.integer && !st.fp8 && (st.type == MmaType::F32 || st.type == MmaType::TF32);
+}
+
 // Element `item` of a lane's A or B operand, which arrives as 32-bit words, packed from the low bits up.
 float element(const uint64_t* words, int item, const PtxStatement& st) {
-  if (st.type == MmaType::F32 && !st.integer && !st.fp8) return wordFloat(words[item]);
+  if (wordElements(st) && st.type == MmaType::TF32) return wordFloat(words[item] & 0xffffe000u);  // 10-bit mantissa
+  if (wordElements(st)) return wordFloat(words[item]);
   if (st.integer || st.fp8) {
     uint8_t b = static_cast<uint8_t>(words[item / 4] >> (8 * (item % 4)));
     if (st.integer) return static_cast<float>(static_cast<int8_t>(b));
@@ -44,14 +49,17 @@ float element(const uint64_t* words, int item, const PtxStatement& st) {
 }  // namespace
 
 // The CDNA3 layouts of v_mfma_*_16x16xK (AMD Instinct MI300 ISA, "Matrix fragments"; AMD's matrix
-// instruction calculator): each lane holds e = K/4 consecutive k of one row of A and one column of B —
+// instruction calculator), which tilelang-metax's mma_layout.py gives MetaX's MXC MMA too (A: thread
+// i + 16(j/4), local j%4; C: thread j + 16(i/4), local i%4): each lane holds e = K/4 consecutive k of one
+// row of A and one column of B —
 // A[i][k] in lane i + 16·(k / e), element k % e; B[k][j] in lane j + 16·(k / e), element k % e — and D/C
 // hold 4 rows of one column: D[i][j] in lane j + 16·(i / 4), register i % 4. Float products accumulate in
 // fp32 in k order (the hardware's order inside one instruction is not specified); int8 ones in int32.
 void mfma(const std::vector<SimThread*>& lanes, const PtxStatement& st) {
   if (lanes.size() < 64) throw std::runtime_error("an MFMA instruction needs a full wave of 64 lanes");
   const int K = st.count, e = K / 4;
-  const int abWords = st.type == MmaType::F32 && !st.integer && !st.fp8 ? 1 : 2;
+  const int bytes = wordElements(st) ? 4 : st.integer || st.fp8 ? 1 : 2;
+  const int abWords = (e * bytes + 3) / 4;
   float A[16][32] = {}, B[32][16] = {};
   for (int l = 0; l < 64; ++l)
     if (!lanes[l]) throw std::runtime_error("an MFMA instruction: every lane of the wave must take part");

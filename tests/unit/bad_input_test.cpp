@@ -410,8 +410,8 @@ TEST_F(BadInput, ProfileListingAnUnknownFeature) {
 }
 
 TEST_F(BadInput, UnknownDialect) {
-  expectBadInput(checkWith("entry = \"k\"", "entry = \"k\"\ndialect = \"maca\""), "bundle.toml:4",
-                 "kernel.dialect is 'maca'; it must be \"cuda\" or \"hip\"");
+  expectBadInput(checkWith("entry = \"k\"", "entry = \"k\"\ndialect = \"rocm\""), "bundle.toml:4",
+                 "kernel.dialect is 'rocm'; it must be \"cuda\", \"hip\" or \"maca\"");
 }
 
 TEST_F(BadInput, NegativeSharedOnTarget) {

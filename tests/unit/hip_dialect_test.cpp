@@ -1,6 +1,7 @@
-// The HIP dialect (TileLang's HIP lowering, the wave-64 stand-in for MetaX's MACA): its prelude, the
+// The wave-64 dialects. HIP (TileLang's HIP lowering, the stand-in for MetaX's MACA): its prelude, the
 // td.mfma pseudo-instruction and its CDNA3 layouts, HIP's shuffles in width-lane groups on a 64-lane
-// wave, hip_bfloat16 rounding — against results computed here from the bundle's own inputs.
+// wave, hip_bfloat16 rounding. MACA (tilelang-metax's output): MXC MMA after memcpy_async, reduce masks.
+// Against results computed here from the bundles' own inputs.
 #include <cmath>
 #include <cstring>
 #include <gtest/gtest.h>
@@ -37,6 +38,10 @@ TEST(HipDialect, CatalogueKnowsTheMfmaPseudoInstruction) {
   auto f32 = parsePtx("td.mfma.f32.16x16x4.f32 {$0,$1,$2,$3}, {$4}, {$5}, {$6,$7,$8,$9};");
   ASSERT_TRUE(f32);
   EXPECT_EQ(f32->type, MmaType::F32);
+  auto tf32 = parsePtx("td.mfma.f32.16x16x8.tf32 {$0,$1,$2,$3}, {$4,$5}, {$6,$7}, {$8,$9,$10,$11};");  // MetaX
+  ASSERT_TRUE(tf32);
+  EXPECT_EQ(tf32->type, MmaType::TF32);
+  EXPECT_TRUE(parsePtx("td.mfma.i32.16x16x16.i8 {$0,$1,$2,$3}, {$4}, {$5}, {$6,$7,$8,$9};"));  // MetaX xcore1000
   EXPECT_FALSE(parsePtx("td.mfma.f32.16x16x32.f16 {$0,$1,$2,$3}, {$4,$5}, {$6,$7}, {$8,$9,$10,$11};"))
       << "K must match the input type";
   EXPECT_FALSE(parsePtx("td.mfma.f32.16x16x32.i8 {$0,$1,$2,$3}, {$4,$5}, {$6,$7}, {$8,$9,$10,$11};"))
@@ -82,4 +87,32 @@ TEST(HipDialect, MfmaOnA32LaneTargetIsRefusedByName) {
     EXPECT_NE(std::string(e.what()).find("a 64-lane wave instruction"), std::string::npos) << e.what();
     EXPECT_NE(e.loc.file.find("kernel.hip"), std::string::npos) << e.loc.file;
   }
+}
+
+// The MACA dialect: tilelang-metax-style code through the MACA prelude.
+TEST(MacaDialect, MmaTileThroughMemcpyAsyncGivesTheProduct) {
+  CheckResult r = check(bundle("maca_wave64"), "metax-c500");
+  EXPECT_TRUE(r.report.findings.empty()) << r.report.findings.front().title;
+  std::vector<double> A = values(r, "A"), B = values(r, "B"), C = values(r, "C");
+  ASSERT_EQ(C.size(), 256u);
+  for (int m = 0; m < 16; ++m)
+    for (int n = 0; n < 16; ++n) {
+      double want = 0;
+      for (int k = 0; k < 16; ++k) want += A[m * 16 + k] * B[k * 16 + n];
+      ASSERT_NEAR(C[m * 16 + n], want, 1e-5) << "C[" << m << "][" << n << "]: mma(B_local, A_local, acc) in TileLang's order";
+    }
+}
+
+TEST(MacaDialect, ReduceWithA32BitMaskWorksOn32LaneGroupsAndIsReported) {
+  CheckResult r = check(std::string(TD_TESTS_DIR) + "/bundles/maca_wave64/bundle_wave_sum.toml", "metax-c500");
+  std::vector<double> out = values(r, "out");
+  for (int l = 0; l < 64; ++l) {
+    EXPECT_EQ(out[l], 2016) << "the 64-bit mask: the whole wave, lane " << l;
+    EXPECT_EQ(out[64 + l], l < 32 ? 496 : 1520) << "the 32-bit mask: the lane's group of 32, lane " << l;
+  }
+  ASSERT_EQ(r.report.findings.size(), 1u);
+  const Finding& f = r.report.findings[0];
+  EXPECT_EQ(f.kind, "warp-size-assumption");
+  EXPECT_EQ(f.loc.line, 32u) << "the __reduce_add_sync(0xffffffffu, v) line";
+  EXPECT_NE(f.loc.file.find("kernel.maca"), std::string::npos) << f.loc.file;
 }
