@@ -1,6 +1,7 @@
 #include "driver/check.h"
 
 #include "checks/family.h"
+#include "checks/sync/ignored_barrier.h"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -84,7 +85,7 @@ void repeatRuns(const CheckRequest& req, const Bundle& b, const CheckSet& checks
     LaunchOptions lo = first;
     if (run == 1) lo.schedule = first.schedule == Schedule::Reverse ? Schedule::Forward : Schedule::Reverse;
     else lo.schedule = Schedule::Random, lo.scheduleSeed = first.scheduleSeed + static_cast<uint64_t>(run - 1);
-    KernelModule km = buildKernelModule(b, checks);  // an executor takes the module it runs
+    KernelModule km = buildKernelModule(b, checks, profile.ignores);  // an executor takes the module it runs
     std::vector<ArgValue> args =
         makeArguments(b, req.seed, profile.memoryBytes, WorkDeadline(first.timeoutSeconds, preparing(b)));
     LaunchOutcome out = launchOn(onGpu, km, b, args, profile, lo);
@@ -133,7 +134,7 @@ CheckResult runCheck(const CheckRequest& req) {
   bool onGpu = chooseExecutor(req) == "cuda";  // the GPU always runs the whole grid
   if (onGpu && req.launch.schedule != Schedule::Forward)
     throw InputError("--schedule", 0, "schedules are the CPU executor's; the GPU schedules its own threads");
-  KernelModule km = buildKernelModule(b, checks);  // bad input first: a bundle that does not compile is exit 2
+  KernelModule km = buildKernelModule(b, checks, profile.ignores);  // bad input first: a bundle that does not compile is exit 2
 
   Report& r = res.report;
   r.kernel = b.entry;
@@ -153,6 +154,8 @@ CheckResult runCheck(const CheckRequest& req) {
     r.findings = checkLaunchLimits(b, profile, static_cast<uint64_t>(r.staticShared), km.privateMemory, km.features);
     if (!r.findings.empty()) return res;  // a target that lacks TMA says so before the CPU refuses it
   }
+  if (checks.has("sync"))
+    for (const IgnoredStatement& s : km.ignored) r.findings.push_back(ignoredStatementFinding(s, profile));
   if (!onGpu) refuseTensorMapsOnTheCpu(b);
   WorkDeadline preparation(req.launch.timeoutSeconds, preparing(b));
   res.args = makeArguments(b, req.seed, profile.memoryBytes, preparation);

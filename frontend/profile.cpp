@@ -60,6 +60,18 @@ Profile readProfile(const fs::path& file) {
       p.unsupported.push_back(name);
     }
   }
+  if (const toml::node* n = t.get("ignores")) {
+    int line = static_cast<int>(n->source().begin.line);
+    const toml::array* a = n->as_array();
+    if (!a) throw InputError(file.string(), line, "ignores must be a list of statement kinds");
+    for (const toml::node& e : *a) {
+      std::string name = e.value<std::string>().value_or("");
+      const std::vector<std::string>& known = targetSemanticsNames();
+      if (std::find(known.begin(), known.end(), name) == known.end())
+        throw InputError(file.string(), line, fmt::format("ignores lists '{}', not one of: partial-barrier", name));
+      p.ignores.push_back(name);
+    }
+  }
   auto triple = [&](const char* key, int64_t* out) {
     const toml::node& n = need(key);
     int line = static_cast<int>(n.source().begin.line);
@@ -80,6 +92,11 @@ Profile readProfile(const fs::path& file) {
 
 const std::vector<std::string>& hardwareFeatureNames() {
   static const std::vector<std::string> names = {"tma", "wgmma", "mbarrier", "cluster", "fp16-accumulate-mma"};
+  return names;
+}
+
+const std::vector<std::string>& targetSemanticsNames() {
+  static const std::vector<std::string> names = {"partial-barrier"};
   return names;
 }
 

@@ -16,6 +16,7 @@ struct Profile {
   int64_t registersPerSm = 0, smCount = 0;
   int64_t privatePerThread = 0;  // private (local) memory a thread may use; 0: not known, not checked
   std::vector<std::string> unsupported;  // hardware features it lacks (instrument/target_features.h names them)
+  std::vector<std::string> ignores;      // statements it does not execute (instrument/target_semantics.h names them)
   int64_t memoryBytes = 0;
   double bandwidthGBs = 0, fp16Tflops = 0;
 };
@@ -25,6 +26,8 @@ constexpr const char* kDefaultTarget = "nvidia-h200";
 // Hardware features a profile may list as `unsupported` (instrument/target_features finds their use):
 // "tma", "wgmma", "mbarrier", "cluster", "fp16-accumulate-mma".
 const std::vector<std::string>& hardwareFeatureNames();
+// Statements a profile may list as `ignores` (instrument/target_semantics drops them): "partial-barrier".
+const std::vector<std::string>& targetSemanticsNames();
 
 // The folder holding the profiles: $TILE_DOCTOR_PROFILES, else next to the executable, else the source tree.
 std::string profilesDir();

@@ -194,7 +194,7 @@ void linkDeviceRuntime(llvm::Module& m) {
     if (!f.isDeclaration() && f.getName().starts_with("__td_")) f.setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
-KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {
+KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks, const std::vector<std::string>& ignores) {
   KernelModule km;
   km.ctx = std::make_unique<llvm::LLVMContext>();
   auto t0 = std::chrono::steady_clock::now();
@@ -229,6 +229,7 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks) {
   keepOnlyEntry(*km.module, kernel);
   km.privateMemory = privateMemoryOf(*kernel);
   km.features = hardwareFeaturesUsed(*km.module, bundle);
+  km.ignored = dropIgnoredStatements(*km.module, ignores);
   refuseUndefinedFunctions(*km.module);
 
   t0 = std::chrono::steady_clock::now();

@@ -8,6 +8,7 @@
 #include "frontend/manifest.h"
 #include "instrument/private_memory.h"
 #include "instrument/target_features.h"
+#include "instrument/target_semantics.h"
 #include "instrument/site_table.h"
 
 #include <llvm/IR/LLVMContext.h>
@@ -30,11 +31,13 @@ struct KernelModule {
   std::string entrySymbol;  // the kernel's name in the IR (mangled for C++ kernels)
   PrivateMemory privateMemory;  // the compiled kernel's stack arrays per thread, before instrumentation
   std::vector<FeatureUse> features;  // hardware features it uses that not every target has
+  std::vector<IgnoredStatement> ignored;  // statements the target does not execute, dropped before instrumentation
   double compileSeconds = 0, instrumentSeconds = 0;
 };
 
 // Compiles the bundle's kernel and instruments it with the checks of `checks`; either executor runs it.
-KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks);
+// `ignores`: the target profile's statements it does not execute (instrument/target_semantics.h).
+KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks, const std::vector<std::string>& ignores = {});
 
 // The compiled device runtime (td_core.cuh and every family's device source), linked into `m`; hooks become internal so they inline.
 void linkDeviceRuntime(llvm::Module& m);

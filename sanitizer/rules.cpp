@@ -118,6 +118,11 @@ const std::vector<Rule>& builtinRules() {
        "A full-warp mask of 32 bits (0xffffffff) or a lane stride of 32 on a wave-64 target such as MetaX: half "
        "of the wave is left out.",
        "Derive masks and strides from warpSize (64 on MetaX), or use the target's templates.", kSync},
+      {rule::BarrierIgnored, "sync", Severity::Warning, "A barrier the target does not execute",
+       "A partial (named) barrier, one with a thread count, is empty on MetaX's MACA (tl::__sync_thread_partial: "
+       "'all threads will sync in a warp in maca'): the threads it orders on NVIDIA are not ordered there, and "
+       "the race check runs the kernel without it.",
+       "Synchronise the whole block (__syncthreads), or keep the exchange inside one 64-lane wave.", {"location"}},
       {rule::NondeterministicOutput, "repeat", Severity::Error, "Outputs differ between runs",
        "--repeat ran the kernel again on the same inputs (on the CPU under other thread orders) and elements of "
        "an output changed: a race or a missing barrier.",

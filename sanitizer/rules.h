@@ -37,6 +37,7 @@ inline constexpr const char* UninitializedGlobalRead = "uninitialized-global-rea
 inline constexpr const char* BarrierDivergence = "barrier-divergence";
 inline constexpr const char* WarpMask = "warp-mask";
 inline constexpr const char* WarpSizeAssumption = "warp-size-assumption";
+inline constexpr const char* BarrierIgnored = "barrier-ignored";
 inline constexpr const char* NondeterministicOutput = "nondeterministic-output";
 }  // namespace rule
 

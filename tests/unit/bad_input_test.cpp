@@ -429,3 +429,18 @@ TEST_F(BadInput, SharedOnTargetIsWhatTheLimitChecks) {
   EXPECT_NE(r.output.find("the stand-in source lowered here for the same wave size allocates 1024"), std::string::npos)
       << r.output;
 }
+
+TEST_F(BadInput, ProfileIgnoringAnUnknownStatement) {
+  fs::path profiles = dir_ / "profiles";
+  fs::create_directories(profiles);
+  std::ifstream in(std::string(TD_SOURCE_DIR) + "/profiles/metax-c500.toml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string p = text.str();
+  p.replace(p.find("\"partial-barrier\""), 17, "\"named-barrier\"");
+  std::ofstream(profiles / "metax-c500.toml") << p;
+  checkWith("", "");
+  Cli bad = runCli("check " + (dir_ / "bundle.toml").string() + " --target metax-c500",
+                   "TILE_DOCTOR_PROFILES=" + profiles.string());
+  expectBadInput(bad, "metax-c500.toml:", "ignores lists 'named-barrier', not one of: partial-barrier");
+}

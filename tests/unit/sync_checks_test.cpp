@@ -53,3 +53,22 @@ TEST(NamedBarriers, WrongCountDeadlockNamesBothSides) {
   auto out = values(ok, "out");
   for (int t = 0; t < 32; ++t) EXPECT_EQ(out[t], 32.0 + t) << "warp 0 reads what warp 1 staged";
 }
+
+// A named barrier with a thread count orders a hand-off between warps on NVIDIA; MetaX's MACA does not
+// execute it (profile `ignores`): said at the barrier, and the race it leaves is found.
+TEST(SyncChecks, APartialBarrierIsIgnoredOnMetaxAndTheHandOffRaces) {
+  CheckResult nv = check(bundle("partial_barrier"), "nvidia-h200");
+  EXPECT_TRUE(nv.report.findings.empty()) << nv.report.findings.front().title;
+  std::vector<double> out = values(nv, "out");
+  for (int i = 0; i < 64; ++i) ASSERT_EQ(out[i], 63 - i) << "the reversed tile, element " << i;
+
+  CheckResult mx = check(bundle("partial_barrier"), "metax-c500");
+  const Finding* ignored = find(mx, "barrier-ignored", 10);
+  ASSERT_NE(ignored, nullptr) << mx.report.findings.size();
+  EXPECT_NE(ignored->title.find("bar.sync 1, 128"), std::string::npos) << ignored->title;
+  EXPECT_NE(ignored->title.find("metax-c500"), std::string::npos);
+  const Finding* race = find(mx, "shared-race-raw", 11);
+  ASSERT_NE(race, nullptr) << "the read of the tile races with its write across the two waves";
+  EXPECT_EQ(race->partner.line, 9u);
+  EXPECT_EQ(race->buffer, "tile");
+}
