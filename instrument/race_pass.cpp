@@ -254,6 +254,32 @@ void RacePass::hookAccesses(llvm::Module& m) {
   });
 }
 
+// 32-bit shifts by an amount computed at run time: the hook sees the amount (on a 64-lane wave, 32-63 is a
+// lane bit that does not fit). Constant amounts are the compiler's own arithmetic and cannot be.
+void RacePass::hookLaneShifts(llvm::Module& m) {
+  llvm::Type* i32 = llvm::Type::getInt32Ty(m.getContext());
+  llvm::FunctionCallee hook = m.getOrInsertFunction("__td_lane_shift", llvm::Type::getVoidTy(m.getContext()), i32, i32);
+  std::vector<llvm::BinaryOperator*> shifts;
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration() || f.getName().starts_with("__td_")) continue;
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& i : bb)
+        if (auto* op = llvm::dyn_cast<llvm::BinaryOperator>(&i);
+            op && op->isShift() && op->getType()->isIntegerTy(32) && !llvm::isa<llvm::Constant>(op->getOperand(1)))
+          shifts.push_back(op);
+  }
+  for (llvm::BinaryOperator* op : shifts) {
+    Site s;
+    s.kind = SiteKind::WarpOp;
+    s.loc = userLocation(*op);
+    s.what = op->getOpcode() == llvm::Instruction::Shl ? "shift (<<)" : "shift (>>)";
+    unsigned site = table_.add(s);
+    llvm::IRBuilder<> b(op);
+    setHookLocation(b, op);
+    b.CreateCall(hook, {b.getInt32(site), op->getOperand(1)});
+  }
+}
+
 // Synchronisation, counted before it releases and after it completes; with "sync", the barrier, warp-mask
 // and exit hooks.
 void RacePass::hookSynchronisation(llvm::Module& m) {
@@ -265,6 +291,7 @@ void RacePass::hookSynchronisation(llvm::Module& m) {
   llvm::FunctionCallee threadExit = m.getOrInsertFunction("__td_thread_exit", voidTy);
   llvm::FunctionCallee barrierArrive = m.getOrInsertFunction("__td_barrier_arrive", voidTy, i32);
   llvm::FunctionCallee warpMask = m.getOrInsertFunction("__td_warp_mask", voidTy, i32, i32, i32);
+  if (sync_) hookLaneShifts(m);
   std::vector<llvm::CallInst*> calls;
   std::vector<llvm::ReturnInst*> exits;
   for (llvm::Function& f : m) {

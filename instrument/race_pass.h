@@ -5,7 +5,8 @@
 // saw) and reports read-after-write, write-after-read and write-after-write between threads nothing
 // orders, and reads of bytes no thread wrote in this launch (shared memory; init = "uninit" buffers).
 // For "sync", every full-block barrier calls __td_barrier_wait before it and the kernel's returns call
-// __td_thread_exit: threads of one barrier generation at different sites, or exiting while others wait.
+// __td_thread_exit: threads of one barrier generation at different sites, or exiting while others wait;
+// and every 32-bit shift by a computed amount calls __td_lane_shift (`1u << lane` past lane 31).
 // Both executors run it; they provide only the shadow memory and the counters.
 #pragma once
 #include <llvm/IR/PassManager.h>
@@ -22,6 +23,7 @@ class RacePass : public llvm::PassInfoMixin<RacePass> {
  private:
   void hookAccesses(llvm::Module& m);
   void hookSynchronisation(llvm::Module& m);
+  void hookLaneShifts(llvm::Module& m);
   SiteTable& table_;
   bool race_, init_, sync_;
 };

@@ -6,6 +6,7 @@
 #define TD_MASK_MISSES_SELF 1     // the calling lane is not in its own mask
 #define TD_MASK_NAMES_EXITED 2    // the mask names lanes that have exited
 #define TD_MASK_32_ON_WAVE64 3    // a literal 0xffffffff on a 64-lane wave: half the wave
+#define TD_MASK_SHIFT_PAST_32 4   // a 32-bit shift by 32-63 on a 64-lane wave (`1u << lane`); mask = the amount
 typedef struct td_mask_payload {
   unsigned int problem;  // TD_MASK_*
   unsigned int mask;

@@ -62,6 +62,15 @@ Finding warpMaskFinding(unsigned site, const std::vector<const td_record*>& recs
   const td_record& r = *recs.front();
   const td_mask_payload p = payloadOf<td_mask_payload>(r);
   uint32_t mask = p.mask;
+  if (p.problem == TD_MASK_SHIFT_PAST_32) {
+    f.kind = rule::WarpSizeAssumption;
+    f.title = fmt::format("a 32-bit {} by {} on a 64-lane wave: a lane bit (1u << lane) for lanes 32-63 does not fit in "
+                          "32 bits", what, mask);
+    f.notes.push_back("shifting a 32-bit value by 32 or more is undefined (x86 and many GPUs shift by the amount "
+                      "modulo 32, so lane 40 sets bit 8); on a 64-lane wave build lane masks in 64 bits "
+                      "(1ull << lane, unsigned long long / uint64_t masks)");
+    return f;
+  }
   if (p.problem == TD_MASK_32_ON_WAVE64) {
     f.kind = rule::WarpSizeAssumption;
     f.title = fmt::format("{} with the 32-lane full mask 0xffffffff on a 64-lane wave: it names lanes 0-31 only", what);

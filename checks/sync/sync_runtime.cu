@@ -95,4 +95,11 @@ __device__ void __td_warp_mask(unsigned int site, unsigned int mask, unsigned in
     td_report_payload(TD_KIND_WARP_MASK, site, td_mask_payload{TD_MASK_NAMES_EXITED, mask});
 }
 
+// A 32-bit shift by a computed amount: on a 64-lane wave an amount of 32-63 is `1u << lane` (or a lane
+// mask shifted by the lane) for the wave's upper half, undefined in C and no lane bit in 32 bits.
+__device__ void __td_lane_shift(unsigned int site, unsigned int amount) {
+  if (amount >= 32 && amount < 64 && __td_warp_size() == 64)
+    td_report_payload(TD_KIND_WARP_MASK, site, td_mask_payload{TD_MASK_SHIFT_PAST_32, amount});
+}
+
 }  // extern "C"

@@ -72,3 +72,17 @@ TEST(SyncChecks, APartialBarrierIsIgnoredOnMetaxAndTheHandOffRaces) {
   EXPECT_EQ(race->partner.line, 9u);
   EXPECT_EQ(race->buffer, "tile");
 }
+
+// `1u << lane` is a lane's bit with 32-lane warps; on a 64-lane wave lanes 32-63 shift by 32-63.
+TEST(WarpMasks, ALaneBitIn32BitsOnAWave64Target) {
+  CheckResult nv = check(bundle("lane_bits"), "nvidia-h200");
+  EXPECT_TRUE(nv.report.findings.empty()) << nv.report.findings.front().title;
+  for (double w : values(nv, "words")) EXPECT_EQ(w, 4294967295.0) << "every lane's bit";
+  CheckResult mx = check(bundle("lane_bits"), "metax-c500");
+  ASSERT_EQ(mx.report.findings.size(), 1u);
+  const Finding& f = mx.report.findings[0];
+  EXPECT_EQ(f.kind, "warp-size-assumption");
+  EXPECT_EQ(f.loc.line, 5u);
+  EXPECT_NE(f.title.find("a 32-bit shift (<<) by 3"), std::string::npos) << f.title;
+  EXPECT_EQ(f.count, 64u) << "lanes 32-63 of both waves";
+}
