@@ -9,5 +9,6 @@ namespace td::cli {
 std::function<int()> addCheckCommand(CLI::App& app);
 std::function<int()> addTargetsCommand(CLI::App& app);
 std::function<int()> addRulesCommand(CLI::App& app);
+std::function<int()> addInstrumentCommand(CLI::App& app);
 
 }  // namespace td::cli

@@ -37,6 +37,7 @@ static int run(int argc, char** argv) {
   std::function<int()> check = td::cli::addCheckCommand(app);
   std::function<int()> targets = td::cli::addTargetsCommand(app);
   std::function<int()> rules = td::cli::addRulesCommand(app);
+  std::function<int()> instrument = td::cli::addInstrumentCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -51,6 +52,7 @@ static int run(int argc, char** argv) {
     if (app.got_subcommand("check")) return check();
     if (app.got_subcommand("targets")) return targets();
     if (app.got_subcommand("rules")) return rules();
+    if (app.got_subcommand("instrument")) return instrument();
   } catch (const td::ExecutorCannotRun& e) {
     std::cerr << fmt::format("tile-doctor: cannot run: {}: {}\n", e.where(), e.what());
     return td::kExitExecutorCannotRun;

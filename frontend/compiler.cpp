@@ -250,7 +250,7 @@ std::string gIrPath;  // the file a child reads, for its fatal-error handler
 
 // Read in a child: LLVM ends the process on some invalid IR (a module that fails the verifier while its
 // debug info is upgraded, a malformed bitcode record) instead of returning an error.
-std::unique_ptr<llvm::Module> loadIR(llvm::LLVMContext& ctx, const std::string& path) {
+std::unique_ptr<llvm::Module> loadIR(llvm::LLVMContext& ctx, const std::string& path, bool amdgpuToo) {
   requireRegularFile(path, "the IR file");
   std::vector<std::string> parts;
   try {
@@ -277,9 +277,10 @@ std::unique_ptr<llvm::Module> loadIR(llvm::LLVMContext& ctx, const std::string& 
       llvm::raw_string_ostream vs(problems);
       if (llvm::verifyModule(*m, &vs))
         throw InputError(path, 0, "the IR is not valid (LLVM's verifier):\n" + vs.str().substr(0, 4000));
-      if (m->getTargetTriple().rfind("nvptx", 0) != 0)
-        throw InputError(path, 0, fmt::format("IR target is '{}'; tile-doctor reads NVPTX IR (nvptx64-nvidia-cuda)",
-                                              m->getTargetTriple()));
+      bool amdgpu = m->getTargetTriple().rfind("amdgcn", 0) == 0;
+      if (m->getTargetTriple().rfind("nvptx", 0) != 0 && !(amdgpuToo && amdgpu))
+        throw InputError(path, 0, fmt::format("IR target is '{}'; tile-doctor reads NVPTX IR (nvptx64-nvidia-cuda){}",
+                                              m->getTargetTriple(), amdgpuToo ? " or AMDGPU IR (amdgcn-amd-amdhsa)" : ""));
       return std::vector<std::string>{bitcodeOf(*m)};
     });
   } catch (const IsolatedFailure& e) {

@@ -59,6 +59,7 @@ void runClangAction(const std::string& path, const CompileOptions& opts, clang::
 // The clang command line compileCuda runs (what the compile cache keys on).
 std::vector<std::string> clangArguments(const std::string& path, const CompileOptions& opts);
 
-std::unique_ptr<llvm::Module> loadIR(llvm::LLVMContext& ctx, const std::string& path);
+// `amdgpuToo`: AMDGPU IR (amdgcn-*) is accepted beside NVPTX IR (tile-doctor instrument).
+std::unique_ptr<llvm::Module> loadIR(llvm::LLVMContext& ctx, const std::string& path, bool amdgpuToo = false);
 
 }  // namespace td

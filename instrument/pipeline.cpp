@@ -233,28 +233,32 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks, con
   refuseUndefinedFunctions(*km.module);
 
   t0 = std::chrono::steady_clock::now();
-  dropInboundsAssumptions(*km.module);
-  registerSharedObjects(*km.module, km.sites);
-  llvm::ModuleAnalysisManager mam;
-  StopSitesPass(km.sites).run(*km.module, mam);
-  SyncSitesPass(km.sites).run(*km.module, mam);
-  LoopSitesPass(km.sites).run(*km.module, mam);
-  std::vector<decltype(Family::instrument)> done;  // families that share instrumentation name one function
-  for (const Family& f : families())
-    if (checks.has(f.name) && f.instrument && std::find(done.begin(), done.end(), f.instrument) == done.end()) {
-      f.instrument(*km.module, km.sites, checks.families);
-      done.push_back(f.instrument);
-    }
-  // An enabled family with device state: the block sets it up first.
-  if (std::any_of(families().begin(), families().end(),
-                  [&](const Family& f) { return checks.has(f.name) && !f.regions.empty(); }))
-    startBlocks(*km.module);
+  instrumentModule(*km.module, km.sites, checks);
   linkDeviceRuntime(*km.module);
   std::string err;
   llvm::raw_string_ostream es(err);
   if (llvm::verifyModule(*km.module, &es)) throw std::runtime_error("instrumented module is invalid: " + es.str());
   km.instrumentSeconds = secondsSince(t0);
   return km;
+}
+
+void instrumentModule(llvm::Module& m, SiteTable& sites, const CheckSet& checks) {
+  dropInboundsAssumptions(m);
+  registerSharedObjects(m, sites);
+  llvm::ModuleAnalysisManager mam;
+  StopSitesPass(sites).run(m, mam);
+  SyncSitesPass(sites).run(m, mam);
+  LoopSitesPass(sites).run(m, mam);
+  std::vector<decltype(Family::instrument)> done;  // families that share instrumentation name one function
+  for (const Family& f : families())
+    if (checks.has(f.name) && f.instrument && std::find(done.begin(), done.end(), f.instrument) == done.end()) {
+      f.instrument(m, sites, checks.families);
+      done.push_back(f.instrument);
+    }
+  // An enabled family with device state: the block sets it up first.
+  if (std::any_of(families().begin(), families().end(),
+                  [&](const Family& f) { return checks.has(f.name) && !f.regions.empty(); }))
+    startBlocks(m);
 }
 
 }  // namespace td

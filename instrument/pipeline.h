@@ -39,6 +39,10 @@ struct KernelModule {
 // `ignores`: the target profile's statements it does not execute (instrument/target_semantics.h).
 KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks, const std::vector<std::string>& ignores = {});
 
+// The checks' instrumentation of a compiled module (sites recorded in `sites`), before the device runtime
+// is linked: what buildKernelModule does after compiling, and `tile-doctor instrument` on its own.
+void instrumentModule(llvm::Module& m, SiteTable& sites, const CheckSet& checks);
+
 // The compiled device runtime (td_core.cuh and every family's device source), linked into `m`; hooks become internal so they inline.
 void linkDeviceRuntime(llvm::Module& m);
 

@@ -10,7 +10,7 @@
 namespace td {
 
 bool isKernel(const llvm::Function& f) {
-  if (f.getCallingConv() == llvm::CallingConv::PTX_Kernel) return true;
+  if (f.getCallingConv() == llvm::CallingConv::PTX_Kernel || f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL) return true;
   const llvm::NamedMDNode* ann = f.getParent()->getNamedMetadata("nvvm.annotations");
   if (!ann) return false;
   for (const llvm::MDNode* n : ann->operands()) {
