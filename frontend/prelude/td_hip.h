@@ -66,6 +66,10 @@ template <typename T, typename F> __device__ inline T __td_shfl_words(T v, F shu
 // ---- half math the templates name (OCML) ----------------------------------------------------------------
 __device__ inline _Float16 __ocml_sqrt_f16(_Float16 x) { return (_Float16)__builtin_sqrtf((float)x); }
 __device__ inline _Float16 __ocml_pown_f16(_Float16 x, int n) { return (_Float16)__builtin_powif((float)x, n); }
+// max/min of two halves, as ROCm's math headers give them (IEEE fmax/fmin: a NaN operand yields the other);
+// without them the int/float/double overloads are equally good for _Float16 arguments.
+__device__ inline _Float16 max(_Float16 a, _Float16 b) { return (_Float16)__builtin_fmaxf((float)a, (float)b); }
+__device__ inline _Float16 min(_Float16 a, _Float16 b) { return (_Float16)__builtin_fminf((float)a, (float)b); }
 
 // ---- packed halves as hip_fp16.h declares them (TileLang's HIP code addresses their .x and .y) --------
 struct __half2 {
