@@ -71,6 +71,34 @@ __device__ inline _Float16 __ocml_pown_f16(_Float16 x, int n) { return (_Float16
 __device__ inline _Float16 max(_Float16 a, _Float16 b) { return (_Float16)__builtin_fmaxf((float)a, (float)b); }
 __device__ inline _Float16 min(_Float16 a, _Float16 b) { return (_Float16)__builtin_fminf((float)a, (float)b); }
 
+// ---- HIP's vector types construct from components: float4(x, y, z, w), float2(v) -------------------------
+// The CUDA SDK's vector types are plain structs (already declared by the time this prelude is read), so
+// HIP's constructor syntax becomes a call: a function-like macro expands only where the name is followed by
+// "(", which leaves declarations and casts (`float4 v;`, `(float4*)p`) alone.
+#define TD_HIP_VECTOR_CTORS(T, E)                                                                         \
+  __host__ __device__ inline T __td_make_##T() { return T{}; }                                          \
+  __host__ __device__ inline T __td_make_##T(E v) { T r; E* c = &r.x; for (int i = 0; i < (int)(sizeof(T) / sizeof(E)); ++i) c[i] = v; return r; } \
+  __host__ __device__ inline T __td_make_##T(const T& v) { return v; }
+TD_HIP_VECTOR_CTORS(float2, float)
+TD_HIP_VECTOR_CTORS(float4, float)
+TD_HIP_VECTOR_CTORS(int2, int)
+TD_HIP_VECTOR_CTORS(int4, int)
+TD_HIP_VECTOR_CTORS(uint2, unsigned int)
+TD_HIP_VECTOR_CTORS(uint4, unsigned int)
+#undef TD_HIP_VECTOR_CTORS
+__host__ __device__ inline float2 __td_make_float2(float x, float y) { return make_float2(x, y); }
+__host__ __device__ inline float4 __td_make_float4(float x, float y, float z, float w) { return make_float4(x, y, z, w); }
+__host__ __device__ inline int2 __td_make_int2(int x, int y) { return make_int2(x, y); }
+__host__ __device__ inline int4 __td_make_int4(int x, int y, int z, int w) { return make_int4(x, y, z, w); }
+__host__ __device__ inline uint2 __td_make_uint2(unsigned x, unsigned y) { return make_uint2(x, y); }
+__host__ __device__ inline uint4 __td_make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return make_uint4(x, y, z, w); }
+#define float2(...) __td_make_float2(__VA_ARGS__)
+#define float4(...) __td_make_float4(__VA_ARGS__)
+#define int2(...) __td_make_int2(__VA_ARGS__)
+#define int4(...) __td_make_int4(__VA_ARGS__)
+#define uint2(...) __td_make_uint2(__VA_ARGS__)
+#define uint4(...) __td_make_uint4(__VA_ARGS__)
+
 // ---- packed halves as hip_fp16.h declares them (TileLang's HIP code addresses their .x and .y) --------
 struct __half2 {
   _Float16 x, y;
