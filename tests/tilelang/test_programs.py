@@ -141,6 +141,14 @@ class TileLangPrograms(unittest.TestCase):
         p /= p.sum(axis=-1, keepdims=True)
         np.testing.assert_allclose(out, np.einsum("bhqk,bkhd->bqhd", p, v), rtol=1e-2, atol=2e-3)
 
+    def test_maca_lowering_without_tilelang_metax_is_a_clear_error(self):
+        rc, report, work = check(os.path.join(HERE, "softmax.py"), "--target", "metax-c500", "--lowering", "maca")
+        self.work = [work]
+        self.assertEqual(rc, 2)
+        self.assertEqual((report["error"]["kind"], report["error"]["line"]), ("bad-input", 28), report)
+        self.assertIn("--lowering maca needs tilelang-metax", report["error"]["message"])
+        self.assertTrue(report["error"]["file"].endswith("softmax.py"), report)
+
     def test_metax_alloc_barrier_is_target_unsupported(self):
         rc, report, work = check(os.path.join(HERE, "alloc_barrier.py"), "--target", "metax-c500")
         self.work = [work]
