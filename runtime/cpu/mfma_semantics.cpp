@@ -1,33 +1,15 @@
 #include "runtime/cpu/mfma_semantics.h"
 
 #include <cstdint>
-#include <cstring>
 #include <stdexcept>
 
 #include "frontend/fp8.h"
+#include "runtime/cpu/register_bits.h"
 #include "runtime/cpu/simt.h"
 
 namespace td::cpu {
 
 namespace {
-
-float wordFloat(uint64_t v) {
-  uint32_t u = static_cast<uint32_t>(v);
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-uint64_t floatWord(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-float halfFloat(uint16_t h) {
-  _Float16 v;
-  std::memcpy(&v, &h, 2);
-  return static_cast<float>(v);
-}
-float bf16Float(uint16_t b) { return wordFloat(uint64_t(b) << 16); }
 
 bool wordElements(const PtxStatement& st) {  // fp32 and tf32 inputs: one element per word
   return !st.integer && !st.fp8 && (st.type == MmaType::F32 || st.type == MmaType::TF32);
@@ -35,15 +17,15 @@ bool wordElements(const PtxStatement& st) {  // fp32 and tf32 inputs: one elemen
 
 // Element `item` of a lane's A or B operand, which arrives as 32-bit words, packed from the low bits up.
 float element(const uint64_t* words, int item, const PtxStatement& st) {
-  if (wordElements(st) && st.type == MmaType::TF32) return wordFloat(words[item] & 0xffffe000u);  // 10-bit mantissa
-  if (wordElements(st)) return wordFloat(words[item]);
+  if (wordElements(st) && st.type == MmaType::TF32) return tf32(words[item]);  // 10-bit mantissa
+  if (wordElements(st)) return bitsf(words[item]);
   if (st.integer || st.fp8) {
     uint8_t b = static_cast<uint8_t>(words[item / 4] >> (8 * (item % 4)));
     if (st.integer) return static_cast<float>(static_cast<int8_t>(b));
     return st.aUnsigned ? fp8E5M2ToFloat(b) : fp8E4M3ToFloat(b);
   }
   uint16_t h = static_cast<uint16_t>(words[item / 2] >> (16 * (item % 2)));
-  return st.type == MmaType::BF16 ? bf16Float(h) : halfFloat(h);
+  return st.type == MmaType::BF16 ? bf16f(h) : half2f(h);
 }
 
 }  // namespace
@@ -80,9 +62,9 @@ void mfma(const std::vector<SimThread*>& lanes, const PtxStatement& st) {
         for (int k = 0; k < K; ++k) acc += static_cast<uint32_t>(static_cast<int32_t>(A[i][k]) * static_cast<int32_t>(B[k][j]));
         lanes[l]->asmOut[r] = acc;
       } else {
-        float acc = wordFloat(c[r]);
+        float acc = bitsf(c[r]);
         for (int k = 0; k < K; ++k) acc = __builtin_fmaf(A[i][k], B[k][j], acc);
-        lanes[l]->asmOut[r] = floatWord(acc);
+        lanes[l]->asmOut[r] = fbits(acc);
       }
     }
   }

@@ -10,6 +10,7 @@
 #include "instrument/ptx_catalogue.h"
 #include "runtime/cpu/mfma_semantics.h"
 #include "runtime/cpu/ptx_param.h"
+#include "runtime/cpu/register_bits.h"
 #include "runtime/cpu/simt.h"
 
 namespace td::cpu {
@@ -50,39 +51,6 @@ void ldmatrix(const std::vector<SimThread*>& lanes, int count, bool trans) {
     for (int m = 0; m < count; ++m)
       lanes[l]->asmOut[m] = uint64_t(elem(m, r, c)) | (uint64_t(elem(m, r, c + 1)) << 16);
   }
-}
-
-float half2f(uint16_t h) {
-  _Float16 v;
-  std::memcpy(&v, &h, 2);
-  return static_cast<float>(v);
-}
-float bitsf(uint64_t v) {
-  uint32_t u = static_cast<uint32_t>(v);
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-uint64_t fbits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-
-float bf16f(uint16_t b) {
-  uint32_t u = uint32_t(b) << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-float tf32(uint64_t v) {  // the tensor cores read the upper 19 bits of each fp32 operand
-  return bitsf(v & 0xffffe000u);
-}
-uint16_t f2half(float f) {
-  _Float16 h = static_cast<_Float16>(f);
-  uint16_t u;
-  std::memcpy(&u, &h, 2);
-  return u;
 }
 
 // mma.sync m16n8k{8,16}, fragment layouts of the PTX ISA ("Matrix fragments for mma.m16n8k16 /
