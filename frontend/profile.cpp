@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <toml++/toml.h>
 #include <unistd.h>
 
@@ -47,31 +48,24 @@ Profile readProfile(const fs::path& file) {
   p.bandwidthGBs = number("bandwidth_gbs");
   p.fp16Tflops = number("fp16_tflops");
   if (const toml::node* n = t.get("private_per_thread")) p.privatePerThread = n->value<int64_t>().value_or(0);
-  if (const toml::node* n = t.get("unsupported")) {
+  // A list of names tile-doctor knows (`known`); anything else is bad input at the list's line.
+  auto names = [&](const char* key, const char* what, const std::vector<std::string>& known) {
+    std::vector<std::string> out;
+    const toml::node* n = t.get(key);
+    if (!n) return out;
     int line = static_cast<int>(n->source().begin.line);
     const toml::array* a = n->as_array();
-    if (!a) throw InputError(file.string(), line, "unsupported must be a list of feature names");
+    if (!a) throw InputError(file.string(), line, fmt::format("{} must be a list of {}", key, what));
     for (const toml::node& e : *a) {
       std::string name = e.value<std::string>().value_or("");
-      const std::vector<std::string>& known = hardwareFeatureNames();
       if (std::find(known.begin(), known.end(), name) == known.end())
-        throw InputError(file.string(), line, fmt::format("unsupported lists '{}', not one of tma, wgmma, mbarrier, "
-                                                          "cluster, fp16-accumulate-mma", name));
-      p.unsupported.push_back(name);
+        throw InputError(file.string(), line, fmt::format("{} lists '{}', not one of: {}", key, name, fmt::join(known, ", ")));
+      out.push_back(name);
     }
-  }
-  if (const toml::node* n = t.get("ignores")) {
-    int line = static_cast<int>(n->source().begin.line);
-    const toml::array* a = n->as_array();
-    if (!a) throw InputError(file.string(), line, "ignores must be a list of statement kinds");
-    for (const toml::node& e : *a) {
-      std::string name = e.value<std::string>().value_or("");
-      const std::vector<std::string>& known = targetSemanticsNames();
-      if (std::find(known.begin(), known.end(), name) == known.end())
-        throw InputError(file.string(), line, fmt::format("ignores lists '{}', not one of: partial-barrier", name));
-      p.ignores.push_back(name);
-    }
-  }
+    return out;
+  };
+  p.unsupported = names("unsupported", "feature names", hardwareFeatureNames());
+  p.ignores = names("ignores", "statement kinds", targetSemanticsNames());
   auto triple = [&](const char* key, int64_t* out) {
     const toml::node& n = need(key);
     int line = static_cast<int>(n.source().begin.line);

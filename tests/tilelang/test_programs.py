@@ -59,6 +59,23 @@ def source_of(bundle_dir):
     return path if os.path.isabs(path) else os.path.join(bundle_dir, path)
 
 
+def expect_softmax_output(work):
+    """softmax.py's launch: Y is the row softmax of X."""
+    x, y = load(work, "in", "launch1", "X"), load(work, "out", "launch1", "Y")
+    ref = np.exp(x - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(y, ref / ref.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-6)
+
+
+def expect_attention_output(work):
+    """flash_attention_fwd.py's launch: Out is softmax(Q K^T / sqrt(d)) V per batch and head."""
+    q, kk, v = (load(work, "in", "launch1", n) for n in "QKV")
+    out = load(work, "out", "launch1", "Out")
+    s = np.einsum("bqhd,bkhd->bhqk", q, kk) / np.sqrt(q.shape[-1])
+    p = np.exp(s - s.max(axis=-1, keepdims=True))
+    p /= p.sum(axis=-1, keepdims=True)
+    np.testing.assert_allclose(out, np.einsum("bhqk,bkhd->bqhd", p, v), rtol=1e-2, atol=2e-3)
+
+
 def line_of(script, text):
     with open(os.path.join(HERE, script)) as src:
         return src.read().splitlines().index(text) + 1
@@ -120,9 +137,7 @@ class TileLangPrograms(unittest.TestCase):
 
     def test_metax_softmax(self):
         report, work = self.run_on_metax("softmax.py")
-        x, y = load(work, "in", "launch1", "X"), load(work, "out", "launch1", "Y")
-        ref = np.exp(x - x.max(axis=1, keepdims=True))
-        np.testing.assert_allclose(y, ref / ref.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-6)
+        expect_softmax_output(work)
 
     def test_rmsnorm_on_both_targets(self):
         for target in ("nvidia-h200", "metax-c500"):
@@ -134,12 +149,7 @@ class TileLangPrograms(unittest.TestCase):
 
     def test_metax_flash_attention_forward(self):
         report, work = self.run_on_metax("flash_attention_fwd.py")
-        q, kk, v = (load(work, "in", "launch1", n) for n in "QKV")
-        out = load(work, "out", "launch1", "Out")
-        s = np.einsum("bqhd,bkhd->bhqk", q, kk) / np.sqrt(q.shape[-1])
-        p = np.exp(s - s.max(axis=-1, keepdims=True))
-        p /= p.sum(axis=-1, keepdims=True)
-        np.testing.assert_allclose(out, np.einsum("bhqk,bkhd->bqhd", p, v), rtol=1e-2, atol=2e-3)
+        expect_attention_output(work)
 
     def test_maca_lowering_without_tilelang_metax_is_a_clear_error(self):
         rc, report, work = check(os.path.join(HERE, "softmax.py"), "--target", "metax-c500", "--lowering", "maca")
@@ -184,19 +194,11 @@ class TileLangPrograms(unittest.TestCase):
 
     def test_softmax(self):
         report, work = self.run_clean("softmax.py")
-        x, y = load(work, "in", "launch1", "X"), load(work, "out", "launch1", "Y")
-        ref = np.exp(x - x.max(axis=1, keepdims=True))
-        ref /= ref.sum(axis=1, keepdims=True)
-        np.testing.assert_allclose(y, ref, rtol=1e-5, atol=1e-6)
+        expect_softmax_output(work)
 
     def test_flash_attention_forward(self):
         report, work = self.run_clean("flash_attention_fwd.py")
-        q, kk, v = (load(work, "in", "launch1", n) for n in "QKV")
-        out = load(work, "out", "launch1", "Out")
-        s = np.einsum("bqhd,bkhd->bhqk", q, kk) / np.sqrt(q.shape[-1])
-        p = np.exp(s - s.max(axis=-1, keepdims=True))
-        p /= p.sum(axis=-1, keepdims=True)
-        np.testing.assert_allclose(out, np.einsum("bhqk,bkhd->bqhd", p, v), rtol=1e-2, atol=2e-3)
+        expect_attention_output(work)
 
     def test_three_kernels_on_cuda_tensors(self):
         # scale -> add_bias -> relu, twice: the second step repeats each kernel with the same shapes

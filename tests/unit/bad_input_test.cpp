@@ -56,6 +56,22 @@ class BadInput : public ::testing::Test {
     write("bundle.toml", m);
     return runCli("check " + (dir_ / "bundle.toml").string() + " " + extra);
   }
+  // Checks the good bundle on metax-c500 with a copy of its profile in which `from` became `to`.
+  Cli checkWithMetaxProfileEdited(const std::string& from, const std::string& to) {
+    fs::path profiles = dir_ / "profiles";
+    fs::create_directories(profiles);
+    std::ifstream in(std::string(TD_SOURCE_DIR) + "/profiles/metax-c500.toml");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string p = text.str();
+    size_t at = p.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    p.replace(at, from.size(), to);
+    std::ofstream(profiles / "metax-c500.toml") << p;
+    checkWith("", "");  // writes the good bundle
+    return runCli("check " + (dir_ / "bundle.toml").string() + " --target metax-c500",
+                  "TILE_DOCTOR_PROFILES=" + profiles.string());
+  }
   fs::path dir_;
 };
 
@@ -395,18 +411,8 @@ TEST_F(BadInput, BuffersBeyondWhatTheHostHasAvailable) {
 // A profile's `unsupported` list names features tile-doctor can find; anything else is bad input naming
 // the profile's file and line (a typo would otherwise silently check nothing).
 TEST_F(BadInput, ProfileListingAnUnknownFeature) {
-  fs::path profiles = dir_ / "profiles";
-  fs::create_directories(profiles);
-  std::ifstream in(std::string(TD_SOURCE_DIR) + "/profiles/metax-c500.toml");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string p = text.str();
-  p.replace(p.find("\"cluster\""), 9, "\"clusters\"");
-  std::ofstream(profiles / "metax-c500.toml") << p;
-  checkWith("", "");  // writes the good bundle
-  Cli bad = runCli("check " + (dir_ / "bundle.toml").string() + " --target metax-c500",
-                   "TILE_DOCTOR_PROFILES=" + profiles.string());
-  expectBadInput(bad, "metax-c500.toml:", "unsupported lists 'clusters'");
+  expectBadInput(checkWithMetaxProfileEdited("\"cluster\"", "\"clusters\""), "metax-c500.toml:",
+                 "unsupported lists 'clusters'");
 }
 
 TEST_F(BadInput, UnknownDialect) {
@@ -431,16 +437,6 @@ TEST_F(BadInput, SharedOnTargetIsWhatTheLimitChecks) {
 }
 
 TEST_F(BadInput, ProfileIgnoringAnUnknownStatement) {
-  fs::path profiles = dir_ / "profiles";
-  fs::create_directories(profiles);
-  std::ifstream in(std::string(TD_SOURCE_DIR) + "/profiles/metax-c500.toml");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string p = text.str();
-  p.replace(p.find("\"partial-barrier\""), 17, "\"named-barrier\"");
-  std::ofstream(profiles / "metax-c500.toml") << p;
-  checkWith("", "");
-  Cli bad = runCli("check " + (dir_ / "bundle.toml").string() + " --target metax-c500",
-                   "TILE_DOCTOR_PROFILES=" + profiles.string());
-  expectBadInput(bad, "metax-c500.toml:", "ignores lists 'named-barrier', not one of: partial-barrier");
+  expectBadInput(checkWithMetaxProfileEdited("\"partial-barrier\"", "\"named-barrier\""), "metax-c500.toml:",
+                 "ignores lists 'named-barrier', not one of: partial-barrier");
 }
