@@ -170,17 +170,21 @@ std::optional<PtxStatement> parsePtx(const std::string& asmText) {
     return st;
   }
   static const std::regex mfma(
-      R"(^td\.mfma\.(f32|i32)\.16x16x(4|8|16|32)\.(f16|bf16|f32|tf32|i8|fp8|bf8) \{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\};$)");
+      R"(^td\.mfma\.(f32|i32)\.(16x16|32x32)x(4|8|16|32)\.(f16|bf16|f32|tf32|i8|fp8|bf8) \{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\};$)");
   if (std::regex_match(s, m, mfma)) {
     PtxStatement st{PtxOp::Mfma};
-    st.count = std::stoi(m[2]);
-    std::string in = m[3];
+    st.k = m[2] == "32x32" ? 32 : 16;
+    st.count = std::stoi(m[3]);
+    std::string in = m[4];
     st.type = in == "bf16" ? MmaType::BF16 : in == "f32" ? MmaType::F32 : in == "tf32" ? MmaType::TF32 : MmaType::F16;
     st.integer = in == "i8";
     st.fp8 = in == "fp8" || in == "bf8";
     st.aUnsigned = st.bUnsigned = in == "bf8";
-    // K per input type: AMD's 16x16x4 f32, 16x16x16 f16/bf16, 16x16x32 i8/fp8; MetaX's 16x16x8 tf32, 16x16x16 i8
-    bool legal = st.integer ? st.count == 16 || st.count == 32
+    // K per input type: AMD's 16x16x4 f32, 16x16x16 f16/bf16, 16x16x32 i8/fp8, 32x32x8 f16/bf16; MetaX's
+    // 16x16x8 tf32, 16x16x16 i8
+    bool wide = st.k == 32 && !st.integer && !st.fp8 && (st.type == MmaType::F16 || st.type == MmaType::BF16);
+    bool legal = st.k == 32 ? wide && st.count == 8
+                 : st.integer ? st.count == 16 || st.count == 32
                  : st.fp8   ? st.count == 32
                  : st.type == MmaType::F32  ? st.count == 4
                  : st.type == MmaType::TF32 ? st.count == 8

@@ -14,10 +14,10 @@ enum class PtxOp {
   Mma,            // mma.sync.aligned.m16n8k{8,16}.row.col.{f32,f16}.{f16,bf16,tf32}x2.{f32,f16}, and
                   // m16n8k{16,32}.row.col[.satfinite].s32.{s8,u8}.{s8,u8}.s32,
                   // m16n8k32.row.col.{f32,f16}.{e4m3,e5m2}.{e4m3,e5m2}.{f32,f16}
-  Mfma,           // td.mfma.{f32,i32}.16x16xK.{f16,bf16,f32,tf32,i8,fp8,bf8} {d}, {a}, {b}, {c}: tile-doctor's
+  Mfma,           // td.mfma.{f32,i32}.{16x16,32x32}xK.{f16,bf16,f32,tf32,i8,fp8,bf8} {d}, {a}, {b}, {c}: tile-doctor's
                   // pseudo-instruction for a wave-64 matrix builtin (AMD MFMA, MetaX MXC MMA;
                   // frontend/prelude/td_matrix64.h), never real PTX;
-                  // count = K, type / integer / fp8 (aUnsigned = bUnsigned = E5M2) the inputs
+                  // k = M = N, count = K, type / integer / fp8 (aUnsigned = bUnsigned = E5M2) the inputs
   StMatrix,       // stmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16
   Shfl,           // shfl.sync.{idx,up,down,bfly}.b32 d, a, b, c, membermask
   Redux,          // redux.sync.{add,min,max,and,or,xor}.{s32,u32,b32} d, a, membermask
@@ -89,7 +89,7 @@ struct PtxStatement {
   int sizeOperand = -1;     // cp.async: the operand holding the copy size when it is not a literal ("n")
   int srcSizeOperand = -1;  // cp.async: the operand holding the src size
   bool waitAll = false;
-  // mma: k (8 or 16), input type, f16 accumulators; shfl: mode 0..3 (idx, up, down, bfly);
+  // mma: k (8 or 16); td.mfma: k = the tile edge M = N (16 or 32), count = K; input type, f16 accumulators; shfl: mode 0..3 (idx, up, down, bfly);
   // redux: 0 add, 1 min, 2 max, 3 and, 4 or, 5 xor, signed; barrier: arrive (no wait), with a count
   int k = 16;
   MmaType type = MmaType::F16;

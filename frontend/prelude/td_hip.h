@@ -232,6 +232,8 @@ struct __hip_fp8x4_e8m0_fnuz { __hip_fp8x4_storage_t __x; };
 #define __builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8(a, b, c, ...) __td_mma64_f32_16x16x32_bf8(a, b, c)
 #define __builtin_amdgcn_mfma_i32_16x16x32_i8(a, b, c, ...) __td_mma64_i32_16x16x32_i8(a, b, c)
 #define __builtin_amdgcn_mfma_f32_16x16x4f32(a, b, c, ...) __td_mma64_f32_16x16x4_f32(a, b, c)
+#define __builtin_amdgcn_mfma_f32_32x32x8f16(a, b, c, ...) __td_mma64_f32_32x32x8_f16(a, b, c)
+#define __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(a, b, c, ...) __td_mma64_f32_32x32x8_bf16(a, b, c)
 
 // ---- what no wave-64 target has --------------------------------------------------------------------------
 // TileLang's HIP codegen writes T.alloc_barrier's arrivals and waits as these calls, which tl_templates/hip

@@ -294,11 +294,13 @@ class Lowering {
   void lowerPtx(llvm::CallInst* call, const PtxStatement& st) {
     if (lowerPtxToScheduler(call, st)) return;
     llvm::IRBuilder<> entry(&*call->getFunction()->getEntryBlock().getFirstInsertionPt());
-    llvm::Type* slots = llvm::ArrayType::get(i64_, 16);
-    llvm::Value* in = entry.CreateAlloca(slots);
-    llvm::Value* out = entry.CreateAlloca(slots);
+    llvm::Type* rt = call->getType();
+    auto* results = llvm::dyn_cast<llvm::StructType>(rt);
+    unsigned outputs = results ? results->getNumElements() : 1;  // a 32x32 MFMA: 16 results, 20 inputs
+    llvm::Value* in = entry.CreateAlloca(llvm::ArrayType::get(i64_, std::max(1u, call->arg_size())));
+    llvm::Value* out = entry.CreateAlloca(llvm::ArrayType::get(i64_, outputs));
     llvm::IRBuilder<> b(call);
-    for (unsigned k = 0; k < call->arg_size() && k < 16; ++k) {
+    for (unsigned k = 0; k < call->arg_size(); ++k) {
       llvm::Value* v = call->getArgOperand(k);
       llvm::Type* t = v->getType();
       if (t->isPointerTy()) v = b.CreatePtrToInt(v, i64_);
@@ -309,15 +311,14 @@ class Lowering {
     uint32_t param = packPtxParam(st);
     b.CreateCall(hook("__td_cpu_asm", void_, {i32_, i32_, i32_, ptr_, ptr_}),
                  {siteArg(*call), b.getInt32(static_cast<uint32_t>(st.op)), b.getInt32(param), in, out});
-    llvm::Type* rt = call->getType();
     auto slot = [&](unsigned k, llvm::Type* t) -> llvm::Value* {
       llvm::Value* v = b.CreateLoad(i64_, b.CreateConstGEP1_32(i64_, out, k));
       if (t->isFloatingPointTy()) return b.CreateBitCast(b.CreateTrunc(v, b.getIntNTy(t->getPrimitiveSizeInBits())), t);
       return b.CreateTrunc(v, t);
     };
-    if (auto* s = llvm::dyn_cast<llvm::StructType>(rt)) {
-      llvm::Value* agg = llvm::UndefValue::get(s);
-      for (unsigned k = 0; k < s->getNumElements(); ++k) agg = b.CreateInsertValue(agg, slot(k, s->getElementType(k)), k);
+    if (results) {
+      llvm::Value* agg = llvm::UndefValue::get(results);
+      for (unsigned k = 0; k < outputs; ++k) agg = b.CreateInsertValue(agg, slot(k, results->getElementType(k)), k);
       call->replaceAllUsesWith(agg);
     } else if (!rt->isVoidTy()) {
       call->replaceAllUsesWith(slot(0, rt));

@@ -79,6 +79,42 @@ TEST(HipDialect, Wave64BundleGivesTheHandComputedResults) {
     EXPECT_EQ(rounded[l], bf16RoundedToNearestEven(static_cast<float>(C[l]))) << "hip_bfloat16(" << C[l] << ")";
 }
 
+// D = A·B + C for an M×K by K×N tile, the bundle's row-major buffers.
+void expectProduct(const CheckResult& r, const std::string& a, const std::string& b, const std::string& c,
+                   const std::string& d, int M, int K, double tolerance) {
+  std::vector<double> A = values(r, a), B = values(r, b), C = values(r, c), D = values(r, d);
+  ASSERT_EQ(D.size(), static_cast<size_t>(M * M)) << d;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < M; ++j) {
+      double want = C[i * M + j];
+      for (int k = 0; k < K; ++k) want += A[i * K + k] * B[k * M + j];
+      ASSERT_NEAR(D[i * M + j], want, tolerance) << d << "[" << i << "][" << j << "]";
+    }
+}
+
+TEST(HipDialect, EveryMfmaShapeGivesTheProductInItsLayout) {
+  CheckResult r = check(bundle("hip_mfma_kinds"), "metax-c500");
+  EXPECT_TRUE(r.report.findings.empty()) << r.report.findings.front().title;
+  expectProduct(r, "Ah", "Bh", "C32", "Dh32", 32, 8, 1e-5);    // 32x32x8 f16: 16 accumulators a lane
+  expectProduct(r, "Ab", "Bb", "C32", "Db32", 32, 8, 1e-5);    // 32x32x8 bf16
+  expectProduct(r, "Af", "Bf", "C16", "Df", 16, 4, 1e-5);      // 16x16x4 f32
+  expectProduct(r, "Ab16", "Bb16", "C16", "Db16", 16, 16, 1e-5);
+  expectProduct(r, "Ai", "Bi", "Ci", "Di", 16, 32, 0);         // 16x16x32 i8, exact in int32
+}
+
+TEST(HipDialect, ThirtyTwoByThirtyTwoTilesKeepRowsInRunsOfFour) {
+  // The AMD layout of a 32x32 result: lanes 0-31 hold rows 0-3, 8-11, 16-19, 24-27 of their column in
+  // registers 0-15, lanes 32-63 rows 4-7, 12-15, ... A catalogue statement for each shape it knows.
+  auto wide = parsePtx(
+      "td.mfma.f32.32x32x8.f16 {$0,$1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15}, {$16,$17}, {$18,$19}, "
+      "{$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32,$33,$34,$35};");
+  ASSERT_TRUE(wide);
+  EXPECT_EQ(wide->k, 32);
+  EXPECT_EQ(wide->count, 8);
+  EXPECT_FALSE(parsePtx("td.mfma.f32.32x32x16.f16 {$0}, {$1,$2}, {$3,$4}, {$5};")) << "32x32 f16 has K = 8";
+  EXPECT_FALSE(parsePtx("td.mfma.i32.32x32x8.i8 {$0}, {$1,$2}, {$3,$4}, {$5};")) << "no 32x32 int8 form here";
+}
+
 TEST(HipDialect, MfmaOnA32LaneTargetIsRefusedByName) {
   try {
     check(bundle("hip_wave64"), "nvidia-h200");
