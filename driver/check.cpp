@@ -153,6 +153,7 @@ CheckResult runCheck(const CheckRequest& req) {
   if (checks.has("launch")) {
     r.findings = checkLaunchLimits(b, profile, static_cast<uint64_t>(r.staticShared), km.privateMemory, km.features);
     if (!r.findings.empty()) return res;  // a target that lacks TMA says so before the CPU refuses it
+    if (auto f = checkDefaultLaunchBounds(b, profile, km.launchBounds)) r.findings.push_back(*f);
   }
   if (checks.has("sync"))
     for (const IgnoredStatement& s : km.ignored) r.findings.push_back(ignoredStatementFinding(s, profile));

@@ -48,6 +48,11 @@ Profile readProfile(const fs::path& file) {
   p.bandwidthGBs = number("bandwidth_gbs");
   p.fp16Tflops = number("fp16_tflops");
   if (const toml::node* n = t.get("private_per_thread")) p.privatePerThread = n->value<int64_t>().value_or(0);
+  if (const toml::node* n = t.get("default_launch_bounds")) {
+    p.defaultLaunchBounds = n->value<int64_t>().value_or(0);
+    if (p.defaultLaunchBounds <= 0)
+      throw InputError(file.string(), static_cast<int>(n->source().begin.line), "default_launch_bounds must be positive");
+  }
   // A list of names tile-doctor knows (`known`); anything else is bad input at the list's line.
   auto names = [&](const char* key, const char* what, const std::vector<std::string>& known) {
     std::vector<std::string> out;

@@ -15,6 +15,8 @@ struct Profile {
   int64_t blockMax[3] = {0, 0, 0};  // threads per block dimension
   int64_t registersPerSm = 0, smCount = 0;
   int64_t privatePerThread = 0;  // private (local) memory a thread may use; 0: not known, not checked
+  // Threads per block a kernel without __launch_bounds__ is compiled for; 0: threadsPerBlock (CUDA's rule)
+  int64_t defaultLaunchBounds = 0;
   std::vector<std::string> unsupported;  // hardware features it lacks (instrument/target_features.h names them)
   std::vector<std::string> ignores;      // statements it does not execute (instrument/target_semantics.h names them)
   int64_t memoryBytes = 0;

@@ -228,6 +228,7 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks, con
   markGridConstants(*kernel, bundle);
   keepOnlyEntry(*km.module, kernel);
   km.privateMemory = privateMemoryOf(*kernel);
+  km.launchBounds = launchBoundsOf(*kernel);
   km.features = hardwareFeaturesUsed(*km.module, bundle);
   km.ignored = dropIgnoredStatements(*km.module, ignores);
   refuseUndefinedFunctions(*km.module);

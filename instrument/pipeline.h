@@ -6,6 +6,7 @@
 #include <string>
 
 #include "frontend/manifest.h"
+#include "instrument/launch_bounds.h"
 #include "instrument/private_memory.h"
 #include "instrument/target_features.h"
 #include "instrument/target_semantics.h"
@@ -30,6 +31,7 @@ struct KernelModule {
   SiteTable sites;
   std::string entrySymbol;  // the kernel's name in the IR (mangled for C++ kernels)
   PrivateMemory privateMemory;  // the compiled kernel's stack arrays per thread, before instrumentation
+  LaunchBounds launchBounds;    // what __launch_bounds__ says (maxThreads 0: none)
   std::vector<FeatureUse> features;  // hardware features it uses that not every target has
   std::vector<IgnoredStatement> ignored;  // statements the target does not execute, dropped before instrumentation
   double compileSeconds = 0, instrumentSeconds = 0;

@@ -64,16 +64,29 @@ SourceLoc toSourceLoc(const llvm::DILocation* l) {
   return loc;
 }
 
-// The kernel's own source file: the compile unit's main file.
-std::string mainFile(const llvm::Instruction& inst) {
-  const llvm::DISubprogram* sp = inst.getFunction()->getSubprogram();
-  if (!sp || !sp->getUnit()) return {};
-  const llvm::DIFile* f = sp->getUnit()->getFile();
+std::string fullPath(const llvm::DIFile* f) {
   std::string file = f->getFilename().str();
   if (!f->getDirectory().empty() && !file.empty() && file[0] != '/') file = f->getDirectory().str() + "/" + file;
   return file;
 }
+
+// The kernel's own source file: the compile unit's main file.
+std::string mainFile(const llvm::Instruction& inst) {
+  const llvm::DISubprogram* sp = inst.getFunction()->getSubprogram();
+  if (!sp || !sp->getUnit()) return {};
+  return fullPath(sp->getUnit()->getFile());
+}
 }  // namespace
+
+SourceLoc definitionLocation(const llvm::Function& f) {
+  SourceLoc loc;
+  loc.function = shortName(f.getName());
+  if (const llvm::DISubprogram* sp = f.getSubprogram(); sp && sp->getFile()) {
+    loc.file = fullPath(sp->getFile());
+    loc.line = sp->getLine();
+  }
+  return loc;
+}
 
 // An instruction the optimiser moved may have lost its location: the nearest one in its block stands in.
 const llvm::DILocation* locationOf(const llvm::Instruction& inst) {

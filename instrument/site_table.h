@@ -6,6 +6,7 @@
 #include <vector>
 
 namespace llvm {
+class Function;
 class Instruction;
 }
 
@@ -59,5 +60,7 @@ void tagSite(llvm::Instruction& inst, unsigned id);
 // prelude, so a bad access inside atomicAdd() is reported at the user's call; inside another header's
 // function, the innermost call in the kernel's own file (the header location goes to `helper`).
 SourceLoc userLocation(const llvm::Instruction& inst);
+// Where a function is defined (its DISubprogram); only `function` without debug info.
+SourceLoc definitionLocation(const llvm::Function& f);
 
 }  // namespace td

@@ -106,4 +106,22 @@ std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64
   return out;
 }
 
+std::optional<Finding> checkDefaultLaunchBounds(const Bundle& b, const Profile& p, const LaunchBounds& bounds) {
+  int64_t threads = b.block[0] * b.block[1] * b.block[2];
+  if (p.defaultLaunchBounds <= 0 || bounds.maxThreads > 0 || threads <= p.defaultLaunchBounds) return std::nullopt;
+  Finding f;
+  f.kind = rule::LaunchBoundsDefault;
+  f.title = fmt::format("kernel {} has no __launch_bounds__: {} compiles it for at most {} threads per block, and it is "
+                        "launched with {}",
+                        b.entry, p.name, p.defaultLaunchBounds, threads);
+  f.loc = bounds.kernel.file.empty() ? SourceLoc{b.manifestPath, static_cast<unsigned>(b.entryLine), 0, b.entry}
+                                     : bounds.kernel;
+  f.notes.push_back(fmt::format("MACA builds a kernel without __launch_bounds__ for {} threads (mcFuncGetAttributes: "
+                                "maxThreadsPerBlock {}) and recompiles it for a larger block at its first launch; "
+                                "__launch_bounds__({}) on the kernel avoids that",
+                                p.defaultLaunchBounds, p.defaultLaunchBounds, threads));
+  f.notes.push_back("the launch ran and was checked as launched");
+  return f;
+}
+
 }  // namespace td

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "sanitizer/reporters.h"
+#include "sanitizer/rules.h"
 
 namespace td {
 
@@ -10,7 +11,10 @@ std::string renderText(const Report& r, bool colour) {
   };
   std::string out;
   for (const Finding& f : r.findings) {
-    out += paint("1;31", "==tile-doctor== ERROR: " + f.kind) + ": " + paint("1", f.title) + "\n";
+    const Rule* rule = findRule(f.kind);
+    bool warning = rule && rule->severity == Severity::Warning;
+    out += paint(warning ? "1;33" : "1;31", std::string("==tile-doctor== ") + (warning ? "WARNING: " : "ERROR: ") + f.kind) +
+           ": " + paint("1", f.title) + "\n";
     if (!f.loc.file.empty()) {
       out += "    at " + paint("36", f.loc.str());
       if (!f.loc.function.empty()) out += " in " + f.loc.function;

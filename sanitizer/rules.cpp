@@ -56,6 +56,13 @@ const std::vector<Rule>& builtinRules() {
        "Lower the program for a GPU without the feature (TileLang: --tilelang-arch sm_80), or use the target's "
        "own form; the note names it.",
        kLimit},
+      {rule::LaunchBoundsDefault, "launch", Severity::Warning, "More threads than the target compiles an unbounded kernel for",
+       "The kernel has no __launch_bounds__ and is launched with more threads per block than the target's compiler "
+       "assumes without one (MACA: 512, where CUDA assumes 1024). MetaX's runtime then recompiles the kernel for "
+       "the larger block at its first launch; the kernel was checked as launched.",
+       "Give the kernel __launch_bounds__(THREADS) for the block it is launched with (TileLang's kernels always "
+       "have one).",
+       kLimit},
       {rule::KernelFault, "run", Severity::Error, "The kernel faulted",
        "The kernel stopped on an access the checks did not cover (a pointer from no argument) or an illegal "
        "instruction.",

@@ -19,6 +19,7 @@ inline constexpr const char* ThreadsPerBlockLimit = "threads-per-block-limit";
 inline constexpr const char* GridLimit = "grid-limit";
 inline constexpr const char* PrivateMemoryLimit = "private-memory-limit";
 inline constexpr const char* TargetUnsupported = "target-unsupported";
+inline constexpr const char* LaunchBoundsDefault = "launch-bounds-default";
 inline constexpr const char* KernelFault = "kernel-fault";
 inline constexpr const char* KernelHang = "kernel-hang";
 inline constexpr const char* Deadlock = "deadlock";

@@ -415,6 +415,11 @@ TEST_F(BadInput, ProfileListingAnUnknownFeature) {
                  "unsupported lists 'clusters'");
 }
 
+TEST_F(BadInput, ProfileWithANonPositiveLaunchBoundsDefault) {
+  expectBadInput(checkWithMetaxProfileEdited("default_launch_bounds = 512", "default_launch_bounds = 0"),
+                 "metax-c500.toml:", "default_launch_bounds must be positive");
+}
+
 TEST_F(BadInput, UnknownDialect) {
   expectBadInput(checkWith("entry = \"k\"", "entry = \"k\"\ndialect = \"rocm\""), "bundle.toml:4",
                  "kernel.dialect is 'rocm'; it must be \"cuda\", \"hip\" or \"maca\"");
