@@ -12,11 +12,12 @@ Family initFamily();
 Family launchFamily();
 Family raceFamily();
 Family syncFamily();
+Family numericsFamily();
 
 namespace {
 
 std::vector<Family>& registry() {
-  static std::vector<Family> list = {raceFamily(), initFamily(), syncFamily(), boundsFamily(), launchFamily()};
+  static std::vector<Family> list = {raceFamily(), initFamily(), syncFamily(), numericsFamily(), boundsFamily(), launchFamily()};
   return list;
 }
 

@@ -31,6 +31,7 @@ struct DeviceFile {
 struct Family {
   std::string name;     // as --checks names it
   std::string summary;  // one line, for `tile-doctor rules` and --help
+  bool byDefault = true;  // part of --checks all (the default); false: only when named
   // Its device state: scope, flags and size of each region it uses (id = the td_region's index;
   // families that share a region declare it alike).
   std::vector<std::pair<unsigned, td_region>> regions;

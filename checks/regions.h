@@ -11,5 +11,9 @@
 #define TD_REGION_SHARED_SHADOW 3  // race, init: per block, one td_granule per 4 bytes of its shared window
 #define TD_REGION_BUFFER_SHADOW 4  // race, init: per buffer, one td_granule per 4 bytes
 #define TD_REGION_WAIT_BOARD 5     // sync: per thread, where it waits (GPU hang reports)
+// 6: a test's family (tests/families/store_count)
+#define TD_REGION_NUM_SHARED 7     // numerics: per block, a td_num_granule per 2 bytes of its shared window
+#define TD_REGION_NUM_BUFFER 8     // numerics: per buffer, a td_num_granule per 2 bytes
+#define TD_REGION_NUM_SITES 9      // numerics: per store site, its drift (td_num_site), read back
 
 #endif

@@ -45,8 +45,9 @@ CheckSet CheckSet::parse(const std::string& list) {
   std::string item;
   while (std::getline(ss, item, ',')) {
     if (item.empty()) continue;
-    if (item == "all") {
-      c.families = known();
+    if (item == "all") {  // the families on by default; the others are named
+      for (const Family& f : td::families())
+        if (f.byDefault) c.families.insert(f.name);
       continue;
     }
     if (!known().count(item)) {

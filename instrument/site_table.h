@@ -21,7 +21,7 @@ struct SourceLoc {
   std::string str() const;  // "file:line:col"
 };
 
-enum class SiteKind { Load, Store, Atomic, MemIntrinsic, Barrier, WarpOp, AsmStatement, Loop, Stop };
+enum class SiteKind { Load, Store, Atomic, MemIntrinsic, Barrier, WarpOp, AsmStatement, Loop, Stop, FloatOp };
 enum class Space { Global, Shared, Unknown };
 
 struct SharedObject {

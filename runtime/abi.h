@@ -26,7 +26,9 @@
 #define TD_KIND_WARP_MASK 12      // td_mask_payload (checks/sync/sync_abi.h)
 #define TD_KIND_DEVICE_ASSERT 13  // a thread failed a device assert (the site names it); the kernel stops. No payload
 #define TD_KIND_TRAP 14           // a thread reached __trap(); the kernel stops. No payload
-#define TD_KIND_COUNT 15
+#define TD_KIND_FP_OVERFLOW 15    // td_num_payload (checks/numerics/numerics_abi.h): +-inf from finite operands
+#define TD_KIND_FP_INVALID 16     // td_num_payload: NaN from finite operands
+#define TD_KIND_COUNT 17
 
 // Object classes an access is attributed to.
 #define TD_OBJ_GLOBAL_ARG 0   // object = kernel argument index
@@ -37,7 +39,7 @@
 // Device state a check family asks for (its regions, checks/regions.h): the executor allocates each
 // region by scope and zeroes it when the scope starts; the device runtime finds the calling thread's
 // instance with the executor primitive __td_region(id), a buffer's with td_buffer_region (td_core.cu).
-#define TD_MAX_REGIONS 8
+#define TD_MAX_REGIONS 12
 #define TD_BUFFER_REGIONS 2        // per-buffer regions at most (td_buffer.region)
 #define TD_SCOPE_GRID 0            // one instance for the launch, zero at launch
 #define TD_SCOPE_BLOCK 1           // one per block, zero when the block starts

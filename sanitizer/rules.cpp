@@ -130,6 +130,26 @@ const std::vector<Rule>& builtinRules() {
        "'all threads will sync in a warp in maca'): the threads it orders on NVIDIA are not ordered there, and "
        "the race check runs the kernel without it.",
        "Synchronise the whole block (__syncthreads), or keep the exchange inside one 64-lane wave.", {"location"}},
+      {rule::PrecisionDrift, "numerics", Severity::Warning, "Stored values drift from exact arithmetic",
+       "The values a store site wrote differ from the same computation carried out in a wider type (fp32 shadows "
+       "for half and bfloat16, fp64 for float) by more than the stored type's threshold, measured normwise: the "
+       "largest error over the largest magnitude the site stored. Typical causes: a long reduction accumulated in "
+       "half or bfloat16, a sum of many small terms, cancellation.",
+       "Accumulate in float (T.gemm / T.reduce with an fp32 accumulator fragment, __hfma chains replaced by float "
+       "fma); sum pairwise or with Kahan compensation; subtract the maximum before exp.",
+       {"location", "buffer", "coordinates", "threads"}},
+      {rule::FpOverflow, "numerics", Severity::Error, "An infinity born from finite operands",
+       "An operation on finite values gave +-inf: the result overflowed its type (exp of a large logit, a product "
+       "or a conversion to half above 65504), or a division by zero. Reported where it happened, once per site; "
+       "the infinities it then spreads are not reported again.",
+       "Scale before the operation (subtract the row maximum before exp), accumulate in a wider type, or guard the "
+       "divisor.",
+       kStop},
+      {rule::FpInvalid, "numerics", Severity::Error, "A NaN born from finite operands",
+       "An operation on finite values gave NaN: 0/0, sqrt or log of a negative number, inf - inf inside a math "
+       "function. Reported where it happened, once per site.",
+       "Guard the operand's domain (clamp before sqrt/log, an epsilon in the divisor).",
+       kStop},
       {rule::NondeterministicOutput, "repeat", Severity::Error, "Outputs differ between runs",
        "--repeat ran the kernel again on the same inputs (on the CPU under other thread orders) and elements of "
        "an output changed: a race or a missing barrier.",

@@ -40,6 +40,9 @@ inline constexpr const char* WarpMask = "warp-mask";
 inline constexpr const char* WarpSizeAssumption = "warp-size-assumption";
 inline constexpr const char* BarrierIgnored = "barrier-ignored";
 inline constexpr const char* NondeterministicOutput = "nondeterministic-output";
+inline constexpr const char* PrecisionDrift = "precision-drift";
+inline constexpr const char* FpOverflow = "fp-overflow";
+inline constexpr const char* FpInvalid = "fp-invalid";
 }  // namespace rule
 
 // The built-in kinds, then those of families a test registered (checks/family.h).

@@ -1,0 +1,128 @@
+#include "checks/numerics/numerics_findings.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fmt/format.h>
+
+#include "checks/numerics/numerics_abi.h"
+#include "checks/regions.h"
+#include "frontend/elem_type.h"
+#include "runtime/launch.h"
+#include "sanitizer/rules.h"
+
+namespace td {
+
+namespace {
+
+double fromBits(uint64_t b) {
+  double x;
+  std::memcpy(&x, &b, 8);
+  return x;
+}
+
+// The unit roundoff of a stored type, for the reports' scale.
+double unitRoundoff(const std::string& type) {
+  return type == "half" ? 0x1p-11 : type == "bfloat16" ? 0x1p-8 : type == "float" ? 0x1p-24 : 0x1p-53;
+}
+
+// "C[3, 17]" for a byte offset in the site's buffer; the shared array's name and byte otherwise.
+std::string placeOf(const Site& s, uint64_t offset, const SiteTable& sites, const Bundle& b, Finding& f) {
+  if (s.space == Space::Global && s.object >= 0 && static_cast<size_t>(s.object) < b.args.size()) {
+    const ArgSpec& a = b.args[s.object];
+    f.buffer = a.name;
+    f.byteOffset = static_cast<int64_t>(offset);
+    f.element = elementOfByte(a.type, static_cast<int64_t>(offset));
+    f.coords = unravel(f.element, a.shape);
+    return coordText(a.name, f.coords);
+  }
+  std::string name = s.object >= 0 ? sites.shared[s.object].name : "";
+  f.buffer = name.empty() ? "shared window" : name;
+  return fmt::format("byte {} of the block's shared memory{}", offset, name.empty() ? "" : " (in __shared__ " + name + ")");
+}
+
+std::string cureFor(const std::string& type, double normwise) {
+  if (type == "half" || type == "bfloat16")
+    return fmt::format("a {} result this far from exact arithmetic usually comes from accumulating in {}: keep the "
+                       "accumulator in float (T.gemm / T.reduce with an fp32 fragment, float fma for __hfma chains) "
+                       "and convert once at the store",
+                       type, type);
+  return "sum in a wider type, pairwise, or with Kahan compensation; look for cancellation between large terms";
+}
+
+}  // namespace
+
+double defaultDriftThreshold(const std::string& type) {
+  // Tens of units of roundoff for the 16-bit types (half: 2^-11, bfloat16: 2^-8), which a correctly written
+  // kernel (fp32 accumulators, one rounding at the store) stays far below; float's is set above the
+  // accumulation noise of long fp32 reductions against an fp64 shadow (about sqrt(K) units of 2^-24).
+  if (type == "half") return 1e-2;
+  if (type == "bfloat16") return 5e-2;
+  return 1e-4;
+}
+
+Finding nonFiniteFinding(const RecordGroup& g, const SiteTable& sites, const Bundle& b) {
+  Finding f;
+  f.kind = g.kind == TD_KIND_FP_INVALID ? rule::FpInvalid : rule::FpOverflow;
+  const Site& s = sites.sites[g.site];
+  f.loc = s.loc;
+  f.count = g.hits;
+  f.threads = g.threads;
+  td_num_payload p = payloadOf<td_num_payload>(*g.records.front());
+  bool nan = p.flags & TD_NUM_NAN;
+  std::string result = nan ? "NaN" : (p.flags & TD_NUM_NEGATIVE) ? "-inf" : "inf";
+  std::string operands = (p.lane >> 8) == 1 ? fmt::format("{}", p.a) : fmt::format("{} and {}", p.a, p.b);
+  f.title = fmt::format("{} gave {} from finite operands ({})", s.what, result, operands);
+  if (p.flags & TD_NUM_SHADOW_FINITE)
+    f.notes.push_back("the same operation on the wider shadow is finite: the value left its type's range here (half's "
+                      "largest is 65504, float's 3.4e38)");
+  else
+    f.notes.push_back("non-finite in the wider shadow too: the operation itself has no finite result for these operands");
+  if (s.what.rfind("exp", 0) == 0 || s.what.find("exp") != std::string::npos)
+    f.notes.push_back("an exp of unscaled logits: subtract the row maximum first (softmax), so every exponent is <= 0");
+  return f;
+}
+
+void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundle& b, std::vector<Finding>& into) {
+  for (const RegionReadback& r : out.readbacks) {
+    if (r.id != TD_REGION_NUM_SITES) continue;
+    std::vector<std::pair<double, Finding>> found;
+    for (size_t id = 0; id < sites.sites.size() && (id + 1) * sizeof(td_num_site) <= r.bytes.size(); ++id) {
+      const Site& s = sites.sites[id];
+      if (s.kind != SiteKind::Store) continue;
+      td_num_site st;
+      std::memcpy(&st, r.bytes.data() + id * sizeof st, sizeof st);
+      if (st.count == 0) continue;
+      double maxErr = fromBits(st.max_err), maxMag = fromBits(st.max_mag);
+      double normwise = maxMag > 0 ? maxErr / maxMag : (maxErr > 0 ? INFINITY : 0);
+      double threshold = defaultDriftThreshold(s.what);
+      if (!(normwise > threshold)) continue;
+      Finding f;
+      f.kind = rule::PrecisionDrift;
+      f.loc = s.loc;
+      f.count = st.count;
+      f.access = "write";
+      std::string where = placeOf(s, st.where_offset, sites, b, f);
+      ThreadRef inBlock;
+      inBlock.block[0] = static_cast<uint32_t>(st.where_block % b.grid[0]);
+      inBlock.block[1] = static_cast<uint32_t>(st.where_block / b.grid[0] % b.grid[1]);
+      inBlock.block[2] = static_cast<uint32_t>(st.where_block / b.grid[0] / b.grid[1]);
+      f.threads.push_back(threadOfLinearId(inBlock, st.where_thread, b.block));
+      double u = unitRoundoff(s.what);
+      f.title = fmt::format("{} stores drift {:.3g} from exact arithmetic (normwise, {:.0f} units of {}'s roundoff; "
+                            "threshold {:.3g})",
+                            s.what, normwise, normwise / u, s.what, threshold);
+      f.notes.push_back(fmt::format("largest error {:.6g} at {}: stored {:.9g}, the shadow says {:.9g}", maxErr, where,
+                                    st.where_value, st.where_shadow));
+      f.notes.push_back(fmt::format("over {} stores: mean error {:.3g} of the mean magnitude; largest elementwise "
+                                    "relative error {:.3g}; largest error {:.4g} ulp of {}",
+                                    st.count, st.sum_mag > 0 ? st.sum_err / st.sum_mag : 0.0, fromBits(st.max_rel),
+                                    fromBits(st.max_ulps), s.what));
+      f.notes.push_back(cureFor(s.what, normwise));
+      found.push_back({normwise, f});
+    }
+    std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+    for (auto& [drift, f] : found) into.push_back(std::move(f));
+  }
+}
+
+}  // namespace td

@@ -1,0 +1,102 @@
+// Family "numerics": the device half of the shadow values (instrument/shadow_pass). Loads take back the
+// shadow a store left while memory still holds the stored value; stores leave value and shadow and add
+// their error to the site's drift; a non-finite result of finite operands is recorded where it is born.
+#include "checks/numerics/numerics_abi.h"
+
+static __device__ __forceinline__ unsigned long long td_num_bits(double x) {
+  unsigned long long b;
+  __builtin_memcpy(&b, &x, 8);
+  return b;
+}
+
+static __device__ __forceinline__ double td_num_from_bits(unsigned long long b) {
+  double x;
+  __builtin_memcpy(&x, &b, 8);
+  return x;
+}
+
+static __device__ __forceinline__ bool td_num_finite(double x) { return (td_num_bits(x) & 0x7ff0000000000000ull) != 0x7ff0000000000000ull; }
+
+// The granule of memory at `p`: space 0 a global buffer (object = its argument), 1 the block's shared window.
+static __device__ __forceinline__ td_num_granule* td_num_granule_at(const void* p, unsigned int space, unsigned int object) {
+  if (space == 0) {
+    if (object >= __td_ctl.nbuffers) return 0;
+    td_num_granule* r = (td_num_granule*)td_buffer_region(TD_REGION_NUM_BUFFER, object);
+    unsigned long long off = (unsigned long long)p - __td_ctl.buffers[object].base;
+    if (!r || off >= __td_ctl.buffers[object].bytes) return 0;
+    return r + off / TD_NUM_GRANULE_BYTES;
+  }
+  td_num_granule* r = (td_num_granule*)__td_region(TD_REGION_NUM_SHARED);
+  unsigned int off = __td_shared_window_offset(p);
+  if (!r || off >= __td_shared_window_bytes()) return 0;
+  return r + off / TD_NUM_GRANULE_BYTES;
+}
+
+// One unit in the last place of `type` at magnitude |x| (subnormals: the smallest normal's).
+static __device__ __forceinline__ double td_num_ulp(double x, unsigned int type) {
+  int e = (int)((td_num_bits(x) >> 52) & 0x7ff) - 1023;
+  int emin = type == TD_NUM_HALF ? -14 : -126, mantissa = type == TD_NUM_HALF ? 10 : type == TD_NUM_BF16 ? 7 : 23;
+  if (e < emin) e = emin;
+  return td_num_from_bits((unsigned long long)(e - mantissa + 1023) << 52);
+}
+
+static __device__ __forceinline__ double td_num_smallest_normal(unsigned int type) {
+  return td_num_from_bits((unsigned long long)((type == TD_NUM_HALF ? -14 : -126) + 1023) << 52);
+}
+
+// Raises *p to x (a non-negative double, kept as its bits); true when x is the new maximum.
+static __device__ __forceinline__ bool td_num_raise(unsigned long long* p, double x) {
+  unsigned long long bits = td_num_bits(x);
+  if (bits <= td_load(p)) return false;
+  return atomicMax(p, bits) < bits;
+}
+
+extern "C" {
+
+__device__ TD_INLINE_ON_CPU double __td_num_load(const void* p, unsigned int space, unsigned int object, double value) {
+  td_num_granule* g = td_num_granule_at(p, space, object);
+  if (!g || g->value != value) return value;  // written by code without shadows, or never: fresh
+  return g->shadow;
+}
+
+__device__ TD_INLINE_ON_CPU void __td_num_store(unsigned int site, void* p, unsigned int space, unsigned int object,
+                                                double value, double shadow, unsigned int type) {
+  td_num_granule* g = td_num_granule_at(p, space, object);
+  if (g) {
+    g->value = value;
+    g->shadow = shadow;
+  }
+  td_num_site* sites = (td_num_site*)__td_region(TD_REGION_NUM_SITES);
+  if (!sites || !td_num_finite(value) || !td_num_finite(shadow)) return;  // non-finite: fp-overflow's business
+  td_num_site* s = &sites[site];
+  double err = __builtin_fabs(value - shadow), mag = __builtin_fabs(shadow);
+  atomicAdd(&s->count, 1ull);
+  atomicAdd(&s->sum_err, err);
+  atomicAdd(&s->sum_mag, mag);
+  td_num_raise(&s->max_mag, mag);
+  td_num_raise(&s->max_ulps, err / td_num_ulp(shadow, type));
+  if (mag >= td_num_smallest_normal(type)) td_num_raise(&s->max_rel, err / mag);
+  if (td_num_raise(&s->max_err, err)) {  // the worst store so far: say where (racy between equal errors)
+    s->where_value = value;
+    s->where_shadow = shadow;
+    s->where_offset = space == 0 ? (unsigned long long)p - __td_ctl.buffers[object].base
+                                 : (unsigned long long)__td_shared_window_offset(p);
+    s->where_block = td_block_linear();
+    s->where_thread = td_thread_linear();
+  }
+}
+
+// A non-finite result: recorded when the operands were finite (born here, not passed on).
+__device__ __attribute__((noinline, cold)) void __td_num_nonfinite(unsigned int site, double value, double shadow,
+                                                                   double a, double b, unsigned int lane) {
+  if (td_num_finite(value) || !td_num_finite(a) || !td_num_finite(b)) return;
+  td_num_payload p;
+  p.a = a;
+  p.b = b;
+  p.lane = lane;  // the element, and the operand count << 8
+  bool nan = value != value;
+  p.flags = (nan ? TD_NUM_NAN : 0u) | (td_num_finite(shadow) ? TD_NUM_SHADOW_FINITE : 0u) | (value < 0 ? TD_NUM_NEGATIVE : 0u);
+  td_report_payload(nan ? TD_KIND_FP_INVALID : TD_KIND_FP_OVERFLOW, site, p);
+}
+
+}  // extern "C"

@@ -1,0 +1,19 @@
+// Family "numerics" (checks/numerics): every half, bfloat16 and float value of the user's code gets a
+// wider shadow computed alongside it — fp32 for the 16-bit types (fp64 with `wideNarrow`), fp64 for float —
+// through arithmetic, fma, phis, selects, vector element operations, conversions (a rounding into a
+// narrower type keeps the wide shadow, so it is measured), the math library and warp shuffles. Memory
+// keeps shadows in the family's regions (stores write value and shadow, loads take the shadow back while
+// the memory still holds that value). Stores to global and shared memory report their drift per site;
+// a non-finite result of finite operands is reported where it is born.
+#pragma once
+#include "instrument/site_table.h"
+
+namespace llvm {
+class Module;
+}
+
+namespace td {
+
+void shadowFloatingPoint(llvm::Module& m, SiteTable& sites, bool wideNarrow = false);
+
+}  // namespace td

@@ -1,0 +1,19 @@
+// y = A x for a half matrix, one thread per row, K = 1024. The planted bug: the dot product accumulates in
+// half (__hfma), as people write it to "stay in fp16"; its twin accumulates in float and rounds once.
+// (tile-doctor's own half type, the prelude's: no CUDA SDK needed.)
+
+extern "C" __global__ void __launch_bounds__(128) gemv_half_accum(const __half* __restrict__ A, const __half* __restrict__ x,
+                                                                  __half* __restrict__ y, int K) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  __half acc = __float2half(0.0f);
+  for (int k = 0; k < K; ++k) acc = __hfma(A[row * K + k], x[k], acc);
+  y[row] = acc;
+}
+
+extern "C" __global__ void __launch_bounds__(128) gemv_float_accum(const __half* __restrict__ A, const __half* __restrict__ x,
+                                                                   __half* __restrict__ y, int K) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  float acc = 0.0f;
+  for (int k = 0; k < K; ++k) acc = fmaf(__half2float(A[row * K + k]), __half2float(x[k]), acc);
+  y[row] = __float2half(acc);
+}

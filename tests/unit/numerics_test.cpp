@@ -1,0 +1,90 @@
+// Family "numerics" on the CPU executor: FP32/FP64 shadows, per-site drift and where non-finite values are
+// born. Planted: a GEMV accumulating in half over K = 1024 (drift at its store, agreeing with an fp64
+// computation here), a softmax exponentiating raw logits up to 120 (fp-overflow at the expf lines).
+// Correct twins (float accumulator, max subtracted) report nothing.
+#include <algorithm>
+#include <cmath>
+#include <gtest/gtest.h>
+
+#include "sanitizer/rules.h"
+#include "test_support.h"
+
+using namespace td;
+using namespace td::test;
+
+namespace {
+
+std::string numerics(const std::string& which) { return std::string(TD_TESTS_DIR) + "/bundles/numerics/" + which + ".toml"; }
+
+CheckResult checkNumerics(const std::string& which) {
+  CheckRequest r;
+  r.bundlePath = numerics(which);
+  r.checks = "numerics";
+  r.launch.jobs = 2;
+  r.launch.timeoutSeconds = 60;
+  return runCheck(r);
+}
+
+// The drift a precision-drift finding states: "... stores drift X from exact arithmetic".
+double statedDrift(const Finding& f) {
+  size_t at = f.title.find("drift ");
+  return at == std::string::npos ? -1 : std::stod(f.title.substr(at + 6));
+}
+
+}  // namespace
+
+TEST(Numerics, HalfAccumulatorDriftIsReportedAtItsStoreAndAgreesWithFp64) {
+  CheckResult r = checkNumerics("gemv_half_accum");
+  ASSERT_EQ(r.report.findings.size(), 1u) << r.report.findings.front().title;
+  const Finding& f = r.report.findings[0];
+  EXPECT_EQ(f.kind, rule::PrecisionDrift);
+  EXPECT_EQ(f.loc.line, 10u) << "the store of the half accumulator";
+  EXPECT_EQ(f.buffer, "y");
+  EXPECT_EQ(f.count, 256u);
+  // The same normwise error computed here in double from the kernel's own inputs and outputs.
+  std::vector<double> A = values(r, "A"), x = values(r, "x"), y = values(r, "y");
+  double maxErr = 0, maxMag = 0;
+  for (int row = 0; row < 256; ++row) {
+    double exact = 0;
+    for (int k = 0; k < 1024; ++k) exact += A[row * 1024 + k] * x[k];
+    maxErr = std::max(maxErr, std::fabs(y[row] - exact));
+    maxMag = std::max(maxMag, std::fabs(exact));
+  }
+  double independent = maxErr / maxMag, stated = statedDrift(f);
+  EXPECT_GT(independent, 1e-2) << "the planted accumulation drifts past half's threshold";
+  EXPECT_NEAR(stated, independent, 0.1 * independent) << f.title;
+  EXPECT_NE(f.notes[0].find("y["), std::string::npos) << "the worst element's coordinates: " << f.notes[0];
+}
+
+TEST(Numerics, FloatAccumulatorIsCleanAndAtTheLevelOfOneRounding) {
+  CheckResult r = checkNumerics("gemv_float_accum");
+  EXPECT_TRUE(r.report.findings.empty()) << r.report.findings.front().title;
+  std::vector<double> A = values(r, "A"), x = values(r, "x"), y = values(r, "y");
+  for (int row = 0; row < 256; ++row) {
+    double exact = 0;
+    for (int k = 0; k < 1024; ++k) exact += A[row * 1024 + k] * x[k];
+    ASSERT_LE(std::fabs(y[row] - exact), std::fabs(exact) * 0x1p-10) << "row " << row << ": about one half rounding";
+  }
+}
+
+TEST(Numerics, ExpOfRawLogitsOverflowsWhereItIsBorn) {
+  CheckResult r = checkNumerics("softmax_naive");
+  const Finding* sum = find(r, rule::FpOverflow, 6);
+  const Finding* out = find(r, rule::FpOverflow, 7);
+  ASSERT_NE(sum, nullptr) << "the expf in the sum";
+  ASSERT_NE(out, nullptr) << "the expf of the output";
+  EXPECT_NE(sum->title.find("expf (float) gave inf"), std::string::npos) << sum->title;
+  EXPECT_FALSE(sum->threads.empty());
+  EXPECT_NE(sum->notes[0].find("wider shadow is finite"), std::string::npos) << sum->notes[0];
+  EXPECT_EQ(find(r, rule::FpInvalid), nullptr) << "x / inf is 0, and inf / inf is never born from finite operands";
+}
+
+TEST(Numerics, SubtractingTheMaximumIsClean) {
+  CheckResult r = checkNumerics("softmax_stable");
+  EXPECT_TRUE(r.report.findings.empty()) << r.report.findings.front().title;
+}
+
+TEST(Numerics, OffUnlessNamed) {
+  CheckResult r = check(numerics("softmax_naive"));  // --checks all
+  EXPECT_EQ(find(r, rule::FpOverflow), nullptr) << "numerics is not part of all until its cost meets its target";
+}
