@@ -48,11 +48,13 @@ bool inPrelude(const llvm::DILocation* l) {
 }  // namespace
 
 namespace {
-std::string fullPath(const llvm::DILocation* l) {
-  std::string file = l->getFilename().str();
-  if (!l->getDirectory().empty() && !file.empty() && file[0] != '/') file = l->getDirectory().str() + "/" + file;
+std::string fullPath(const llvm::DIFile* f) {
+  std::string file = f->getFilename().str();
+  if (!f->getDirectory().empty() && !file.empty() && file[0] != '/') file = f->getDirectory().str() + "/" + file;
   return file;
 }
+
+std::string fullPath(const llvm::DILocation* l) { return l->getFile() ? fullPath(l->getFile()) : std::string(); }
 
 SourceLoc toSourceLoc(const llvm::DILocation* l) {
   SourceLoc loc;
@@ -62,12 +64,6 @@ SourceLoc toSourceLoc(const llvm::DILocation* l) {
   llvm::DISubprogram* sp = l->getScope()->getSubprogram();
   loc.function = shortName(sp->getLinkageName().empty() ? sp->getName() : sp->getLinkageName());
   return loc;
-}
-
-std::string fullPath(const llvm::DIFile* f) {
-  std::string file = f->getFilename().str();
-  if (!f->getDirectory().empty() && !file.empty() && file[0] != '/') file = f->getDirectory().str() + "/" + file;
-  return file;
 }
 
 // The kernel's own source file: the compile unit's main file.

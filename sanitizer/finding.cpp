@@ -55,4 +55,13 @@ ThreadRef threadOfLinearId(const ThreadRef& sameBlockAs, uint64_t linearId, cons
   return t;
 }
 
+ThreadRef threadOfLinearIds(uint64_t blockLinear, uint64_t threadLinear, const std::array<int64_t, 3>& gridDims,
+                            const std::array<int64_t, 3>& blockDims) {
+  ThreadRef inBlock;
+  inBlock.block[0] = static_cast<uint32_t>(blockLinear % gridDims[0]);
+  inBlock.block[1] = static_cast<uint32_t>(blockLinear / gridDims[0] % gridDims[1]);
+  inBlock.block[2] = static_cast<uint32_t>(blockLinear / (gridDims[0] * gridDims[1]));
+  return threadOfLinearId(inBlock, threadLinear, blockDims);
+}
+
 }  // namespace td

@@ -54,5 +54,8 @@ std::vector<int64_t> unravel(int64_t index, const std::vector<int64_t>& shape);
 std::string threadText(const ThreadRef& t);
 // Thread `linearId` of the block `sameBlockAs` is in, for a block of `blockDims` threads.
 ThreadRef threadOfLinearId(const ThreadRef& sameBlockAs, uint64_t linearId, const std::array<int64_t, 3>& blockDims);  // "thread (3,0,0) of block (4,1,0)"
+// Thread `threadLinear` of block `blockLinear` (x fastest), as the device runtime numbers them.
+ThreadRef threadOfLinearIds(uint64_t blockLinear, uint64_t threadLinear, const std::array<int64_t, 3>& gridDims,
+                            const std::array<int64_t, 3>& blockDims);
 
 }  // namespace td

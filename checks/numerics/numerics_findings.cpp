@@ -6,8 +6,8 @@
 
 #include "checks/numerics/numerics_abi.h"
 #include "checks/regions.h"
-#include "frontend/elem_type.h"
 #include "runtime/launch.h"
+#include "sanitizer/places.h"
 #include "sanitizer/rules.h"
 
 namespace td {
@@ -25,22 +25,17 @@ double unitRoundoff(const std::string& type) {
   return type == "half" ? 0x1p-11 : type == "bfloat16" ? 0x1p-8 : type == "float" ? 0x1p-24 : 0x1p-53;
 }
 
-// "C[3, 17]" for a byte offset in the site's buffer; the shared array's name and byte otherwise.
+// The worst store's place: in its buffer; for shared memory the device runtime keeps the offset in the
+// block's window (not in the array), so the array is named beside it.
 std::string placeOf(const Site& s, uint64_t offset, const SiteTable& sites, const Bundle& b, Finding& f) {
-  if (s.space == Space::Global && s.object >= 0 && static_cast<size_t>(s.object) < b.args.size()) {
-    const ArgSpec& a = b.args[s.object];
-    f.buffer = a.name;
-    f.byteOffset = static_cast<int64_t>(offset);
-    f.element = elementOfByte(a.type, static_cast<int64_t>(offset));
-    f.coords = unravel(f.element, a.shape);
-    return coordText(a.name, f.coords);
-  }
+  if (s.space == Space::Global) return globalPlace(s, static_cast<int64_t>(offset), b, f);
+  f.byteOffset = static_cast<int64_t>(offset);
   std::string name = s.object >= 0 ? sites.shared[s.object].name : "";
   f.buffer = name.empty() ? "shared window" : name;
   return fmt::format("byte {} of the block's shared memory{}", offset, name.empty() ? "" : " (in __shared__ " + name + ")");
 }
 
-std::string cureFor(const std::string& type, double normwise) {
+std::string cureFor(const std::string& type) {
   if (type == "half" || type == "bfloat16")
     return fmt::format("a {} result this far from exact arithmetic usually comes from accumulating in {}: keep the "
                        "accumulator in float (T.gemm / T.reduce with an fp32 fragment, float fma for __hfma chains) "
@@ -102,11 +97,7 @@ void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundl
       f.count = st.count;
       f.access = "write";
       std::string where = placeOf(s, st.where_offset, sites, b, f);
-      ThreadRef inBlock;
-      inBlock.block[0] = static_cast<uint32_t>(st.where_block % b.grid[0]);
-      inBlock.block[1] = static_cast<uint32_t>(st.where_block / b.grid[0] % b.grid[1]);
-      inBlock.block[2] = static_cast<uint32_t>(st.where_block / b.grid[0] / b.grid[1]);
-      f.threads.push_back(threadOfLinearId(inBlock, st.where_thread, b.block));
+      f.threads.push_back(threadOfLinearIds(st.where_block, st.where_thread, b.grid, b.block));
       double u = unitRoundoff(s.what);
       f.title = fmt::format("{} stores drift {:.3g} from exact arithmetic (normwise, {:.0f} units of {}'s roundoff; "
                             "threshold {:.3g})",
@@ -117,7 +108,7 @@ void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundl
                                     "relative error {:.3g}; largest error {:.4g} ulp of {}",
                                     st.count, st.sum_mag > 0 ? st.sum_err / st.sum_mag : 0.0, fromBits(st.max_rel),
                                     fromBits(st.max_ulps), s.what));
-      f.notes.push_back(cureFor(s.what, normwise));
+      f.notes.push_back(cureFor(s.what));
       found.push_back({normwise, f});
     }
     std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });

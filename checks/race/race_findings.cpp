@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "checks/race/race_abi.h"
+#include "sanitizer/places.h"
 #include "sanitizer/records.h"
 
 namespace td {
@@ -14,42 +15,7 @@ namespace {
 // The partner thread of a race record: its linear id, in the block the record names (partner_block).
 ThreadRef partnerOf(const td_record& r, const Bundle& b) {
   td_race_payload p = payloadOf<td_race_payload>(r);
-  ThreadRef t = threadOfLinearId(recordThread(r), p.partner_thread, b.block);
-  t.block[0] = static_cast<uint32_t>(p.partner_block % b.grid[0]);
-  t.block[1] = static_cast<uint32_t>(p.partner_block / b.grid[0] % b.grid[1]);
-  t.block[2] = static_cast<uint32_t>(p.partner_block / (b.grid[0] * b.grid[1]));
-  return t;
-}
-
-// "C[3, 5] (byte offset 52)", from a byte offset into kernel argument buffer `s.object`.
-std::string globalPlace(const Site& s, int64_t offset, const Bundle& b, Finding& f) {
-  f.byteOffset = offset;
-  if (s.object < 0 || static_cast<size_t>(s.object) >= b.args.size()) {
-    f.buffer = "global buffer";
-    return fmt::format("byte {} of a buffer argument", offset);
-  }
-  const ArgSpec& a = b.args[s.object];
-  f.buffer = a.name;
-  f.element = elementOfByte(a.type, offset);
-  f.coords = unravel(f.element, a.shape);
-  return fmt::format("{} (byte offset {})", coordText(a.name, f.coords), offset);
-}
-
-// "__shared__ tile[1] (byte offset 4)", from the record's offset: in the array when the site's array is
-// known, else in the block's window.
-std::string sharedPlace(const Site& s, int64_t off, const SiteTable& sites, Finding& f) {
-  if (s.object < 0 || static_cast<size_t>(s.object) >= sites.shared.size()) {
-    f.buffer = "shared window";
-    f.byteOffset = off;
-    return fmt::format("byte {} of the block's shared memory", off);
-  }
-  const SharedObject& o = sites.shared[s.object];
-  f.buffer = o.name;
-  f.byteOffset = off;
-  f.element = off / static_cast<int64_t>(o.elemSize);
-  std::vector<int64_t> shape(o.dims.begin(), o.dims.end());
-  f.coords = shape.empty() ? std::vector<int64_t>{f.element} : unravel(f.element, shape);
-  return fmt::format("__shared__ {} (byte offset {})", coordText(o.name, f.coords), off);
+  return threadOfLinearIds(p.partner_block, p.partner_thread, b.grid, b.block);
 }
 
 const char* accessWord(SiteKind k) { return k == SiteKind::Store ? "write" : k == SiteKind::Atomic ? "atomic" : "read"; }

@@ -140,7 +140,7 @@ TEST(MacaDialect, MmaTileThroughMemcpyAsyncGivesTheProduct) {
 }
 
 TEST(MacaDialect, ReduceWithA32BitMaskWorksOn32LaneGroupsAndIsReported) {
-  CheckResult r = check(std::string(TD_TESTS_DIR) + "/bundles/maca_wave64/bundle_wave_sum.toml", "metax-c500");
+  CheckResult r = check(bundleFile("maca_wave64", "bundle_wave_sum"), "metax-c500");
   std::vector<double> out = values(r, "out");
   for (int l = 0; l < 64; ++l) {
     EXPECT_EQ(out[l], 2016) << "the 64-bit mask: the whole wave, lane " << l;

@@ -3,7 +3,6 @@
 // clean on NVIDIA (CUDA assumes 1024), and its twin with __launch_bounds__(1024) is clean everywhere.
 #include <gtest/gtest.h>
 
-#include "instrument/launch_bounds.h"
 #include "sanitizer/rules.h"
 #include "test_support.h"
 
@@ -11,7 +10,7 @@ using namespace td;
 using namespace td::test;
 
 namespace {
-std::string scaleRows(const char* which) { return std::string(TD_TESTS_DIR) + "/bundles/launch_bounds/" + which + ".toml"; }
+std::string scaleRows(const char* which) { return bundleFile("launch_bounds", which); }
 }  // namespace
 
 TEST(LaunchBounds, UnboundedKernelOverMacasDefaultIsAWarningAtTheKernelAndRuns) {

@@ -14,7 +14,7 @@ using namespace td::test;
 
 namespace {
 
-std::string numerics(const std::string& which) { return std::string(TD_TESTS_DIR) + "/bundles/numerics/" + which + ".toml"; }
+std::string numerics(const std::string& which) { return bundleFile("numerics", which); }
 
 CheckResult checkNumerics(const std::string& which) {
   CheckRequest r;

@@ -10,9 +10,7 @@ using namespace td;
 using namespace td::test;
 
 namespace {
-std::string histogram(const char* which) {
-  return std::string(TD_TESTS_DIR) + "/bundles/private_memory/" + which + ".toml";
-}
+std::string histogram(const char* which) { return bundleFile("private_memory", which); }
 }  // namespace
 
 TEST(PrivateMemory, OverTheC500sLimitIsReportedAtTheArrayAndNotLaunched) {

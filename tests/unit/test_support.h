@@ -10,6 +10,10 @@
 namespace td::test {
 
 inline std::string bundle(const std::string& name) { return std::string(TD_TESTS_DIR) + "/bundles/" + name + "/bundle.toml"; }
+// Another manifest of a test bundle's folder: bundleFile("numerics", "softmax_naive") is numerics/softmax_naive.toml.
+inline std::string bundleFile(const std::string& folder, const std::string& manifest) {
+  return std::string(TD_TESTS_DIR) + "/bundles/" + folder + "/" + manifest + ".toml";
+}
 inline std::string example(const std::string& name) { return std::string(TD_EXAMPLES_DIR) + "/" + name + "/bundle.toml"; }
 
 inline CheckResult check(const std::string& path, const std::string& target = "nvidia-h200",
