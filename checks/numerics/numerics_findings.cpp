@@ -67,7 +67,10 @@ Finding nonFiniteFinding(const RecordGroup& g, const SiteTable& sites, const Bun
   std::string result = nan ? "NaN" : (p.flags & TD_NUM_NEGATIVE) ? "-inf" : "inf";
   std::string operands = (p.lane >> 8) == 1 ? fmt::format("{}", p.a) : fmt::format("{} and {}", p.a, p.b);
   f.title = fmt::format("{} gave {} from finite operands ({})", s.what, result, operands);
-  if (p.flags & TD_NUM_SHADOW_FINITE)
+  if ((p.flags & TD_NUM_SHADOW_FINITE) && nan)
+    f.notes.push_back("the same computation on the wider shadow is finite: rounding made the operand invalid (a "
+                      "cancellation leaving a small negative number, say); clamp it to the operation's domain");
+  else if (p.flags & TD_NUM_SHADOW_FINITE)
     f.notes.push_back("the same operation on the wider shadow is finite: the value left its type's range here (half's "
                       "largest is 65504, float's 3.4e38)");
   else

@@ -1,7 +1,8 @@
 // Family "numerics" on the CPU executor: FP32/FP64 shadows, per-site drift and where non-finite values are
 // born. Planted: a GEMV accumulating in half over K = 1024 (drift at its store, agreeing with an fp64
-// computation here), a softmax exponentiating raw logits up to 120 (fp-overflow at the expf lines).
-// Correct twins (float accumulator, max subtracted) report nothing.
+// computation here), a softmax exponentiating raw logits up to 120 (fp-overflow at the expf lines), a
+// one-pass variance whose cancellation goes negative (fp-invalid at sqrtf). Correct twins (float
+// accumulator, max subtracted, variance clamped) report nothing.
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
@@ -77,6 +78,21 @@ TEST(Numerics, ExpOfRawLogitsOverflowsWhereItIsBorn) {
   EXPECT_FALSE(sum->threads.empty());
   EXPECT_NE(sum->notes[0].find("wider shadow is finite"), std::string::npos) << sum->notes[0];
   EXPECT_EQ(find(r, rule::FpInvalid), nullptr) << "x / inf is 0, and inf / inf is never born from finite operands";
+}
+
+TEST(Numerics, SqrtOfACancelledVarianceIsANanBornThere) {
+  CheckResult r = checkNumerics("row_std");
+  ASSERT_EQ(r.report.findings.size(), 1u) << r.report.findings.front().title;
+  const Finding& f = r.report.findings[0];
+  EXPECT_EQ(f.kind, rule::FpInvalid);
+  EXPECT_EQ(f.loc.line, 13u) << "the sqrtf, not the store";
+  EXPECT_NE(f.title.find("sqrtf (float) gave NaN"), std::string::npos) << f.title;
+  EXPECT_EQ(f.count, 64u) << "every constant row";
+}
+
+TEST(Numerics, ClampedVarianceIsClean) {
+  CheckResult r = checkNumerics("row_std_clamped");
+  EXPECT_TRUE(r.report.findings.empty()) << r.report.findings.front().title;
 }
 
 TEST(Numerics, SubtractingTheMaximumIsClean) {
