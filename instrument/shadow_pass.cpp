@@ -14,6 +14,7 @@
 #include "checks/numerics/numerics_abi.h"
 #include "instrument/accesses.h"
 #include "instrument/pointer_roots.h"
+#include "instrument/ptx_catalogue.h"
 #include "instrument/shadow_math.h"
 #include "instrument/shared_objects.h"
 
@@ -53,6 +54,12 @@ class FunctionShadows {
     for (auto [phi, s] : phis_)
       for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k)
         s->addIncoming(shadowOf(phi->getIncomingValue(k)), phi->getIncomingBlock(k));
+    for (llvm::StoreInst* st : stores_) visitStore(*st);
+    for (size_t n = 0; n < bitsPhis_.size(); ++n) {  // filling one may add another
+      auto [phi, s, t] = bitsPhis_[n];
+      for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k)
+        s->addIncoming(halfShadow(phi->getIncomingValue(k), t), phi->getIncomingBlock(k));
+    }
   }
 
  private:
@@ -148,7 +155,7 @@ class FunctionShadows {
     } else if (auto* ld = llvm::dyn_cast<llvm::LoadInst>(&i); ld && wideOf(i.getType())) {
       if (llvm::Value* s = loadShadow(*ld, ld->getPointerOperand(), i.getType())) shadow_[&i] = s;
     } else if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
-      visitStore(*st);
+      stores_.push_back(st);  // after every value's shadow is known (an LCSSA phi of half bits, say)
     } else if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
       visitCall(*call);
     }
@@ -157,15 +164,24 @@ class FunctionShadows {
   // A computed shadow for `i`, and the check that a non-finite result of finite operands is born here.
   void define(llvm::Instruction& i, llvm::Value* s, const std::string& op, std::vector<llvm::Value*> operands) {
     shadow_[&i] = s;
-    unsigned id = site(i, SiteKind::FloatOp, fmt::format("{} ({})", op, typeName(i.getType())));
-    // After the shadow's computation where it follows `i` (a constant or an earlier value otherwise).
-    auto* computed = llvm::dyn_cast<llvm::Instruction>(s);
-    bool follows = computed && computed->getParent() == i.getParent() && i.comesBefore(computed);
+    checkBirth(i, &i, s, op, operands);
+  }
+
+  // The check after `at` that `value` (its FP result, or an FP view of its bits) is not a non-finite value
+  // born from finite operands; placed after whichever of them and the shadow comes last in the block.
+  void checkBirth(llvm::Instruction& at, llvm::Value* value, llvm::Value* s, const std::string& op,
+                  std::vector<llvm::Value*> operands) {
+    llvm::Instruction& i = at;
+    unsigned id = site(i, SiteKind::FloatOp, fmt::format("{} ({})", op, typeName(value->getType())));
+    llvm::Instruction* last = &i;
+    for (llvm::Value* v : {value, s})
+      if (auto* d = llvm::dyn_cast<llvm::Instruction>(v); d && d->getParent() == last->getParent() && last->comesBefore(d))
+        last = d;
     llvm::IRBuilder<> b(ctx_);
-    placeAfter(b, follows ? computed : &i);
+    placeAfter(b, last);
     setHookLocation(b, &i);
-    llvm::Value* mag = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, &i);
-    llvm::Value* bad = b.CreateFCmpUEQ(mag, llvm::ConstantFP::getInfinity(i.getType()));
+    llvm::Value* mag = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, value);
+    llvm::Value* bad = b.CreateFCmpUEQ(mag, llvm::ConstantFP::getInfinity(value->getType()));
     if (bad->getType()->isVectorTy()) bad = b.CreateOrReduce(bad);
     llvm::MDNode* cold = llvm::MDBuilder(ctx_).createBranchWeights(1, 1u << 20);
     llvm::Instruction* then = llvm::SplitBlockAndInsertIfThen(bad, b.GetInsertPoint(), false, cold);
@@ -174,7 +190,7 @@ class FunctionShadows {
     llvm::Type* dbl = t.getDoubleTy();
     llvm::FunctionCallee hook = m_.getOrInsertFunction("__td_num_nonfinite", t.getVoidTy(), t.getInt32Ty(), dbl, dbl, dbl,
                                                        dbl, t.getInt32Ty());
-    auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(i.getType());
+    auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(value->getType());
     unsigned lanes = vec ? vec->getNumElements() : 1;
     auto lane = [&](llvm::Value* v, unsigned k) -> llvm::Value* {
       if (!v) return llvm::ConstantFP::get(dbl, 0.0);
@@ -182,7 +198,7 @@ class FunctionShadows {
       return convert(t, v, dbl);
     };
     for (unsigned k = 0; k < lanes; ++k)
-      t.CreateCall(hook, {t.getInt32(id), lane(&i, k), lane(s, k), lane(operands.size() > 0 ? operands[0] : nullptr, k),
+      t.CreateCall(hook, {t.getInt32(id), lane(value, k), lane(s, k), lane(operands.size() > 0 ? operands[0] : nullptr, k),
                           lane(operands.size() > 1 ? operands[1] : nullptr, k),
                           t.getInt32(k | static_cast<unsigned>(std::min<size_t>(operands.size(), 2)) << 8)});
   }
@@ -283,9 +299,9 @@ class FunctionShadows {
     llvm::Type* t = v->getType();
     if (wideOf(t)) {
       s = shadowOf(v);
-    } else if (auto it = packed_.find(v); it != packed_.end()) {  // FP bits stored as an integer
-      s = it->second.shadow;
-      t = it->second.type;
+    } else if (llvm::Type* fp = packedTypeOf(v)) {  // FP bits stored as an integer
+      s = halfShadow(v, fp);
+      t = fp;
       llvm::IRBuilder<> b(&st);
       v = b.CreateBitCast(v, t);
     } else {
@@ -312,7 +328,7 @@ class FunctionShadows {
   }
 
   void visitCall(llvm::CallInst& call) {
-    if (llvm::isa<llvm::InlineAsm>(call.getCalledOperand())) return;  // results start fresh shadows
+    if (auto* ia = llvm::dyn_cast<llvm::InlineAsm>(call.getCalledOperand())) return asmShadow(call, *ia);
     llvm::Function* callee = call.getCalledFunction();
     if (!callee) return;
     llvm::StringRef name = callee->getName();
@@ -348,6 +364,142 @@ class FunctionShadows {
       s = convert(b, b.CreateCall(fn, dargs), w);
     }
     define(call, s, twin.name, fpArgs);
+  }
+
+  // The shadow of integer bits `v` holding a 16-bit FP value or a pair of them (FP type `t`): the one a
+  // half operation left, a load's from memory, or a fresh one. Phis get shadow phis, filled at the end.
+  llvm::Value* halfShadow(llvm::Value* v, llvm::Type* t) {
+    if (v->getType() == t) return shadowOf(v);
+    if (auto it = packed_.find(v); it != packed_.end() && it->second.type == t) return it->second.shadow;
+    llvm::Type* w = wideOf(t);
+    if (auto* phi = llvm::dyn_cast<llvm::PHINode>(v)) {
+      llvm::PHINode* sp = llvm::PHINode::Create(w, phi->getNumIncomingValues(), "", phi->getIterator());
+      packed_[v] = {sp, t};
+      bitsPhis_.push_back({phi, sp, t});
+      return sp;
+    }
+    llvm::IRBuilder<> b(ctx_);
+    placeAfter(b, v);
+    llvm::Value* bits = b.CreateZExtOrTrunc(v, b.getIntNTy(static_cast<unsigned>(t->getPrimitiveSizeInBits())));
+    llvm::Value* view = b.CreateBitCast(bits, t);
+    llvm::Value* s = nullptr;
+    if (auto* ld = llvm::dyn_cast<llvm::LoadInst>(v); ld && llvm::isa<llvm::Instruction>(view))
+      s = loadShadow(*ld, ld->getPointerOperand(), t, llvm::cast<llvm::Instruction>(view));
+    if (!s) s = b.CreateFPExt(view, w);
+    packed_[v] = {s, t};
+    return s;
+  }
+
+  // The FP type whose bits integer `v` holds, where a half operation or a phi of them says so; else null.
+  llvm::Type* packedTypeOf(llvm::Value* v, unsigned depth = 0) {
+    if (auto it = packed_.find(v); it != packed_.end()) return it->second.type;
+    auto* phi = llvm::dyn_cast<llvm::PHINode>(v);
+    if (!phi || depth > 8) return nullptr;
+    for (llvm::Value* in : phi->incoming_values())
+      if (in != phi)
+        if (llvm::Type* t = packedTypeOf(in, depth + 1)) return t;
+    return nullptr;
+  }
+
+  // An FP view (type `t`) of integer bits `v`, placed after `v`.
+  llvm::Value* viewOf(llvm::Value* v, llvm::Type* t) {
+    if (v->getType() == t) return v;
+    llvm::IRBuilder<> b(ctx_);
+    placeAfter(b, v);
+    return b.CreateBitCast(b.CreateZExtOrTrunc(v, b.getIntNTy(static_cast<unsigned>(t->getPrimitiveSizeInBits()))), t);
+  }
+
+  // The CUDA SDK's half/bfloat16 helpers are inline PTX on 16-bit registers (instrument/ptx_catalogue):
+  // their shadows follow the catalogue's semantics of each statement.
+  void asmShadow(llvm::CallInst& call, llvm::InlineAsm& ia) {
+    std::optional<PtxStatement> st = parsePtx(ia.getAsmString());
+    if (!st || (st->op != PtxOp::HalfScalar && st->op != PtxOp::CvtPack)) return;  // others start fresh
+    auto arg = [&](int n) { return call.getArgOperand(static_cast<unsigned>(n - 1)); };
+    llvm::Type* f16 = llvm::Type::getHalfTy(ctx_);
+    llvm::Type* bf16 = llvm::Type::getBFloatTy(ctx_);
+    auto pairOf = [](llvm::Type* h) { return llvm::FixedVectorType::get(h, 2); };
+    llvm::IRBuilder<> b(ctx_);
+    placeAfter(b, &call);
+    auto floatShadow = [&](llvm::Value* v) {  // an "f" operand's shadow, or a fresh one from its bits
+      return wideOf(v->getType()) ? shadowOf(v) : b.CreateFPExt(b.CreateBitCast(v, b.getFloatTy()), b.getDoubleTy());
+    };
+    auto result = [&](llvm::Value* s, llvm::Type* t, const std::string& op, std::vector<llvm::Value*> operands) {
+      packed_[&call] = {s, t};
+      if (!op.empty()) checkBirth(call, viewOf(&call, t), s, op, operands);
+    };
+    if (st->op == PtxOp::CvtPack) {  // cvt.rn.{f16,bf16}x2.f32 d, hi, lo
+      llvm::Type* h = st->k == 1 ? bf16 : f16;
+      llvm::Type* w = wideOf(h);
+      llvm::Value* s = llvm::UndefValue::get(llvm::FixedVectorType::get(w, 2));
+      s = b.CreateInsertElement(s, convert(b, floatShadow(arg(st->mode)), w), b.getInt32(0));
+      s = b.CreateInsertElement(s, convert(b, floatShadow(arg(st->valueOperand)), w), b.getInt32(1));
+      return result(s, pairOf(h), "conversion to " + std::string(typeName(h)) + " pair", {});
+    }
+    const HalfOperation& h = st->half;
+    switch (static_cast<HalfScalarKind>(st->mode)) {
+      case HalfScalarKind::WidenF16:
+      case HalfScalarKind::WidenBF16: {
+        if (!wideOf(call.getType())) return;
+        llvm::Type* t = st->mode == static_cast<int>(HalfScalarKind::WidenF16) ? f16 : bf16;
+        llvm::Value* src = arg(1);
+        llvm::Value* s = src->getType()->getPrimitiveSizeInBits() == 32 && !wideOf(src->getType())
+                             ? b.CreateExtractElement(halfShadow(src, pairOf(t)), b.getInt32(st->count))
+                             : halfShadow(src, t);
+        shadow_[&call] = convert(b, s, wideOf(call.getType()));
+        return;
+      }
+      case HalfScalarKind::NarrowF16:
+      case HalfScalarKind::NarrowBF16: {
+        llvm::Type* t = st->mode == static_cast<int>(HalfScalarKind::NarrowF16) ? f16 : bf16;
+        return result(convert(b, floatShadow(arg(1)), wideOf(t)), t, std::string("conversion to ") + typeName(t), {});
+      }
+      case HalfScalarKind::FlipSign:
+      case HalfScalarKind::ClearSign: {
+        llvm::Type* t = h.bf16 ? bf16 : f16;
+        if (st->count == 2) t = pairOf(t);
+        llvm::Value* x = halfShadow(arg(1), t);
+        bool flip = st->mode == static_cast<int>(HalfScalarKind::FlipSign);
+        return result(flip ? b.CreateFNeg(x) : b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), t, "", {});
+      }
+      case HalfScalarKind::Arith: {
+        llvm::Type* t = h.bf16 ? bf16 : f16;
+        if (h.lanes == 2) t = pairOf(t);
+        llvm::Value* x = halfShadow(arg(h.src[0]), t);
+        llvm::Value* y = halfShadow(arg(h.src[1]), t);
+        llvm::Value* r = nullptr;
+        const char* op = "";
+        switch (h.arith) {
+          case HalfArith::Add: r = b.CreateFAdd(x, y), op = "add"; break;
+          case HalfArith::Sub: r = b.CreateFSub(x, y), op = "sub"; break;
+          case HalfArith::Mul: r = b.CreateFMul(x, y), op = "mul"; break;
+          case HalfArith::Fma:
+            r = b.CreateIntrinsic(llvm::Intrinsic::fma, {x->getType()}, {x, y, halfShadow(arg(h.src[2]), t)}), op = "fma";
+            break;
+          case HalfArith::Min: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, x, y), op = "min"; break;
+          case HalfArith::Max: r = b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, y), op = "max"; break;
+        }
+        llvm::Value* zero = llvm::ConstantFP::get(r->getType(), 0.0);
+        if (h.saturate)
+          r = b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, r, zero),
+                                      llvm::ConstantFP::get(r->getType(), 1.0));
+        if (h.relu) r = b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, r, zero);
+        return result(r, t, op, {viewOf(arg(h.src[0]), t), viewOf(arg(h.src[1]), t)});
+      }
+      case HalfScalarKind::Pack: {  // mov.b32 d, {lo, hi}; an operand number < 0 is a literal zero half
+        llvm::Type* e = f16;
+        for (int n : {st->valueOperand, st->addrOperand})
+          if (n > 0)
+            if (auto it = packed_.find(arg(n)); it != packed_.end() && !it->second.type->isVectorTy()) e = it->second.type;
+        llvm::Type* w = wideOf(e);
+        llvm::Value* s = llvm::UndefValue::get(llvm::FixedVectorType::get(w, 2));
+        int k = 0;
+        for (int n : {st->valueOperand, st->addrOperand})
+          s = b.CreateInsertElement(s, n > 0 ? halfShadow(arg(n), e) : llvm::ConstantFP::get(w, 0.0), b.getInt32(k++));
+        return result(s, pairOf(e), "", {});
+      }
+      default:
+        return;  // comparisons, integer conversions: no FP result to shadow
+    }
   }
 
   // A warp shuffle moves the shadow with the value: each 32-bit word of it through the same shuffle.
@@ -397,6 +549,8 @@ class FunctionShadows {
   };
   llvm::DenseMap<llvm::Value*, Packed> packed_;  // integers holding FP bits -> the FP value's shadow
   std::vector<std::pair<llvm::PHINode*, llvm::PHINode*>> phis_;
+  std::vector<llvm::StoreInst*> stores_;
+  std::vector<std::tuple<llvm::PHINode*, llvm::PHINode*, llvm::Type*>> bitsPhis_;  // integer phis of FP bits
 };
 
 }  // namespace

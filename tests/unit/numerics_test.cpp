@@ -68,6 +68,17 @@ TEST(Numerics, FloatAccumulatorIsCleanAndAtTheLevelOfOneRounding) {
   }
 }
 
+TEST(Numerics, SdkHalfHelpersAreShadowedThroughTheirInlinePtx) {
+  CheckResult r = checkNumerics("gemv_sdk_half_accum");
+  ASSERT_EQ(r.report.findings.size(), 1u);
+  EXPECT_EQ(r.report.findings[0].kind, rule::PrecisionDrift);
+  EXPECT_EQ(r.report.findings[0].loc.line, 10u) << "the store of the __hfma accumulator";
+  CheckResult prelude = checkNumerics("gemv_half_accum");
+  EXPECT_EQ(statedDrift(r.report.findings[0]), statedDrift(prelude.report.findings[0])) << "the same arithmetic";
+  CheckResult twin = checkNumerics("gemv_sdk_float_accum");
+  EXPECT_TRUE(twin.report.findings.empty()) << twin.report.findings.front().title;
+}
+
 TEST(Numerics, ExpOfRawLogitsOverflowsWhereItIsBorn) {
   CheckResult r = checkNumerics("softmax_naive");
   const Finding* sum = find(r, rule::FpOverflow, 6);
