@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/ConstantFolding.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
@@ -312,6 +313,7 @@ class FunctionShadows {
     if (space < 0) return;  // the thread's own memory: not an output
     unsigned id = site(st, SiteKind::Store, typeName(t), space == 0 ? Space::Global : Space::Shared, object);
     sites_.sites[id].size = t->getScalarSizeInBits() / 8;
+    sites_.sites[id].roundedThrough = roundedThrough(v, t);
     llvm::IRBuilder<> b(&st);
     setHookLocation(b, &st);
     llvm::Type* dbl = b.getDoubleTy();
@@ -388,6 +390,35 @@ class FunctionShadows {
     if (!s) s = b.CreateFPExt(view, w);
     packed_[v] = {s, t};
     return s;
+  }
+
+  // The narrowest type the computation of `v` rounded to inside the kernel, when narrower than `stored`
+  // (a float stored as __half2float(__float2half(x)) carries half's precision by the kernel's choice): the
+  // narrowing conversions among the instructions `v` is computed from, up to the loads it starts from.
+  std::string roundedThrough(llvm::Value* v, llvm::Type* stored) {
+    auto bits = [](llvm::Type* t) { return t->isBFloatTy() ? 8 : t->isHalfTy() ? 11 : t->isFloatTy() ? 24 : 53; };
+    llvm::Type* narrowest = stored->getScalarType();
+    std::vector<llvm::Value*> work{v};
+    llvm::SmallPtrSet<llvm::Value*, 32> seen;
+    while (!work.empty() && seen.size() < 512) {
+      auto* i = llvm::dyn_cast<llvm::Instruction>(work.back());
+      work.pop_back();
+      if (!i || !seen.insert(i).second || llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::AllocaInst>(i)) continue;
+      llvm::Type* to = nullptr;
+      if (llvm::isa<llvm::FPTruncInst>(i)) to = i->getType()->getScalarType();
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(i))
+        if (auto* ia = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()))
+          if (auto st = parsePtx(ia->getAsmString())) {
+            bool bf = st->op == PtxOp::CvtPack ? st->k == 1 : st->mode == static_cast<int>(HalfScalarKind::NarrowBF16);
+            if (st->op == PtxOp::CvtPack || (st->op == PtxOp::HalfScalar &&
+                                            (st->mode == static_cast<int>(HalfScalarKind::NarrowF16) ||
+                                             st->mode == static_cast<int>(HalfScalarKind::NarrowBF16))))
+              to = bf ? llvm::Type::getBFloatTy(ctx_) : llvm::Type::getHalfTy(ctx_);
+          }
+      if (to && bits(to) < bits(narrowest)) narrowest = to;
+      for (llvm::Value* op : i->operands()) work.push_back(op);
+    }
+    return narrowest == stored->getScalarType() ? "" : typeName(narrowest);
   }
 
   // The FP type whose bits integer `v` holds, where a half operation or a phi of them says so; else null.

@@ -41,7 +41,8 @@ struct Site {
   Space space = Space::Unknown;
   int object = -1;          // kernel argument index (Global) or shared object id (Shared); -1 unknown
   std::string what;         // barriers and warp ops: the operation ("__syncthreads", "shfl.sync.bfly");
-                            // stops: "assert(i < n)" or "__trap()"
+                            // stops: "assert(i < n)" or "__trap()"; numerics stores: the stored type
+  std::string roundedThrough;  // numerics stores: a narrower type the value was rounded to on its way ("")
   bool isWrite() const { return kind == SiteKind::Store; }
 };
 

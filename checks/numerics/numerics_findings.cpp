@@ -92,7 +92,9 @@ void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundl
       if (st.count == 0) continue;
       double maxErr = fromBits(st.max_err), maxMag = fromBits(st.max_mag);
       double normwise = maxMag > 0 ? maxErr / maxMag : (maxErr > 0 ? INFINITY : 0);
-      double threshold = defaultDriftThreshold(s.what);
+      // A value the kernel itself rounded to a narrower type is held to that type's threshold.
+      const std::string& precision = s.roundedThrough.empty() ? s.what : s.roundedThrough;
+      double threshold = defaultDriftThreshold(precision);
       if (!(normwise > threshold)) continue;
       Finding f;
       f.kind = rule::PrecisionDrift;
@@ -101,17 +103,18 @@ void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundl
       f.access = "write";
       std::string where = placeOf(s, st.where_offset, sites, b, f);
       f.threads.push_back(threadOfLinearIds(st.where_block, st.where_thread, b.grid, b.block));
-      double u = unitRoundoff(s.what);
+      double u = unitRoundoff(precision);
+      std::string stores = s.roundedThrough.empty() ? s.what : s.what + " (rounded through " + s.roundedThrough + ")";
       f.title = fmt::format("{} stores drift {:.3g} from exact arithmetic (normwise, {:.0f} units of {}'s roundoff; "
                             "threshold {:.3g})",
-                            s.what, normwise, normwise / u, s.what, threshold);
+                            stores, normwise, normwise / u, precision, threshold);
       f.notes.push_back(fmt::format("largest error {:.6g} at {}: stored {:.9g}, the shadow says {:.9g}", maxErr, where,
                                     st.where_value, st.where_shadow));
       f.notes.push_back(fmt::format("over {} stores: mean error {:.3g} of the mean magnitude; largest elementwise "
                                     "relative error {:.3g}; largest error {:.4g} ulp of {}",
                                     st.count, st.sum_mag > 0 ? st.sum_err / st.sum_mag : 0.0, fromBits(st.max_rel),
                                     fromBits(st.max_ulps), s.what));
-      f.notes.push_back(cureFor(s.what));
+      f.notes.push_back(cureFor(precision));
       found.push_back({normwise, f});
     }
     std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
