@@ -15,5 +15,6 @@
 #define TD_REGION_NUM_SHARED 7     // numerics: per block, a td_num_granule per 2 bytes of its shared window
 #define TD_REGION_NUM_BUFFER 8     // numerics: per buffer, a td_num_granule per 2 bytes
 #define TD_REGION_NUM_SITES 9      // numerics: per store site, its drift (td_num_site), read back
+#define TD_REGION_NUM_LANES 10     // numerics: per thread, its matrix fragments' shadows during an mma
 
 #endif

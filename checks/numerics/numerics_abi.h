@@ -32,6 +32,10 @@ typedef struct td_num_site {
   unsigned int pad[2];
 } td_num_site;
 
+// TD_REGION_NUM_LANES: per thread, its matrix fragments' shadows while the warp computes an mma's shadow
+// (__td_num_mma): A's 8 elements, then B's 4.
+#define TD_NUM_LANE_DOUBLES 12
+
 // The payload of TD_KIND_FP_OVERFLOW and TD_KIND_FP_INVALID: a non-finite result of finite operands.
 typedef struct td_num_payload {
   double a, b;           // the operands (the first two; b = 0 for one-operand operations)

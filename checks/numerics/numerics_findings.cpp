@@ -47,11 +47,13 @@ std::string cureFor(const std::string& type) {
 }  // namespace
 
 double defaultDriftThreshold(const std::string& type) {
-  // Tens of units of roundoff for the 16-bit types (half: 2^-11, bfloat16: 2^-8), which a correctly written
-  // kernel (fp32 accumulators, one rounding at the store) stays far below; float's is set above the
-  // accumulation noise of long fp32 reductions against an fp64 shadow (about sqrt(K) units of 2^-24).
-  if (type == "half") return 1e-2;
-  if (type == "bfloat16") return 5e-2;
+  // Four units of roundoff for the 16-bit types (half: 2^-11, bfloat16: 2^-8): a correctly written kernel
+  // (fp32 accumulators, one rounding at the store, or a few roundings of elementwise half arithmetic) stays
+  // within one or two, while an fp16 accumulator rounds once per step (an mma's K = 16 products, an __hfma)
+  // and drifts by several units after a few dozen steps. float's is set above the accumulation noise of
+  // long fp32 reductions against an fp64 shadow (about sqrt(K) units of 2^-24).
+  if (type == "half") return 0x1p-9;
+  if (type == "bfloat16") return 0x1p-6;
   return 1e-4;
 }
 

@@ -86,6 +86,38 @@ __device__ TD_INLINE_ON_CPU void __td_num_store(unsigned int site, void* p, unsi
   }
 }
 
+// The shadow of mma.sync m16n8k{8,16} on 16-bit inputs (PTX ISA fragment layouts, as runtime/cpu/
+// ptx_semantics.cpp): every lane leaves its A and B fragments' shadows in its TD_REGION_NUM_LANES slot, the
+// warp meets, and each lane sums its four D elements' products in double from the slots of the lanes that
+// hold their row of A and column of B; a second meeting keeps the slots until every lane has read them.
+// Slot 2r + h holds register r's half h (g = lane / 4, t = lane % 4): A's at (g + 8(r % 2), 2t + 8(r / 2) + h),
+// B's at (2t + 8r + h, g); D's four elements e at (g + 8(e / 2), 2t + e % 2), C's alike.
+__device__ void __td_num_mma(unsigned int k, const double* a, const double* b, const double* c, double* d) {
+  double* mine = (double*)__td_region(TD_REGION_NUM_LANES);
+  if (!mine) {
+    for (int e = 0; e < 4; ++e) d[e] = c[e];
+    return;
+  }
+  unsigned int lane = td_thread_linear() % 32;
+  for (unsigned int e = 0; e < k / 2; ++e) mine[e] = a[e];
+  for (unsigned int e = 0; e < k / 4; ++e) mine[8 + e] = b[e];
+  __syncwarp();
+  double* warp = mine - (long long)lane * TD_NUM_LANE_DOUBLES;
+  unsigned int g = lane / 4, t = lane % 4;
+  for (unsigned int e = 0; e < 4; ++e) {
+    unsigned int row = g + 8 * (e / 2), col = 2 * t + e % 2;
+    double acc = c[e];
+    for (unsigned int kk = 0; kk < k; ++kk) {
+      const double* aLane = warp + ((row % 8) * 4 + (kk % 8) / 2) * TD_NUM_LANE_DOUBLES;
+      const double* bLane = warp + (col * 4 + (kk % 8) / 2) * TD_NUM_LANE_DOUBLES;
+      unsigned int ar = row / 8 + 2 * (kk / 8), br = kk / 8;
+      acc += aLane[2 * ar + kk % 2] * bLane[8 + 2 * br + kk % 2];
+    }
+    d[e] = acc;
+  }
+  __syncwarp();
+}
+
 // A non-finite result: recorded when the operands were finite (born here, not passed on).
 __device__ __attribute__((noinline, cold)) void __td_num_nonfinite(unsigned int site, double value, double shadow,
                                                                    double a, double b, unsigned int lane) {
