@@ -35,6 +35,8 @@ const char* siteKindName(SiteKind k) {
     case SiteKind::AsmStatement: return "asm";
     case SiteKind::Loop: return "loop";
     case SiteKind::Stop: return "stop";
+    case SiteKind::FloatOp: return "float-op";
+    case SiteKind::Accumulator: return "accumulator";
   }
   return "?";
 }

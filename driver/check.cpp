@@ -46,10 +46,13 @@ void refuseTensorMapsOnTheCpu(const Bundle& b) {
 
 // Findings in a generated source also name the script line that generated them.
 void addScriptLines(std::vector<Finding>& findings, const std::string& source, const LineMap& map) {
+  auto mapped = [&](SourceLoc& loc) {
+    if (loc.file.empty() || std::filesystem::path(loc.file).lexically_normal() != std::filesystem::path(source)) return;
+    if (auto it = map.find(loc.line); it != map.end()) loc.python = it->second;
+  };
   for (Finding& f : findings) {
-    if (f.loc.file.empty() || std::filesystem::path(f.loc.file).lexically_normal() != std::filesystem::path(source))
-      continue;
-    if (auto it = map.find(f.loc.line); it != map.end()) f.loc.python = it->second;
+    mapped(f.loc);
+    for (auto& [what, loc] : f.related) mapped(loc);
   }
 }
 // Runs the launch, then lets each family read what its regions brought back.

@@ -6,6 +6,7 @@
 #include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/ConstantFolding.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Instructions.h>
@@ -55,12 +56,14 @@ class FunctionShadows {
     for (auto [phi, s] : phis_)
       for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k)
         s->addIncoming(shadowOf(phi->getIncomingValue(k)), phi->getIncomingBlock(k));
+    watchLoops();
     for (llvm::StoreInst* st : stores_) visitStore(*st);
     for (size_t n = 0; n < bitsPhis_.size(); ++n) {  // filling one may add another
       auto [phi, s, t] = bitsPhis_[n];
       for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k)
         s->addIncoming(halfShadow(phi->getIncomingValue(k), t), phi->getIncomingBlock(k));
     }
+    promoteLoopState();  // once every phi is complete
   }
 
  private:
@@ -320,18 +323,21 @@ class FunctionShadows {
     unsigned id = site(st, SiteKind::Store, typeName(t), space == 0 ? Space::Global : Space::Shared, object);
     sites_.sites[id].size = t->getScalarSizeInBits() / 8;
     sites_.sites[id].roundedThrough = roundedThrough(v, t);
+    sites_.sites[id].origin = originOf(v);
+    llvm::Value* iteration = storeIteration_.lookup(&st);
     llvm::IRBuilder<> b(&st);
     setHookLocation(b, &st);
     llvm::Type* dbl = b.getDoubleTy();
     llvm::FunctionCallee hook = m_.getOrInsertFunction("__td_num_store", b.getVoidTy(), b.getInt32Ty(), b.getPtrTy(),
-                                                       b.getInt32Ty(), b.getInt32Ty(), dbl, dbl, b.getInt32Ty());
+                                                       b.getInt32Ty(), b.getInt32Ty(), dbl, dbl, b.getInt32Ty(), b.getInt32Ty());
+    if (!iteration) iteration = b.getInt32(TD_NUM_NOT_IN_LOOP);
     auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(t);
     for (unsigned k = 0, n = vec ? vec->getNumElements() : 1; k < n; ++k) {
       llvm::Value* ve = vec ? b.CreateExtractElement(v, b.getInt32(k)) : v;
       llvm::Value* se = vec ? b.CreateExtractElement(s, b.getInt32(k)) : s;
       llvm::Value* p = b.CreateConstGEP1_32(t->getScalarType(), st.getPointerOperand(), k);
       b.CreateCall(hook, {b.getInt32(id), p, b.getInt32(space), b.getInt32(std::max(object, 0)), convert(b, ve, dbl),
-                          convert(b, se, dbl), b.getInt32(typeCode(t))});
+                          convert(b, se, dbl), b.getInt32(typeCode(t)), iteration});
     }
   }
 
@@ -453,6 +459,21 @@ class FunctionShadows {
   // double by the warp together (__td_num_mma); its results' shadows are taken at their extractvalues.
   void mmaShadow(llvm::CallInst& call, const PtxStatement& st);
 
+  // Loops (shadow_loops.cpp): an iteration counter in every loop with a store or an accumulator (an FP phi
+  // of its header), and the per-iteration check of each accumulator's drift.
+  struct Accumulation {
+    llvm::PHINode* phi;   // the innermost loop's header phi
+    llvm::Value* shadow;
+    llvm::Type* fpType;   // the FP type it holds (an integer phi of half bits: that half type)
+    std::vector<llvm::BasicBlock*> entries;  // the blocks entering the outermost loop it is carried through
+    unsigned updates;     // arithmetic operations it goes through per iteration of its innermost loop
+  };
+  void watchLoops();
+  llvm::PHINode* iterationCounter(llvm::Loop& loop);
+  void watchAccumulator(const Accumulation& a);
+  void promoteLoopState();
+  int originOf(llvm::Value* stored);  // the accumulator site a stored value comes from, or -1
+
   // A warp shuffle moves the shadow with the value: each 32-bit word of it through the same shuffle.
   void shuffle(llvm::CallInst& call) {
     llvm::Function* callee = call.getCalledFunction();
@@ -502,6 +523,10 @@ class FunctionShadows {
   llvm::DenseMap<llvm::Value*, std::vector<Packed>> results_;  // an asm statement's results, per element
   std::vector<std::pair<llvm::PHINode*, llvm::PHINode*>> phis_;
   std::vector<llvm::StoreInst*> stores_;
+  llvm::DenseMap<llvm::Loop*, llvm::PHINode*> counters_;
+  llvm::DenseMap<llvm::StoreInst*, llvm::PHINode*> storeIteration_;  // a store's innermost loop's counter
+  llvm::DenseMap<llvm::Value*, unsigned> accumulators_;                // header phi -> its accumulator site
+  std::vector<llvm::AllocaInst*> loopState_;  // the accumulators' per-thread state, promoted at the end
   std::vector<std::tuple<llvm::PHINode*, llvm::PHINode*, llvm::Type*>> bitsPhis_;  // integer phis of FP bits
 };
 

@@ -21,7 +21,7 @@ struct SourceLoc {
   std::string str() const;  // "file:line:col"
 };
 
-enum class SiteKind { Load, Store, Atomic, MemIntrinsic, Barrier, WarpOp, AsmStatement, Loop, Stop, FloatOp };
+enum class SiteKind { Load, Store, Atomic, MemIntrinsic, Barrier, WarpOp, AsmStatement, Loop, Stop, FloatOp, Accumulator };
 enum class Space { Global, Shared, Unknown };
 
 struct SharedObject {
@@ -43,6 +43,8 @@ struct Site {
   std::string what;         // barriers and warp ops: the operation ("__syncthreads", "shfl.sync.bfly");
                             // stops: "assert(i < n)" or "__trap()"; numerics stores: the stored type
   std::string roundedThrough;  // numerics stores: a narrower type the value was rounded to on its way ("")
+  int origin = -1;             // numerics stores: the accumulator site (a loop's FP phi) the value comes from
+  unsigned updatesPerStep = 0; // numerics accumulators: operations that update it per iteration of its loop
   bool isWrite() const { return kind == SiteKind::Store; }
 };
 

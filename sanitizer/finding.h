@@ -15,6 +15,8 @@ struct Finding {
   std::string title;         // one line: what happened, with the numbers that matter
   SourceLoc loc;             // empty file when no source place applies
   SourceLoc partner;         // races: the other access's place
+  // Further places and what each is ("stored at": where a drifting accumulator's value is stored).
+  std::vector<std::pair<std::string, SourceLoc>> related;
   std::string buffer;        // buffer or shared array name, when one is involved
   std::vector<int64_t> coords;
   int64_t element = 0;       // linear element index (may lie outside the buffer)

@@ -44,6 +44,14 @@ nlohmann::json reportJson(const Report& r) {
     if (!f.partner.file.empty())
       x["other_access"] = {{"file", f.partner.file}, {"line", f.partner.line}, {"column", f.partner.col},
                            {"function", f.partner.function}};
+    if (!f.related.empty()) {
+      x["related"] = nlohmann::json::array();
+      for (const auto& [what, loc] : f.related) {
+        nlohmann::json r = {{"what", what}, {"file", loc.file}, {"line", loc.line}, {"column", loc.col}, {"function", loc.function}};
+        if (!loc.python.empty()) r["python"] = loc.python;
+        x["related"].push_back(r);
+      }
+    }
     if (!f.buffer.empty()) {
       x["buffer"] = f.buffer;
       x["coordinates"] = f.coords;

@@ -22,6 +22,8 @@ std::string renderText(const Report& r, bool colour) {
       if (!f.loc.python.empty()) out += "    from " + paint("36", f.loc.python) + "\n";
       if (!f.loc.helper.empty()) out += "    inside " + f.loc.helper + "\n";
     }
+    for (const auto& [what, loc] : f.related)
+      out += "    " + what + " " + paint("36", loc.str()) + (loc.python.empty() ? "" : " from " + paint("36", loc.python)) + "\n";
     if (!f.threads.empty()) {
       out += "    by " + threadText(f.threads.front());
       if (f.count > 1) out += fmt::format(" and {} more time{}", f.count - 1, f.count == 2 ? "" : "s");

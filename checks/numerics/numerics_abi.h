@@ -17,6 +17,11 @@ typedef struct td_num_granule {
 } td_num_granule;
 #define TD_NUM_GRANULE_BYTES 2
 
+// Drift levels: level l is a relative error of at least 2^(l - TD_NUM_LEVELS); a site keeps, per level, the
+// first loop iteration at which its error reached it (the innermost loop's; 0 outside loops).
+#define TD_NUM_LEVELS 24
+#define TD_NUM_NOT_IN_LOOP 0xffffffffu  // the iteration argument of a store outside every loop
+
 // TD_REGION_NUM_SITES: per store site, the drift of what its stores wrote against their shadows. Maxima of
 // non-negative doubles are kept as their bits (which order like the values) so atomicMax keeps them.
 typedef struct td_num_site {
@@ -29,6 +34,10 @@ typedef struct td_num_site {
   double where_value, where_shadow;  // the store of the largest error:
   unsigned long long where_offset;   // byte offset in its buffer or shared window
   unsigned int where_block, where_thread;  // linear ids
+  // Per level, ~(the first iteration that reached it) (kept with atomicMax; 0: never reached). Store sites in
+  // a loop measure against the largest magnitude the site stored so far; accumulators (the FP phis of loop
+  // headers) against the largest magnitude of the thread's accumulator so far.
+  unsigned int first_iter[TD_NUM_LEVELS];
   unsigned int pad[2];
 } td_num_site;
 

@@ -51,6 +51,21 @@ static __device__ __forceinline__ bool td_num_raise(unsigned long long* p, doubl
   return atomicMax(p, bits) < bits;
 }
 
+// The drift level of relative error `rel` (TD_NUM_LEVELS), -1 below the lowest: from its exponent bits.
+static __device__ __forceinline__ int td_num_level(double rel) {
+  int e = (int)((td_num_bits(rel) >> 52) & 0x7ff) - 1023;  // floor(log2(rel)) for normal rel
+  int l = e + TD_NUM_LEVELS;
+  return l < 0 ? -1 : l >= TD_NUM_LEVELS ? TD_NUM_LEVELS - 1 : l;
+}
+
+// Records that `site` reached drift `level` at loop iteration `iter` (and so every level below it).
+static __device__ __forceinline__ void td_num_reached(td_num_site* s, int level, unsigned int iter) {
+  unsigned int mark = ~iter;
+  if (level < 0 || td_load(&s->first_iter[level]) >= mark) return;  // reached as early already: the lower levels too
+  for (int l = level; l >= 0; --l)
+    if (atomicMax(&s->first_iter[l], mark) >= mark) break;
+}
+
 extern "C" {
 
 __device__ TD_INLINE_ON_CPU double __td_num_load(const void* p, unsigned int space, unsigned int object, double value) {
@@ -60,7 +75,7 @@ __device__ TD_INLINE_ON_CPU double __td_num_load(const void* p, unsigned int spa
 }
 
 __device__ TD_INLINE_ON_CPU void __td_num_store(unsigned int site, void* p, unsigned int space, unsigned int object,
-                                                double value, double shadow, unsigned int type) {
+                                                double value, double shadow, unsigned int type, unsigned int iter) {
   td_num_granule* g = td_num_granule_at(p, space, object);
   if (g) {
     g->value = value;
@@ -76,6 +91,10 @@ __device__ TD_INLINE_ON_CPU void __td_num_store(unsigned int site, void* p, unsi
   td_num_raise(&s->max_mag, mag);
   td_num_raise(&s->max_ulps, err / td_num_ulp(shadow, type));
   if (mag >= td_num_smallest_normal(type)) td_num_raise(&s->max_rel, err / mag);
+  if (iter != TD_NUM_NOT_IN_LOOP && err > 0) {  // against the largest magnitude stored here so far
+    double scale = td_num_from_bits(td_load(&s->max_mag));
+    if (scale >= td_num_smallest_normal(type)) td_num_reached(s, td_num_level(err / scale), iter);
+  }
   if (td_num_raise(&s->max_err, err)) {  // the worst store so far: say where (racy between equal errors)
     s->where_value = value;
     s->where_shadow = shadow;
@@ -116,6 +135,12 @@ __device__ void __td_num_mma(unsigned int k, const double* a, const double* b, c
     d[e] = acc;
   }
   __syncwarp();
+}
+
+// An accumulator reached a new drift level (the pass checks each iteration inline and calls only then).
+__device__ __attribute__((noinline, cold)) void __td_num_accumulator(unsigned int site, unsigned int iter, int level) {
+  td_num_site* sites = (td_num_site*)__td_region(TD_REGION_NUM_SITES);
+  if (sites) td_num_reached(&sites[site], level, iter);
 }
 
 // A non-finite result: recorded when the operands were finite (born here, not passed on).

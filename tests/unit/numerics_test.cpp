@@ -1,6 +1,6 @@
 // Family "numerics" on the CPU executor: FP32/FP64 shadows, per-site drift and where non-finite values are
-// born. Planted: a GEMV accumulating in half over K = 1024 (drift at its store, agreeing with an fp64
-// computation here), a softmax exponentiating raw logits up to 120 (fp-overflow at the expf lines), a
+// born. Planted: a GEMV and a tiled GEMM accumulating in half over K = 1024 (drift at the accumulator, agreeing
+// with an fp64 computation here, with the iteration it passed the threshold), a softmax exponentiating raw logits up to 120 (fp-overflow at the expf lines), a
 // one-pass variance whose cancellation goes negative (fp-invalid at sqrtf). Correct twins (float
 // accumulator, max subtracted, variance clamped) report nothing.
 #include <algorithm>
@@ -26,35 +26,99 @@ CheckResult checkNumerics(const std::string& which) {
   return runCheck(r);
 }
 
-// The drift a precision-drift finding states: "... stores drift X from exact arithmetic".
+// The drift a precision-drift finding states: "... X from exact arithmetic".
 double statedDrift(const Finding& f) {
-  size_t at = f.title.find("drift ");
-  return at == std::string::npos ? -1 : std::stod(f.title.substr(at + 6));
+  size_t end = f.title.find(" from exact arithmetic");
+  if (end == std::string::npos) return -1;
+  size_t start = f.title.rfind(' ', end - 1);
+  return std::stod(f.title.substr(start + 1, end - start - 1));
+}
+
+// The first of a finding's notes that contains `text` ("" when none does).
+std::string noteWith(const Finding& f, const std::string& text) {
+  for (const std::string& n : f.notes)
+    if (n.find(text) != std::string::npos) return n;
+  return "";
+}
+
+// The iteration a drift note states: "... first at iteration N of its loop ...".
+long statedIteration(const Finding& f) {
+  std::string n = noteWith(f, "first at iteration ");
+  return n.empty() ? -1 : std::stol(n.substr(n.find("first at iteration ") + 19));
+}
+
+// Normwise drift max|y - exact| / max|exact| of y = rows x K times K x cols (A row-major, B row-major).
+double normwiseDrift(const std::vector<double>& A, const std::vector<double>& B, const std::vector<double>& y, int rows,
+                     int K, int cols) {
+  double maxErr = 0, maxMag = 0;
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      double exact = 0;
+      for (int k = 0; k < K; ++k) exact += A[r * K + k] * B[k * cols + c];
+      maxErr = std::max(maxErr, std::fabs(y[r * cols + c] - exact));
+      maxMag = std::max(maxMag, std::fabs(exact));
+    }
+  return maxErr / maxMag;
 }
 
 }  // namespace
 
-TEST(Numerics, HalfAccumulatorDriftIsReportedAtItsStoreAndAgreesWithFp64) {
+TEST(Numerics, HalfAccumulatorDriftIsReportedAtTheAccumulatorAndAgreesWithFp64) {
   CheckResult r = checkNumerics("gemv_half_accum");
   ASSERT_EQ(r.report.findings.size(), 1u) << r.report.findings.front().title;
   const Finding& f = r.report.findings[0];
   EXPECT_EQ(f.kind, rule::PrecisionDrift);
-  EXPECT_EQ(f.loc.line, 10u) << "the store of the half accumulator";
+  EXPECT_EQ(f.loc.line, 9u) << "the __hfma accumulator";
+  ASSERT_EQ(f.related.size(), 1u);
+  EXPECT_EQ(f.related[0].first, "stored at");
+  EXPECT_EQ(f.related[0].second.line, 10u);
   EXPECT_EQ(f.buffer, "y");
   EXPECT_EQ(f.count, 256u);
   // The same normwise error computed here in double from the kernel's own inputs and outputs.
   std::vector<double> A = values(r, "A"), x = values(r, "x"), y = values(r, "y");
-  double maxErr = 0, maxMag = 0;
-  for (int row = 0; row < 256; ++row) {
-    double exact = 0;
-    for (int k = 0; k < 1024; ++k) exact += A[row * 1024 + k] * x[k];
-    maxErr = std::max(maxErr, std::fabs(y[row] - exact));
-    maxMag = std::max(maxMag, std::fabs(exact));
-  }
-  double independent = maxErr / maxMag, stated = statedDrift(f);
+  double independent = normwiseDrift(A, x, y, 256, 1024, 1), stated = statedDrift(f);
   EXPECT_GT(independent, 1e-2) << "the planted accumulation drifts past half's threshold";
   EXPECT_NEAR(stated, independent, 0.1 * independent) << f.title;
-  EXPECT_NE(f.notes[0].find("y["), std::string::npos) << "the worst element's coordinates: " << f.notes[0];
+  EXPECT_NE(noteWith(f, "y[").find("largest error"), std::string::npos) << "the worst element's coordinates";
+  // The first iteration the accumulator was 2^-9 of its largest magnitude so far away from exact
+  // arithmetic, replayed here: each __hfma rounds the exact a * x + acc once to half.
+  long first = -1;
+  for (int row = 0; row < 256; ++row) {
+    _Float16 acc = 0;
+    double exact = 0, largest = 0;
+    for (int k = 0; k < 1024; ++k) {
+      largest = std::max(largest, std::fabs(exact));
+      if (largest >= 0x1p-14 && std::fabs(double(acc) - exact) >= 0x1p-9 * largest) {
+        if (first < 0 || k < first) first = k;
+        break;
+      }
+      exact += A[row * 1024 + k] * x[k];
+      acc = static_cast<_Float16>(A[row * 1024 + k] * x[k] + double(acc));
+    }
+  }
+  ASSERT_GT(first, 0);
+  EXPECT_EQ(statedIteration(f), first) << noteWith(f, "first at iteration");
+}
+
+TEST(Numerics, TiledGemmAccumulatingInHalfDriftsAtItsAccumulatorAndItsFloatTwinIsClean) {
+  CheckResult r = checkNumerics("gemm_half_accum");
+  ASSERT_EQ(r.report.findings.size(), 1u) << r.report.findings.front().title;
+  const Finding& f = r.report.findings[0];
+  EXPECT_EQ(f.kind, rule::PrecisionDrift);
+  EXPECT_EQ(f.loc.line, 16u) << "acc = acc + As * Bs";
+  ASSERT_EQ(f.related.size(), 1u);
+  EXPECT_EQ(f.related[0].second.line, 19u);
+  EXPECT_EQ(f.buffer, "C");
+  std::vector<double> A = values(r, "A"), B = values(r, "B"), C = values(r, "C");
+  double independent = normwiseDrift(A, B, C, 64, 1024, 64);
+  EXPECT_GT(independent, 0x1p-9);
+  EXPECT_NEAR(statedDrift(f), independent, 0.1 * independent) << f.title;
+  EXPECT_NE(noteWith(f, "each iteration updates it 16 times"), "") << "the k loop is unrolled: 16 adds an iteration";
+
+  CheckResult twin = checkNumerics("gemm_float_accum");
+  EXPECT_TRUE(twin.report.findings.empty()) << twin.report.findings.front().title;
+  std::vector<double> A2 = values(twin, "A"), B2 = values(twin, "B"), C2 = values(twin, "C");
+  EXPECT_LE(normwiseDrift(A2, B2, C2, 64, 1024, 64), 0x1p-11) << "one rounding to half at the store";
 }
 
 TEST(Numerics, FloatAccumulatorIsCleanAndAtTheLevelOfOneRounding) {
@@ -72,7 +136,7 @@ TEST(Numerics, SdkHalfHelpersAreShadowedThroughTheirInlinePtx) {
   CheckResult r = checkNumerics("gemv_sdk_half_accum");
   ASSERT_EQ(r.report.findings.size(), 1u);
   EXPECT_EQ(r.report.findings[0].kind, rule::PrecisionDrift);
-  EXPECT_EQ(r.report.findings[0].loc.line, 10u) << "the store of the __hfma accumulator";
+  EXPECT_EQ(r.report.findings[0].loc.line, 9u) << "the __hfma accumulator";
   CheckResult prelude = checkNumerics("gemv_half_accum");
   EXPECT_EQ(statedDrift(r.report.findings[0]), statedDrift(prelude.report.findings[0])) << "the same arithmetic";
   CheckResult twin = checkNumerics("gemv_sdk_float_accum");

@@ -1,0 +1,237 @@
+// precision-drift findings from the TD_REGION_NUM_SITES region read back: per source location of a store
+// (an unrolled epilogue's stores at one line are one place to the user), the normwise drift of what it
+// stored; where the value came from a drifting loop accumulator, the finding stands at the accumulator,
+// with the iteration it passed the threshold; accumulators that drift with no drifting store of their own
+// are reported alone.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fmt/format.h>
+#include <map>
+
+#include "checks/numerics/numerics_abi.h"
+#include "checks/numerics/numerics_findings.h"
+#include "checks/regions.h"
+#include "runtime/launch.h"
+#include "sanitizer/places.h"
+#include "sanitizer/rules.h"
+
+namespace td {
+
+namespace {
+
+double fromBits(uint64_t b) {
+  double x;
+  std::memcpy(&x, &b, 8);
+  return x;
+}
+
+// The unit roundoff of a stored type, for the reports' scale.
+double unitRoundoff(const std::string& type) {
+  return type == "half" ? 0x1p-11 : type == "bfloat16" ? 0x1p-8 : type == "float" ? 0x1p-24 : 0x1p-53;
+}
+
+// The drift levels (TD_NUM_LEVELS) around a threshold: the highest at or below it, the lowest at or above.
+int levelAtOrBelow(double threshold) { return std::clamp(static_cast<int>(std::floor(std::log2(threshold))) + TD_NUM_LEVELS, 0, TD_NUM_LEVELS - 1); }
+int levelAtOrAbove(double threshold) { return std::clamp(static_cast<int>(std::ceil(std::log2(threshold))) + TD_NUM_LEVELS, 0, TD_NUM_LEVELS - 1); }
+double levelValue(int level) { return std::ldexp(1.0, level - TD_NUM_LEVELS); }
+
+// Sites at one source location, their counters merged.
+struct Place {
+  std::vector<unsigned> ids;
+  td_num_site merged{};
+  std::vector<int> origins;  // the accumulator sites they come from
+};
+
+void merge(td_num_site& into, const td_num_site& s) {
+  if (s.max_err > into.max_err || into.count == 0) {
+    into.max_err = s.max_err;
+    into.where_value = s.where_value;
+    into.where_shadow = s.where_shadow;
+    into.where_offset = s.where_offset;
+    into.where_block = s.where_block;
+    into.where_thread = s.where_thread;
+  }
+  into.count += s.count;
+  into.max_mag = std::max(into.max_mag, s.max_mag);
+  into.max_ulps = std::max(into.max_ulps, s.max_ulps);
+  into.max_rel = std::max(into.max_rel, s.max_rel);
+  into.sum_err += s.sum_err;
+  into.sum_mag += s.sum_mag;
+  for (int l = 0; l < TD_NUM_LEVELS; ++l) into.first_iter[l] = std::max(into.first_iter[l], s.first_iter[l]);
+}
+
+// The site records read back, grouped by kind and source location (in site order).
+std::vector<Place> placesOf(const RegionReadback& r, const SiteTable& sites, SiteKind kind) {
+  std::vector<Place> places;
+  std::map<std::tuple<std::string, unsigned, unsigned, std::string, std::string>, size_t> index;
+  for (size_t id = 0; id < sites.sites.size() && (id + 1) * sizeof(td_num_site) <= r.bytes.size(); ++id) {
+    const Site& s = sites.sites[id];
+    if (s.kind != kind) continue;
+    td_num_site st;
+    std::memcpy(&st, r.bytes.data() + id * sizeof st, sizeof st);
+    if (kind == SiteKind::Store && st.count == 0) continue;
+    auto key = std::make_tuple(s.loc.file, s.loc.line, s.loc.col, s.what, s.roundedThrough);
+    auto [it, fresh] = index.emplace(key, places.size());
+    if (fresh) places.emplace_back();
+    Place& p = places[it->second];
+    p.ids.push_back(static_cast<unsigned>(id));
+    merge(p.merged, st);
+    if (s.origin >= 0 && std::find(p.origins.begin(), p.origins.end(), s.origin) == p.origins.end())
+      p.origins.push_back(s.origin);
+  }
+  return places;
+}
+
+// The first iteration at which a place's drift reached `level`, if it did.
+std::optional<unsigned> firstIteration(const td_num_site& s, int level) {
+  if (s.first_iter[level] == 0) return std::nullopt;
+  return ~s.first_iter[level];
+}
+
+int highestLevel(const td_num_site& s) {
+  for (int l = TD_NUM_LEVELS - 1; l >= 0; --l)
+    if (s.first_iter[l]) return l;
+  return -1;
+}
+
+// The worst store's place: in its buffer; for shared memory the device runtime keeps the offset in the
+// block's window (not in the array), so the array is named beside it.
+std::string placeOf(const Site& s, uint64_t offset, const SiteTable& sites, const Bundle& b, Finding& f) {
+  if (s.space == Space::Global) return globalPlace(s, static_cast<int64_t>(offset), b, f);
+  f.byteOffset = static_cast<int64_t>(offset);
+  std::string name = s.object >= 0 ? sites.shared[s.object].name : "";
+  f.buffer = name.empty() ? "shared window" : name;
+  return fmt::format("byte {} of the block's shared memory{}", offset, name.empty() ? "" : " (in __shared__ " + name + ")");
+}
+
+std::string cureFor(const std::string& type, bool accumulator) {
+  if (type == "half" || type == "bfloat16")
+    return fmt::format("a {} result this far from exact arithmetic usually comes from {} in {}: keep the "
+                       "accumulator in float (T.gemm / T.reduce with an fp32 fragment, accum_dtype=\"float\", float "
+                       "fma for __hfma chains) and convert once at the store",
+                       type, accumulator ? "this accumulator adding" : "accumulating", type);
+  return "sum in a wider type, pairwise, or with Kahan compensation; look for cancellation between large terms";
+}
+
+// When a place's drift first passed the threshold: the iteration of its loop (an accumulator's counted
+// across the loops it is carried through) and, for an accumulator, about how many updates that is.
+std::string iterationNote(const td_num_site& s, double threshold, const char* what, unsigned updatesPerStep = 0) {
+  int level = levelAtOrBelow(threshold);
+  std::optional<unsigned> first = firstIteration(s, level);
+  if (!first) return "";
+  std::string updates = updatesPerStep > 1 ? fmt::format(" (about {} updates: each iteration updates it {} times)",
+                                                         static_cast<uint64_t>(*first) * updatesPerStep, updatesPerStep)
+                                           : "";
+  return fmt::format("{} passed {:.3g} of its magnitude first at iteration {} of its loop{}, counting from 0, the "
+                     "earliest of any thread{}",
+                     what, levelValue(level), *first, updates,
+                     levelValue(level) < threshold ? fmt::format("; {:.3g} is the drift level at or below the threshold", levelValue(level)) : "");
+}
+
+}  // namespace
+
+double defaultDriftThreshold(const std::string& type) {
+  // Four units of roundoff for the 16-bit types (half: 2^-11, bfloat16: 2^-8): a correctly written kernel
+  // (fp32 accumulators, one rounding at the store, or a few roundings of elementwise half arithmetic) stays
+  // within one or two, while an fp16 accumulator rounds once per step (an mma's K = 16 products, an __hfma)
+  // and drifts by several units after a few dozen steps. float's is set above the accumulation noise of
+  // long fp32 reductions against an fp64 shadow (about sqrt(K) units of 2^-24).
+  if (type == "half") return 0x1p-9;
+  if (type == "bfloat16") return 0x1p-6;
+  return 1e-4;
+}
+
+void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundle& b, std::vector<Finding>& into) {
+  for (const RegionReadback& r : out.readbacks) {
+    if (r.id != TD_REGION_NUM_SITES) continue;
+    std::vector<Place> accumulators = placesOf(r, sites, SiteKind::Accumulator);
+    auto accumulatorOf = [&](int site) -> const Place* {
+      for (const Place& a : accumulators)
+        if (std::find(a.ids.begin(), a.ids.end(), static_cast<unsigned>(site)) != a.ids.end()) return &a;
+      return nullptr;
+    };
+    std::vector<std::pair<double, Finding>> found;
+    std::vector<const Place*> explained;  // accumulators whose drift a store finding reports
+    for (const Place& p : placesOf(r, sites, SiteKind::Store)) {
+      const Site& s = sites.sites[p.ids.front()];
+      const td_num_site& st = p.merged;
+      double maxErr = fromBits(st.max_err), maxMag = fromBits(st.max_mag);
+      double normwise = maxMag > 0 ? maxErr / maxMag : (maxErr > 0 ? INFINITY : 0);
+      // A value the kernel itself rounded to a narrower type is held to that type's threshold.
+      const std::string& precision = s.roundedThrough.empty() ? s.what : s.roundedThrough;
+      double threshold = defaultDriftThreshold(precision);
+      if (!(normwise > threshold)) continue;
+      Finding f;
+      f.kind = rule::PrecisionDrift;
+      f.loc = s.loc;
+      f.count = st.count;
+      f.access = "write";
+      std::string where = placeOf(s, st.where_offset, sites, b, f);
+      f.threads.push_back(threadOfLinearIds(st.where_block, st.where_thread, b.grid, b.block));
+      double u = unitRoundoff(precision);
+      std::string stores = s.roundedThrough.empty() ? s.what : s.what + " (rounded through " + s.roundedThrough + ")";
+      // The accumulator the drift grew in (the one that passed its threshold earliest): the finding stands there.
+      const Place* acc = nullptr;
+      std::string accNote;
+      for (int origin : p.origins) {
+        const Place* a = accumulatorOf(origin);
+        if (!a) continue;
+        explained.push_back(a);
+        const Site& as = sites.sites[a->ids.front()];
+        std::optional<unsigned> first = firstIteration(a->merged, levelAtOrBelow(defaultDriftThreshold(as.what)));
+        std::optional<unsigned> best = acc ? firstIteration(acc->merged, levelAtOrBelow(defaultDriftThreshold(sites.sites[acc->ids.front()].what))) : std::nullopt;
+        if (first && (!best || *first < *best)) acc = a;
+      }
+      const Site* accSite = acc ? &sites.sites[acc->ids.front()] : nullptr;
+      if (acc) accNote = iterationNote(acc->merged, defaultDriftThreshold(accSite->what), "the accumulator", accSite->updatesPerStep);
+      if (acc) {
+        f.loc = accSite->loc;
+        f.title = fmt::format("{} accumulator drifts: its {} stores end {:.3g} from exact arithmetic (normwise, {:.0f} "
+                              "units of {}'s roundoff; threshold {:.3g})",
+                              accSite->what, stores, normwise, normwise / u, precision, threshold);
+        f.notes.push_back(accNote);
+        f.related.push_back({"stored at", s.loc});
+      } else {
+        f.title = fmt::format("{} stores drift {:.3g} from exact arithmetic (normwise, {:.0f} units of {}'s roundoff; "
+                              "threshold {:.3g})",
+                              stores, normwise, normwise / u, precision, threshold);
+        std::string storeNote = iterationNote(st, threshold, "the stored value");
+        if (!storeNote.empty()) f.notes.push_back(storeNote);
+      }
+      f.notes.push_back(fmt::format("largest error {:.6g} at {}: stored {:.9g}, the shadow says {:.9g}", maxErr, where,
+                                    st.where_value, st.where_shadow));
+      f.notes.push_back(fmt::format("over {} stores: mean error {:.3g} of the mean magnitude; largest elementwise "
+                                    "relative error {:.3g}; largest error {:.4g} ulp of {}",
+                                    st.count, st.sum_mag > 0 ? st.sum_err / st.sum_mag : 0.0, fromBits(st.max_rel),
+                                    fromBits(st.max_ulps), s.what));
+      f.notes.push_back(cureFor(precision, acc && !accNote.empty()));
+      found.push_back({normwise, f});
+    }
+    for (const Place& a : accumulators) {
+      if (std::find(explained.begin(), explained.end(), &a) != explained.end()) continue;
+      const Site& s = sites.sites[a.ids.front()];
+      double threshold = defaultDriftThreshold(s.what);
+      int level = levelAtOrAbove(threshold);
+      std::optional<unsigned> first = firstIteration(a.merged, level);
+      if (!first) continue;
+      Finding f;
+      f.kind = rule::PrecisionDrift;
+      f.loc = s.loc;
+      f.title = fmt::format("{} accumulator drifts past {:.3g} of its magnitude at iteration {} of its loop (threshold "
+                            "{:.3g}); reached {:.3g}",
+                            s.what, levelValue(level), *first, threshold, levelValue(highestLevel(a.merged)));
+      if (s.updatesPerStep > 1)
+        f.notes.push_back(fmt::format("each iteration updates it {} times (an unrolled loop, or several matrix operations)",
+                                      s.updatesPerStep));
+      f.notes.push_back("no store of it drifted past the threshold (its value may have been scaled, compared or "
+                        "reduced further before the store)");
+      f.notes.push_back(cureFor(s.what, true));
+      found.push_back({levelValue(highestLevel(a.merged)), f});
+    }
+    std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+    for (auto& [drift, f] : found) into.push_back(std::move(f));
+  }
+}
+
+}  // namespace td

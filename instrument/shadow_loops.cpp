@@ -1,0 +1,208 @@
+// Loops in the numerics family's shadow pass: which iteration a store or an accumulator drifted in. Every
+// loop with a shadowed store gets an iteration counter; each accumulator (an FP phi of a loop header: a
+// running sum, an mma fragment) counts its steps and has its drift checked inline at every step, against
+// the largest magnitude the thread's accumulator had so far; the runtime hears of it only when the drift
+// reaches a new level (numerics_abi.h, TD_NUM_LEVELS).
+#include "instrument/function_shadows.h"
+
+#include <llvm/IR/Dominators.h>
+#include <llvm/Transforms/Utils/PromoteMemToReg.h>
+
+namespace td::shadows {
+
+llvm::PHINode* FunctionShadows::iterationCounter(llvm::Loop& loop) {
+  if (llvm::PHINode* c = counters_.lookup(&loop)) return c;
+  llvm::BasicBlock* header = loop.getHeader();
+  llvm::IRBuilder<> b(ctx_);
+  auto* counter = llvm::PHINode::Create(b.getInt32Ty(), 2, "td.iteration", header->begin());
+  for (llvm::BasicBlock* pred : llvm::predecessors(header)) {
+    if (!loop.contains(pred)) {
+      counter->addIncoming(b.getInt32(0), pred);
+      continue;
+    }
+    b.SetInsertPoint(pred->getTerminator());
+    counter->addIncoming(b.CreateAdd(counter, b.getInt32(1)), pred);
+  }
+  counters_[&loop] = counter;
+  return counter;
+}
+
+// The incoming value of `phi` from outside `loop` (the first, where several edges enter).
+static llvm::Value* enteringValue(llvm::PHINode& phi, const llvm::Loop& loop) {
+  for (unsigned k = 0; k < phi.getNumIncomingValues(); ++k)
+    if (!loop.contains(phi.getIncomingBlock(k))) return phi.getIncomingValue(k);
+  return nullptr;
+}
+
+// How many arithmetic operations of one iteration of `loop` the accumulator goes through on its way back to
+// `phi` (an unrolled k loop: 16 adds; a TileLang k-tile: the mma statements on its fragment).
+static unsigned updatesPerIteration(llvm::PHINode& phi, const llvm::Loop& loop) {
+  llvm::SmallPtrSet<llvm::Instruction*, 32> from, to;
+  std::vector<llvm::Instruction*> work{&phi};
+  while (!work.empty()) {  // everything in the loop computed from the phi
+    llvm::Instruction* i = work.back();
+    work.pop_back();
+    for (llvm::User* u : i->users()) {
+      auto* ui = llvm::dyn_cast<llvm::Instruction>(u);
+      if (!ui || !loop.contains(ui) || (llvm::isa<llvm::PHINode>(ui) && ui->getParent() == loop.getHeader())) continue;
+      if (from.insert(ui).second) work.push_back(ui);  // not past the header's phis: the next iteration
+    }
+  }
+  for (unsigned k = 0; k < phi.getNumIncomingValues(); ++k)  // and everything the back edges' values come from
+    if (loop.contains(phi.getIncomingBlock(k)))
+      if (auto* i = llvm::dyn_cast<llvm::Instruction>(phi.getIncomingValue(k))) work.push_back(i);
+  unsigned updates = 0;
+  while (!work.empty()) {
+    llvm::Instruction* i = work.back();
+    work.pop_back();
+    if (!loop.contains(i) || !from.count(i) || !to.insert(i).second) continue;
+    bool arithmetic = (llvm::isa<llvm::BinaryOperator>(i) && i->getType()->isFPOrFPVectorTy()) ||
+                      (llvm::isa<llvm::CallInst>(i) && !llvm::isa<llvm::IntrinsicInst>(i)) ||
+                      (llvm::isa<llvm::IntrinsicInst>(i) && i->getType()->isFPOrFPVectorTy());
+    if (arithmetic) ++updates;
+    for (llvm::Value* op : i->operands())
+      if (auto* oi = llvm::dyn_cast<llvm::Instruction>(op)) work.push_back(oi);
+  }
+  return std::max(updates, 1u);
+}
+
+void FunctionShadows::watchLoops() {
+  llvm::DominatorTree dt(f_);
+  llvm::LoopInfo loops(dt);
+  if (loops.empty()) return;
+  // An accumulator is an FP phi of a loop header; where it enters from a phi of the enclosing loop's header
+  // (a GEMM's k-tile loop around its k loop), the two are one accumulation, counted across both: from the
+  // outermost such loop's entry, every iteration of the inner loop is a step.
+  llvm::DenseMap<llvm::Value*, std::pair<llvm::Value*, llvm::Type*>> headerPhis;
+  for (auto [phi, s] : phis_) headerPhis[phi] = {s, phi->getType()};
+  for (auto [phi, s, t] : bitsPhis_) headerPhis[phi] = {s, t};
+  std::vector<Accumulation> found;
+  llvm::SmallPtrSet<llvm::Value*, 16> enclosing;  // outer phis an inner accumulator carries on
+  for (auto& [v, st] : headerPhis) {
+    auto* phi = llvm::cast<llvm::PHINode>(v);
+    llvm::Loop* inner = loops.getLoopFor(phi->getParent());
+    if (!inner || inner->getHeader() != phi->getParent()) continue;
+    llvm::Loop* outer = inner;
+    while (llvm::Loop* parent = outer->getParentLoop()) {
+      auto* q = llvm::dyn_cast_or_null<llvm::PHINode>(enteringValue(*phi, *outer));
+      if (!q || q->getParent() != parent->getHeader() || !headerPhis.count(q)) break;
+      enclosing.insert(q);
+      phi = q;
+      outer = parent;
+    }
+    Accumulation a{llvm::cast<llvm::PHINode>(v), st.first, st.second, {}, updatesPerIteration(*llvm::cast<llvm::PHINode>(v), *inner)};
+    for (llvm::BasicBlock* pred : llvm::predecessors(outer->getHeader()))
+      if (!outer->contains(pred)) a.entries.push_back(pred);
+    found.push_back(a);
+  }
+  // Counters for the stores' loops before anything is split, which leaves `loops` behind.
+  for (llvm::StoreInst* st : stores_)
+    if (llvm::Loop* l = loops.getLoopFor(st->getParent())) storeIteration_[st] = iterationCounter(*l);
+  for (const Accumulation& a : found)
+    if (!enclosing.count(a.phi)) watchAccumulator(a);
+}
+
+void FunctionShadows::promoteLoopState() {
+  if (loopState_.empty()) return;
+  llvm::DominatorTree dt(f_);
+  llvm::PromoteMemToReg(loopState_, dt);
+}
+
+void FunctionShadows::watchAccumulator(const Accumulation& a) {
+  llvm::PHINode& phi = *a.phi;
+  llvm::BasicBlock* header = phi.getParent();
+  // Where the accumulator is updated: the first value it takes that is computed in its loop's body.
+  const llvm::Instruction* update = &phi;
+  for (unsigned k = 0; k < phi.getNumIncomingValues(); ++k)
+    if (auto* i = llvm::dyn_cast<llvm::Instruction>(phi.getIncomingValue(k));
+        i && i != &phi && !llvm::isa<llvm::PHINode>(i) && i->getDebugLoc() &&
+        std::find(a.entries.begin(), a.entries.end(), phi.getIncomingBlock(k)) == a.entries.end()) {
+      update = i;
+      break;
+    }
+  Site s;
+  s.kind = SiteKind::Accumulator;
+  s.loc = userLocation(*update);
+  s.what = typeName(a.fpType);
+  s.size = a.fpType->getScalarSizeInBits() / 8;
+  s.updatesPerStep = a.updates;
+  unsigned id = sites_.add(s);
+  accumulators_[&phi] = id;
+
+  // Its state, per thread, from the accumulation's entry on: steps taken, the largest magnitude so far, the
+  // highest drift level reported. Kept in allocas, promoted to registers at the end.
+  llvm::IRBuilder<> entry(&*f_.getEntryBlock().getFirstInsertionPt());
+  llvm::Type* dbl = entry.getDoubleTy();
+  llvm::Type* i32 = entry.getInt32Ty();
+  llvm::AllocaInst* steps = entry.CreateAlloca(i32, nullptr, "td.acc.steps");
+  llvm::AllocaInst* largest = entry.CreateAlloca(dbl, nullptr, "td.acc.largest");
+  llvm::AllocaInst* reported = entry.CreateAlloca(i32, nullptr, "td.acc.level");
+  loopState_.insert(loopState_.end(), {steps, largest, reported});
+  auto reset = [&](llvm::IRBuilder<>& b) {
+    b.CreateStore(b.getInt32(0), steps);
+    b.CreateStore(llvm::ConstantFP::get(dbl, 0.0), largest);
+    b.CreateStore(b.getInt32(-1), reported);
+  };
+  reset(entry);
+  for (llvm::BasicBlock* pred : a.entries) {
+    llvm::IRBuilder<> b(pred->getTerminator());
+    reset(b);
+  }
+
+  llvm::IRBuilder<> b(header, header->getFirstInsertionPt());
+  if (update != &phi) setHookLocation(b, const_cast<llvm::Instruction*>(update));
+  // The value and its shadow in double, elementwise.
+  llvm::Value* value = &phi;
+  if (phi.getType() != a.fpType)
+    value = b.CreateBitCast(b.CreateZExtOrTrunc(&phi, b.getIntNTy(static_cast<unsigned>(a.fpType->getPrimitiveSizeInBits()))),
+                            a.fpType);
+  auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(a.fpType);
+  llvm::Type* wide = vec ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(dbl, vec->getNumElements())) : dbl;
+  llvm::Value* v = convert(b, value, wide);
+  llvm::Value* sh = convert(b, a.shadow, wide);
+  llvm::Value* err = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, b.CreateFSub(v, sh));
+  llvm::Value* mag = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, sh);
+  if (vec) {
+    err = b.CreateFPMaxReduce(err);
+    mag = b.CreateFPMaxReduce(mag);
+  }
+  llvm::Value* step = b.CreateLoad(i32, steps);
+  llvm::Value* scale = b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, b.CreateLoad(dbl, largest), mag);
+  llvm::Value* before = b.CreateLoad(i32, reported);
+  llvm::Value* rel = b.CreateFDiv(err, scale);
+  // The level from rel's exponent bits (numerics_runtime.cu, td_num_level); NaN and inf compare false.
+  llvm::Value* exponent = b.CreateTrunc(b.CreateLShr(b.CreateBitCast(rel, b.getInt64Ty()), 52), i32);
+  llvm::Value* level = b.CreateSub(b.CreateAnd(exponent, 0x7ff), b.getInt32(1023 - TD_NUM_LEVELS));
+  level = b.CreateSelect(b.CreateICmpSGT(level, b.getInt32(TD_NUM_LEVELS - 1)), b.getInt32(TD_NUM_LEVELS - 1), level);
+  // Measured only once the accumulator has reached its type's normal range: a subnormal partial sum (an
+  // exp of a very negative number, say) carries few bits by nature, and the terms after it dwarf it.
+  double smallestNormal = a.fpType->getScalarType()->isHalfTy() ? 0x1p-14 : 0x1p-126;
+  llvm::Value* measurable = b.CreateAnd(b.CreateFCmpOLT(rel, llvm::ConstantFP::getInfinity(dbl)),
+                                        b.CreateFCmpOGE(scale, llvm::ConstantFP::get(dbl, smallestNormal)));
+  llvm::Value* higher = b.CreateAnd(measurable, b.CreateICmpSGT(level, before));
+  b.CreateStore(b.CreateAdd(step, b.getInt32(1)), steps);
+  b.CreateStore(scale, largest);
+  b.CreateStore(b.CreateSelect(higher, level, before), reported);
+  llvm::MDNode* cold = llvm::MDBuilder(ctx_).createBranchWeights(1, 1u << 20);
+  llvm::Instruction* then = llvm::SplitBlockAndInsertIfThen(higher, b.GetInsertPoint(), false, cold);
+  llvm::IRBuilder<> t(then);
+  t.SetCurrentDebugLocation(b.getCurrentDebugLocation());
+  llvm::FunctionCallee hook = m_.getOrInsertFunction("__td_num_accumulator", t.getVoidTy(), i32, i32, i32);
+  t.CreateCall(hook, {t.getInt32(id), step, level});
+}
+
+int FunctionShadows::originOf(llvm::Value* stored) {
+  std::vector<llvm::Value*> work{stored};
+  llvm::SmallPtrSet<llvm::Value*, 32> seen;
+  while (!work.empty() && seen.size() < 512) {
+    llvm::Value* v = work.front();
+    work.erase(work.begin());  // breadth first: the nearest accumulator
+    if (auto it = accumulators_.find(v); it != accumulators_.end()) return static_cast<int>(it->second);
+    auto* i = llvm::dyn_cast<llvm::Instruction>(v);
+    if (!i || !seen.insert(i).second || llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::AllocaInst>(i)) continue;
+    for (llvm::Value* op : i->operands()) work.push_back(op);
+  }
+  return -1;
+}
+
+}  // namespace td::shadows
