@@ -3,6 +3,7 @@
 // see a family: they allocate the regions the enabled families ask for, by scope, and lower the generic
 // primitives the device sources call. The family list is checks/families.cpp; a test may add its own.
 #pragma once
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ struct DeviceFile {
   std::string text;
 };
 
+// Settings of the families as the user gave them (--drift-threshold, --shadow), by option name.
+using FamilySettings = std::map<std::string, std::string>;
+
 struct Family {
   std::string name;     // as --checks names it
   std::string summary;  // one line, for `tile-doctor rules` and --help
@@ -42,7 +46,12 @@ struct Family {
   // Its instrumentation of a kernel module, before the device runtime is linked. Called once per module
   // when the family is enabled - once for all of them where families share one (the same function) -
   // in the family list's order. May be null (a host-only family).
-  void (*instrument)(llvm::Module& m, SiteTable& sites, const std::set<std::string>& enabled) = nullptr;
+  void (*instrument)(llvm::Module& m, SiteTable& sites, const std::set<std::string>& enabled,
+                     const FamilySettings& settings) = nullptr;
+  // The settings it takes (option names without dashes), and what says whether their values are good
+  // (throws InputError naming the option); may be null.
+  std::vector<std::string> settingNames;
+  void (*checkSettings)(const FamilySettings& settings) = nullptr;
   // After a launch: turns regions read back into what the collector reads (e.g. hang waiters); may be null.
   void (*afterLaunch)(LaunchOutcome& out, const SiteTable& sites, const Bundle& b) = nullptr;
   // The record kinds (abi.h TD_KIND_*) its device source writes, and what makes a finding of one site's
@@ -50,7 +59,8 @@ struct Family {
   std::vector<unsigned> recordKinds;
   Finding (*decode)(const RecordGroup& group, const SiteTable& sites, const Bundle& b) = nullptr;
   // Findings of its own beyond the records the collector decodes (e.g. from a region read back); may be null.
-  void (*collect)(const LaunchOutcome& out, const SiteTable& sites, const Bundle& b, std::vector<Finding>& into) = nullptr;
+  void (*collect)(const LaunchOutcome& out, const SiteTable& sites, const Bundle& b, const FamilySettings& settings,
+                  std::vector<Finding>& into) = nullptr;
   // The rules of kinds only this family reports that are not built in (sanitizer/rules.cpp): a test's family.
   std::vector<Rule> rules;
 };

@@ -136,6 +136,13 @@ std::function<int()> addCheckCommand(CLI::App& app) {
           return "'" + v + "' names no check family (use all, or a list such as bounds,race)";
         return "";
       });
+  sub->add_option_function<std::string>(
+      "--drift-threshold", [args](const std::string& v) { args->req.settings["drift-threshold"] = v; },
+      "numerics: report a store or an accumulator whose normwise relative drift passes this: one number, or "
+      "TYPE=NUMBER pairs (half=1e-3,bfloat16=1e-2,float=1e-6); defaults half 2^-9, bfloat16 2^-6, float 1e-4");
+  sub->add_option_function<std::string>(
+      "--shadow", [args](const std::string& v) { args->req.settings["shadow"] = v; },
+      "numerics: the shadow type of half and bfloat16 values, fp32 (default) or fp64");
   sub->add_option("--format", args->format, "report format: text or json")->check(CLI::IsMember(reportFormats()));
   sub->add_option("--out", args->out, "write the report to FILE instead of standard output");
   sub->add_option("--seed", args->req.seed, "seed for random buffer initialisers (default 0)");

@@ -94,7 +94,7 @@ void repeatRuns(const CheckRequest& req, const Bundle& b, const CheckSet& checks
     LaunchOutcome out = launchOn(onGpu, km, b, args, profile, lo);
     std::set<std::string> known;
     for (const Finding& f : r.findings) known.insert(fingerprint(f));
-    for (Finding& f : collectFindings(out, km.sites, b))
+    for (Finding& f : collectFindings(out, km.sites, b, checks.settings))
       if (!known.count(fingerprint(f))) {
         f.notes.push_back("found in the " + scheduleName(lo, onGpu, run));
         r.findings.push_back(std::move(f));
@@ -130,7 +130,7 @@ void parseSchedule(const std::string& text, LaunchOptions& launch) {
 CheckResult runCheck(const CheckRequest& req) {
   CheckResult res;
   Profile profile = loadProfile(req.target.empty() ? kDefaultTarget : req.target);
-  CheckSet checks = CheckSet::parse(req.checks);
+  CheckSet checks = CheckSet::parse(req.checks, req.settings);
   res.bundle = loadBundle(req.bundlePath, req.params);
   const Bundle& b = res.bundle;
   const LineMap scriptLines = b.lineMapPath.empty() ? LineMap{} : loadLineMap(b.lineMapPath);
@@ -186,7 +186,7 @@ CheckResult runCheck(const CheckRequest& req) {
   r.runSeconds = out.seconds;
   r.kernelMsMedian = out.kernelMsMedian;
   r.recordsDropped = out.recordsDropped;
-  std::vector<Finding> found = collectFindings(out, km.sites, b);
+  std::vector<Finding> found = collectFindings(out, km.sites, b, checks.settings);
   r.findings.insert(r.findings.end(), found.begin(), found.end());
   if (req.repeat > 1) repeatRuns(req, b, checks, profile, onGpu, launch, res);
   addScriptLines(r.findings, b.sourcePath, scriptLines);

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "checks/family.h"
 #include "frontend/manifest.h"
 #include "runtime/buffers.h"
 #include "runtime/launch.h"
@@ -17,6 +18,7 @@ struct CheckRequest {
   std::vector<std::pair<std::string, std::string>> params;
   std::string target;            // profile name; empty: the default
   std::string checks = "all";
+  FamilySettings settings;       // the families' options (--drift-threshold, --shadow), checked with `checks`
   std::string executor = "cpu";  // cpu, cuda or auto
   std::string blocks = "all";    // --blocks (CPU executor)
   uint64_t seed = 0;

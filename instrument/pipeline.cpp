@@ -39,8 +39,9 @@ std::set<std::string> CheckSet::known() {
   return k;
 }
 
-CheckSet CheckSet::parse(const std::string& list) {
+CheckSet CheckSet::parse(const std::string& list, const FamilySettings& settings) {
   CheckSet c;
+  c.settings = settings;
   std::stringstream ss(list);
   std::string item;
   while (std::getline(ss, item, ',')) {
@@ -57,6 +58,18 @@ CheckSet CheckSet::parse(const std::string& list) {
     }
     c.families.insert(item);
   }
+  for (const auto& [name, value] : settings) {
+    const Family* owner = nullptr;
+    for (const Family& f : td::families())
+      if (std::find(f.settingNames.begin(), f.settingNames.end(), name) != f.settingNames.end()) owner = &f;
+    if (!owner) throw InputError("--" + name, 0, "no check family takes this setting");
+    if (!c.has(owner->name))
+      throw InputError("--" + name, 0,
+                       fmt::format("applies to the {} family, which is not enabled: add it (--checks {} or --checks all,{})",
+                                   owner->name, owner->name, owner->name));
+  }
+  for (const Family& f : td::families())
+    if (f.checkSettings && c.has(f.name)) f.checkSettings(settings);
   return c;  // empty: an unchecked run (a script's later launches); the CLI refuses an empty --checks
 }
 
@@ -254,7 +267,7 @@ void instrumentModule(llvm::Module& m, SiteTable& sites, const CheckSet& checks)
   std::vector<decltype(Family::instrument)> done;  // families that share instrumentation name one function
   for (const Family& f : families())
     if (checks.has(f.name) && f.instrument && std::find(done.begin(), done.end(), f.instrument) == done.end()) {
-      f.instrument(m, sites, checks.families);
+      f.instrument(m, sites, checks.families, checks.settings);
       done.push_back(f.instrument);
     }
   // An enabled family with device state: the block sets it up first.

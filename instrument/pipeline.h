@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "checks/family.h"
 #include "frontend/manifest.h"
 #include "instrument/launch_bounds.h"
 #include "instrument/private_memory.h"
@@ -20,8 +21,11 @@ namespace td {
 // Check families selected with --checks.
 struct CheckSet {
   std::set<std::string> families;
+  FamilySettings settings;  // --drift-threshold, --shadow: checked against the enabled families (checkSettings)
   bool has(const std::string& f) const { return families.count(f) != 0; }
-  static CheckSet parse(const std::string& list);  // "bounds,launch" or "all"; throws InputError
+  // "bounds,launch" or "all", and the families' settings, each checked by the family that takes it, which
+  // must be enabled; throws InputError.
+  static CheckSet parse(const std::string& list, const FamilySettings& settings = {});
   static std::set<std::string> known();  // the registered families' names
 };
 

@@ -175,7 +175,8 @@ std::vector<Finding> mergeBySourceSite(std::vector<Finding> in) {
 
 }  // namespace
 
-std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundle& b) {
+std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundle& b,
+                                     const FamilySettings& settings) {
   std::map<std::pair<uint32_t, uint32_t>, std::vector<const td_record*>> groups;
   for (const td_record& r : out.records)
     if (r.site < sites.sites.size() && r.kind < TD_KIND_COUNT) groups[{r.site, r.kind}].push_back(&r);
@@ -210,7 +211,7 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
     findings.push_back(f);
   }
   for (const Family& f : families())  // what families read from their own regions
-    if (f.collect) f.collect(out, sites, b, findings);
+    if (f.collect) f.collect(out, sites, b, settings, findings);
   return findings;
 }
 

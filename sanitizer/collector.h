@@ -4,6 +4,7 @@
 #pragma once
 #include <vector>
 
+#include "checks/family.h"
 #include "frontend/manifest.h"
 #include "instrument/site_table.h"
 #include "runtime/launch.h"
@@ -11,6 +12,7 @@
 
 namespace td {
 
-std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundle& bundle);
+std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundle& bundle,
+                                     const FamilySettings& settings = {});
 
 }  // namespace td

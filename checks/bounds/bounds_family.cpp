@@ -12,7 +12,7 @@ namespace td {
 
 namespace {
 
-void guardAccesses(llvm::Module& m, SiteTable& sites, const std::set<std::string>&) {
+void guardAccesses(llvm::Module& m, SiteTable& sites, const std::set<std::string>&, const FamilySettings&) {
   llvm::ModuleAnalysisManager mam;
   BoundsCheckPass(sites).run(m, mam);
 }

@@ -11,6 +11,7 @@
 
 #include "checks/numerics/numerics_abi.h"
 #include "checks/numerics/numerics_findings.h"
+#include "checks/numerics/numerics_settings.h"
 #include "checks/regions.h"
 #include "runtime/launch.h"
 #include "sanitizer/places.h"
@@ -39,6 +40,7 @@ double levelValue(int level) { return std::ldexp(1.0, level - TD_NUM_LEVELS); }
 // Sites at one source location, their counters merged.
 struct Place {
   std::vector<unsigned> ids;
+  std::vector<td_num_site> each;  // per site, in program order (an unrolled loop's copies in iteration order)
   td_num_site merged{};
   std::vector<int> origins;  // the accumulator sites they come from
 };
@@ -76,6 +78,7 @@ std::vector<Place> placesOf(const RegionReadback& r, const SiteTable& sites, Sit
     if (fresh) places.emplace_back();
     Place& p = places[it->second];
     p.ids.push_back(static_cast<unsigned>(id));
+    p.each.push_back(st);
     merge(p.merged, st);
     if (s.origin >= 0 && std::find(p.origins.begin(), p.origins.end(), s.origin) == p.origins.end())
       p.origins.push_back(s.origin);
@@ -97,6 +100,29 @@ int highestLevel(const td_num_site& s) {
 
 // The worst store's place: in its buffer; for shared memory the device runtime keeps the offset in the
 // block's window (not in the array), so the array is named beside it.
+double normwiseOf(const td_num_site& s) {
+  double maxErr = fromBits(s.max_err), maxMag = fromBits(s.max_mag);
+  return maxMag > 0 ? maxErr / maxMag : (maxErr > 0 ? INFINITY : 0);
+}
+
+// A line whose stores are several in the compiled code (a loop unrolled, fully: a tree reduction's steps):
+// which of them, in program order, first passed the threshold, and the drift of each.
+std::string copiesNote(const Place& p, double threshold) {
+  size_t stored = 0, first = 0;
+  std::string each;
+  for (size_t k = 0; k < p.each.size(); ++k) {
+    if (p.each[k].count == 0) continue;
+    ++stored;
+    double d = normwiseOf(p.each[k]);
+    if (!first && d > threshold) first = stored;
+    if (p.each.size() <= 16) each += fmt::format("{}{:.3g}", each.empty() ? "" : ", ", d);
+  }
+  if (stored < 2 || !first) return "";
+  return fmt::format("this line is {} stores in the compiled code (an unrolled loop's iterations, in order): the first "
+                     "to pass the threshold is number {}{}",
+                     stored, first, each.empty() ? "" : "; drift of each: " + each);
+}
+
 std::string placeOf(const Site& s, uint64_t offset, const SiteTable& sites, const Bundle& b, Finding& f) {
   if (s.space == Space::Global) return globalPlace(s, static_cast<int64_t>(offset), b, f);
   f.byteOffset = static_cast<int64_t>(offset);
@@ -142,7 +168,9 @@ double defaultDriftThreshold(const std::string& type) {
   return 1e-4;
 }
 
-void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundle& b, std::vector<Finding>& into) {
+void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundle& b, const FamilySettings& settings,
+                   std::vector<Finding>& into) {
+  auto thresholdOf = [&](const std::string& type) { return driftThreshold(settings, type); };
   for (const RegionReadback& r : out.readbacks) {
     if (r.id != TD_REGION_NUM_SITES) continue;
     std::vector<Place> accumulators = placesOf(r, sites, SiteKind::Accumulator);
@@ -160,7 +188,7 @@ void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundl
       double normwise = maxMag > 0 ? maxErr / maxMag : (maxErr > 0 ? INFINITY : 0);
       // A value the kernel itself rounded to a narrower type is held to that type's threshold.
       const std::string& precision = s.roundedThrough.empty() ? s.what : s.roundedThrough;
-      double threshold = defaultDriftThreshold(precision);
+      double threshold = thresholdOf(precision);
       if (!(normwise > threshold)) continue;
       Finding f;
       f.kind = rule::PrecisionDrift;
@@ -179,12 +207,12 @@ void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundl
         if (!a) continue;
         explained.push_back(a);
         const Site& as = sites.sites[a->ids.front()];
-        std::optional<unsigned> first = firstIteration(a->merged, levelAtOrBelow(defaultDriftThreshold(as.what)));
-        std::optional<unsigned> best = acc ? firstIteration(acc->merged, levelAtOrBelow(defaultDriftThreshold(sites.sites[acc->ids.front()].what))) : std::nullopt;
+        std::optional<unsigned> first = firstIteration(a->merged, levelAtOrBelow(thresholdOf(as.what)));
+        std::optional<unsigned> best = acc ? firstIteration(acc->merged, levelAtOrBelow(thresholdOf(sites.sites[acc->ids.front()].what))) : std::nullopt;
         if (first && (!best || *first < *best)) acc = a;
       }
       const Site* accSite = acc ? &sites.sites[acc->ids.front()] : nullptr;
-      if (acc) accNote = iterationNote(acc->merged, defaultDriftThreshold(accSite->what), "the accumulator", accSite->updatesPerStep);
+      if (acc) accNote = iterationNote(acc->merged, thresholdOf(accSite->what), "the accumulator", accSite->updatesPerStep);
       if (acc) {
         f.loc = accSite->loc;
         f.title = fmt::format("{} accumulator drifts: its {} stores end {:.3g} from exact arithmetic (normwise, {:.0f} "
@@ -198,6 +226,8 @@ void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundl
                               stores, normwise, normwise / u, precision, threshold);
         std::string storeNote = iterationNote(st, threshold, "the stored value");
         if (!storeNote.empty()) f.notes.push_back(storeNote);
+        std::string copies = copiesNote(p, threshold);
+        if (!copies.empty()) f.notes.push_back(copies);
       }
       f.notes.push_back(fmt::format("largest error {:.6g} at {}: stored {:.9g}, the shadow says {:.9g}", maxErr, where,
                                     st.where_value, st.where_shadow));
@@ -211,7 +241,7 @@ void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundl
     for (const Place& a : accumulators) {
       if (std::find(explained.begin(), explained.end(), &a) != explained.end()) continue;
       const Site& s = sites.sites[a.ids.front()];
-      double threshold = defaultDriftThreshold(s.what);
+      double threshold = thresholdOf(s.what);
       int level = levelAtOrAbove(threshold);
       std::optional<unsigned> first = firstIteration(a.merged, level);
       if (!first) continue;

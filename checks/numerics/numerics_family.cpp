@@ -6,13 +6,16 @@
 #include "checks/numerics/numerics_abi.h"
 #include "checks/regions.h"
 #include "checks/numerics/numerics_findings.h"
+#include "checks/numerics/numerics_settings.h"
 #include "instrument/shadow_pass.h"
 
 namespace td {
 
 namespace {
 
-void shadowValues(llvm::Module& m, SiteTable& sites, const std::set<std::string>&) { shadowFloatingPoint(m, sites); }
+void shadowValues(llvm::Module& m, SiteTable& sites, const std::set<std::string>&, const FamilySettings& settings) {
+  shadowFloatingPoint(m, sites, wideShadowsForNarrowTypes(settings));
+}
 
 }  // namespace
 
@@ -31,6 +34,8 @@ Family numericsFamily() {
   f.recordKinds = {TD_KIND_FP_OVERFLOW, TD_KIND_FP_INVALID};
   f.decode = nonFiniteFinding;
   f.collect = driftFindings;
+  f.settingNames = {"drift-threshold", "shadow"};
+  f.checkSettings = checkNumericsSettings;
   return f;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 #include <vector>
 
+#include "checks/family.h"
 #include "frontend/manifest.h"
 #include "sanitizer/finding.h"
 #include "sanitizer/records.h"
@@ -17,7 +18,8 @@ Finding nonFiniteFinding(const RecordGroup& g, const SiteTable& sites, const Bun
 
 // precision-drift: one finding per store site whose normwise error passes its stored type's threshold,
 // the worst first.
-void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundle& b, std::vector<Finding>& into);
+void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundle& b, const FamilySettings& settings,
+                   std::vector<Finding>& into);
 
 // The default threshold of the normwise relative error max|value - shadow| / max|shadow| per stored type.
 double defaultDriftThreshold(const std::string& type);

@@ -7,7 +7,7 @@
 
 namespace td {
 
-void trackAccessesAndSync(llvm::Module& m, SiteTable& sites, const std::set<std::string>& enabled) {
+void trackAccessesAndSync(llvm::Module& m, SiteTable& sites, const std::set<std::string>& enabled, const FamilySettings&) {
   llvm::ModuleAnalysisManager mam;
   RacePass(sites, enabled.count("race") != 0, enabled.count("init") != 0, enabled.count("sync") != 0).run(m, mam);
 }

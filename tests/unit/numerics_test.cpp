@@ -5,8 +5,10 @@
 // accumulator, max subtracted, variance clamped) report nothing.
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <gtest/gtest.h>
 
+#include "frontend/input_error.h"
 #include "sanitizer/rules.h"
 #include "test_support.h"
 
@@ -188,4 +190,79 @@ TEST(Numerics, SubtractingTheMaximumIsClean) {
 TEST(Numerics, OffUnlessNamed) {
   CheckResult r = check(numerics("softmax_naive"));  // --checks all
   EXPECT_EQ(find(r, rule::FpOverflow), nullptr) << "numerics is not part of all until its cost meets its target";
+}
+
+TEST(Numerics, HalfTreeReductionIsWithinItsThresholdAndATighterOneNamesTheDriftingStep) {
+  // A pairwise tree in half rounds each partial sum once per step: at most log2(1024) units, usually one
+  // or two; the default threshold (four units) keeps it clean.
+  CheckResult clean = checkNumerics("tree_sum_half");
+  EXPECT_TRUE(clean.report.findings.empty()) << clean.report.findings.front().title;
+
+  CheckRequest req;
+  req.bundlePath = numerics("tree_sum_half");
+  req.checks = "numerics";
+  req.settings["drift-threshold"] = "half=0x1p-11";
+  CheckResult r = runCheck(req);
+  ASSERT_EQ(r.report.findings.size(), 1u);
+  const Finding& f = r.report.findings[0];
+  EXPECT_EQ(f.loc.line, 10u);
+  EXPECT_EQ(f.buffer, "partial");
+  // The ten steps (the loop is unrolled) replayed here: each partial sum rounded to half, against double.
+  std::vector<double> x = values(r, "x");
+  std::vector<double> stated;
+  std::string note = noteWith(f, "drift of each: ");
+  ASSERT_FALSE(note.empty()) << "the steps of the unrolled tree";
+  std::stringstream list(note.substr(note.find("drift of each: ") + 15));
+  for (std::string item; std::getline(list, item, ',');) stated.push_back(std::stod(item));
+  ASSERT_EQ(stated.size(), 10u) << note;
+  std::vector<double> maxErr(10, 0), maxMag(10, 0);
+  for (int block = 0; block < 8; ++block) {
+    std::vector<_Float16> h(1024);
+    std::vector<double> e(1024);
+    for (int t = 0; t < 1024; ++t) h[t] = static_cast<_Float16>(x[block * 1024 + t]), e[t] = x[block * 1024 + t];
+    int step = 0;
+    for (int stride = 512; stride > 0; stride >>= 1, ++step)
+      for (int t = 0; t < stride; ++t) {
+        h[t] = static_cast<_Float16>(double(h[t]) + double(h[t + stride]));
+        e[t] += e[t + stride];
+        maxErr[step] = std::max(maxErr[step], std::fabs(double(h[t]) - e[t]));
+        maxMag[step] = std::max(maxMag[step], std::fabs(e[t]));
+      }
+  }
+  int firstPast = -1;
+  for (int step = 0; step < 10; ++step) {
+    double replayed = maxErr[step] / maxMag[step];
+    EXPECT_NEAR(stated[step], replayed, 0.02 * replayed) << "step " << step;
+    if (firstPast < 0 && replayed > 0x1p-11) firstPast = step;
+  }
+  ASSERT_GE(firstPast, 0);
+  EXPECT_NE(note.find("the first to pass the threshold is number " + std::to_string(firstPast + 1)), std::string::npos)
+      << note;
+}
+
+TEST(Numerics, DriftThresholdAndShadowSettingsAreChecked) {
+  CheckRequest req;
+  req.bundlePath = numerics("gemv_float_accum");
+  req.checks = "numerics";
+  for (const char* bad : {"x", "-1", "half=0", "fp8=1e-3", "half"}) {
+    req.settings = {{"drift-threshold", bad}};
+    EXPECT_THROW(runCheck(req), InputError) << bad;
+  }
+  req.settings = {{"shadow", "fp16"}};
+  EXPECT_THROW(runCheck(req), InputError);
+  req.checks = "bounds";
+  req.settings = {{"drift-threshold", "1e-3"}};
+  try {
+    runCheck(req);
+    ADD_FAILURE() << "a numerics setting without the numerics family";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--checks numerics"), std::string::npos) << e.what();
+  }
+  // fp64 shadows of half: the same drift, one threshold for every type: the float twin's store (one
+  // rounding to half) passes a threshold of 2^-13 and is reported.
+  req.checks = "numerics";
+  req.settings = {{"shadow", "fp64"}, {"drift-threshold", "0x1p-13"}};
+  CheckResult r = runCheck(req);
+  ASSERT_EQ(r.report.findings.size(), 1u);
+  EXPECT_EQ(r.report.findings[0].loc.line, 18u) << r.report.findings[0].title;
 }

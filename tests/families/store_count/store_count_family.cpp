@@ -29,7 +29,7 @@ std::string here(const std::string& file) {
 }
 
 // The pass: a call to __td_count_store(site) before every store of the kernel's own code.
-void countStores(llvm::Module& m, SiteTable& sites, const std::set<std::string>&) {
+void countStores(llvm::Module& m, SiteTable& sites, const std::set<std::string>&, const FamilySettings&) {
   llvm::LLVMContext& ctx = m.getContext();
   llvm::FunctionCallee hook =
       m.getOrInsertFunction("__td_count_store", llvm::Type::getVoidTy(ctx), llvm::Type::getInt32Ty(ctx));
@@ -52,7 +52,8 @@ void countStores(llvm::Module& m, SiteTable& sites, const std::set<std::string>&
 }
 
 // The decoder: one finding per source line:column with the stores counted there.
-void storeFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundle&, std::vector<Finding>& into) {
+void storeFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundle&, const FamilySettings&,
+                   std::vector<Finding>& into) {
   for (const RegionReadback& r : out.readbacks) {
     if (r.id != TD_REGION_STORE_COUNTS) continue;
     std::map<std::tuple<std::string, unsigned, unsigned>, std::pair<SourceLoc, uint64_t>> perLine;

@@ -1,0 +1,22 @@
+// The numerics family's settings: --drift-threshold (when a store or an accumulator is reported) and
+// --shadow (the shadow type of half and bfloat16 values).
+#pragma once
+#include <string>
+
+#include "checks/family.h"
+
+namespace td {
+
+// The threshold of the normwise relative drift for a stored type ("half", "bfloat16", "float"): from
+// --drift-threshold, either one number for every type or TYPE=NUMBER pairs ("half=1e-3,float=1e-6"; the
+// others keep their defaults), else defaultDriftThreshold.
+double driftThreshold(const FamilySettings& settings, const std::string& type);
+
+// --shadow fp64: half and bfloat16 values get fp64 shadows (fp32, the default, is exact for one rounding of
+// their products and sums, and cheaper).
+bool wideShadowsForNarrowTypes(const FamilySettings& settings);
+
+// Throws InputError naming the option for a value it cannot read.
+void checkNumericsSettings(const FamilySettings& settings);
+
+}  // namespace td
