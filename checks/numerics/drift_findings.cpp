@@ -1,8 +1,9 @@
 // precision-drift findings from the TD_REGION_NUM_SITES region read back: per source location of a store
 // (an unrolled epilogue's stores at one line are one place to the user), the normwise drift of what it
 // stored; where the value came from a drifting loop accumulator, the finding stands at the accumulator,
-// with the iteration it passed the threshold; accumulators that drift with no drifting store of their own
-// are reported alone.
+// with the iteration it passed the threshold. Accumulators are not reported on their own: early in a
+// reduction whose terms cancel, a partial sum is small beside its terms and its relative error large,
+// which matters only where it reaches a store.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -32,9 +33,8 @@ double unitRoundoff(const std::string& type) {
   return type == "half" ? 0x1p-11 : type == "bfloat16" ? 0x1p-8 : type == "float" ? 0x1p-24 : 0x1p-53;
 }
 
-// The drift levels (TD_NUM_LEVELS) around a threshold: the highest at or below it, the lowest at or above.
+// The highest drift level (TD_NUM_LEVELS) at or below a threshold.
 int levelAtOrBelow(double threshold) { return std::clamp(static_cast<int>(std::floor(std::log2(threshold))) + TD_NUM_LEVELS, 0, TD_NUM_LEVELS - 1); }
-int levelAtOrAbove(double threshold) { return std::clamp(static_cast<int>(std::ceil(std::log2(threshold))) + TD_NUM_LEVELS, 0, TD_NUM_LEVELS - 1); }
 double levelValue(int level) { return std::ldexp(1.0, level - TD_NUM_LEVELS); }
 
 // Sites at one source location, their counters merged.
@@ -90,12 +90,6 @@ std::vector<Place> placesOf(const RegionReadback& r, const SiteTable& sites, Sit
 std::optional<unsigned> firstIteration(const td_num_site& s, int level) {
   if (s.first_iter[level] == 0) return std::nullopt;
   return ~s.first_iter[level];
-}
-
-int highestLevel(const td_num_site& s) {
-  for (int l = TD_NUM_LEVELS - 1; l >= 0; --l)
-    if (s.first_iter[l]) return l;
-  return -1;
 }
 
 // The worst store's place: in its buffer; for shared memory the device runtime keeps the offset in the
@@ -180,7 +174,6 @@ void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundl
       return nullptr;
     };
     std::vector<std::pair<double, Finding>> found;
-    std::vector<const Place*> explained;  // accumulators whose drift a store finding reports
     for (const Place& p : placesOf(r, sites, SiteKind::Store)) {
       const Site& s = sites.sites[p.ids.front()];
       const td_num_site& st = p.merged;
@@ -205,7 +198,6 @@ void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundl
       for (int origin : p.origins) {
         const Place* a = accumulatorOf(origin);
         if (!a) continue;
-        explained.push_back(a);
         const Site& as = sites.sites[a->ids.front()];
         std::optional<unsigned> first = firstIteration(a->merged, levelAtOrBelow(thresholdOf(as.what)));
         std::optional<unsigned> best = acc ? firstIteration(acc->merged, levelAtOrBelow(thresholdOf(sites.sites[acc->ids.front()].what))) : std::nullopt;
@@ -237,27 +229,6 @@ void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundl
                                     fromBits(st.max_ulps), s.what));
       f.notes.push_back(cureFor(precision, acc && !accNote.empty()));
       found.push_back({normwise, f});
-    }
-    for (const Place& a : accumulators) {
-      if (std::find(explained.begin(), explained.end(), &a) != explained.end()) continue;
-      const Site& s = sites.sites[a.ids.front()];
-      double threshold = thresholdOf(s.what);
-      int level = levelAtOrAbove(threshold);
-      std::optional<unsigned> first = firstIteration(a.merged, level);
-      if (!first) continue;
-      Finding f;
-      f.kind = rule::PrecisionDrift;
-      f.loc = s.loc;
-      f.title = fmt::format("{} accumulator drifts past {:.3g} of its magnitude at iteration {} of its loop (threshold "
-                            "{:.3g}); reached {:.3g}",
-                            s.what, levelValue(level), *first, threshold, levelValue(highestLevel(a.merged)));
-      if (s.updatesPerStep > 1)
-        f.notes.push_back(fmt::format("each iteration updates it {} times (an unrolled loop, or several matrix operations)",
-                                      s.updatesPerStep));
-      f.notes.push_back("no store of it drifted past the threshold (its value may have been scaled, compared or "
-                        "reduced further before the store)");
-      f.notes.push_back(cureFor(s.what, true));
-      found.push_back({levelValue(highestLevel(a.merged)), f});
     }
     std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
     for (auto& [drift, f] : found) into.push_back(std::move(f));

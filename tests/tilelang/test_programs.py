@@ -112,6 +112,47 @@ class TileLangPrograms(unittest.TestCase):
         self.assertIn("tl::mma_sync", source)
         self.assertIn("tl::ptx_ldmatrix", source)
 
+    # --- numerics (--checks numerics): shadows through mma.sync, drift at the T.gemm line ---
+    def test_half_accumulating_gemm_drifts_at_the_gemm_line(self):
+        script = "gemm_accum_dtype.py"
+        rc, report, work = check(os.path.join(HERE, script), "--checks", "numerics", script_args=("--accum", "float16"))
+        self.work = [work]
+        self.assertEqual(report["script_exit"]["code"], 0, report["script_exit"])
+        (launch,) = report["launches"]
+        (finding,) = launch["report"]["findings"]
+        self.assertEqual(finding["kind"], "precision-drift")
+        gemm_line = line_of(script, "                T.gemm(A_shared, B_shared, C_local)")
+        store_line = line_of(script, "            T.copy(C_local, C[by * block_M, bx * block_N])")
+        self.assertTrue(finding["location"]["python"].endswith(f"{script}:{gemm_line}"), finding["location"])
+        (stored,) = finding["related"]
+        self.assertEqual(stored["what"], "stored at")
+        self.assertTrue(stored["python"].endswith(f"{script}:{store_line}"), stored)
+        self.assertIn("first at iteration", " ".join(finding["notes"]))
+        # The drift the finding states agrees with one computed here in fp64 from the launch's own buffers.
+        a, b, c = load(work, "in", "launch1", "A"), load(work, "in", "launch1", "B"), load(work, "out", "launch1", "C")
+        exact = a @ b
+        independent = np.abs(c - exact).max() / np.abs(exact).max()
+        stated = float(re.search(r"([0-9.e-]+) from exact arithmetic", finding["message"]).group(1))
+        self.assertGreater(independent, 2 ** -9)
+        self.assertAlmostEqual(stated, independent, delta=0.1 * independent)
+        self.assertEqual(rc, 1)
+
+    def test_float_accumulating_gemm_is_clean_under_numerics(self):
+        report, work = self.run_clean("gemm_accum_dtype.py", "--checks", "numerics")
+        a, b, c = load(work, "in", "launch1", "A"), load(work, "in", "launch1", "B"), load(work, "out", "launch1", "C")
+        exact = a @ b
+        self.assertLessEqual(np.abs(c - exact).max() / np.abs(exact).max(), 2 ** -11, "one rounding to half")
+
+    def test_correct_programs_are_quiet_under_numerics(self):
+        """The correct programs of this folder with the numerics family on: no drift, overflow or NaN (mma
+        shadows in the GEMMs, exp/max/sum shadows in softmax and attention, bf16 and half conversions)."""
+        for script, args, launches in (("gemm_tensorcore.py", (), 1), ("flash_attention_fwd.py", (), 1),
+                                       ("autotuned_gemm.py", ("--given",), 1), ("softmax.py", (), 1),
+                                       ("bf16_layernorm.py", (), 1), ("half_gemv.py", (), 1),
+                                       ("three_kernels.py", (), 6)):
+            with self.subTest(script=script):
+                self.run_clean(script, "--checks", "numerics", script_args=args, launches=launches)
+
     # --- MetaX (wave 64): lowered by TileLang's HIP backend, the stand-in for MACA, and run at wave 64 ---
     def run_on_metax(self, script, *options, script_args=(), launches=1):
         report, work = self.run_clean(script, "--target", "metax-c500", *options, script_args=script_args,
