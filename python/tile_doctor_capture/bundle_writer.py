@@ -25,20 +25,52 @@ class CaptureError(Exception):
 def split_line_directives(source: str, tilelang_dir: str) -> tuple[str, dict[int, str]]:
     """Drops TileLang's #line directives and maps each remaining generated line to the script line that
     produced it. Directives into TileLang's own files (its GEMM macro generators) do not replace the last
-    script line, so a line inside an expanded T.gemm still maps to the T.gemm call."""
+    script line, so a line inside an expanded T.gemm still maps to the T.gemm call. Software pipelining
+    (T.Pipelined) loses the T.gemm statement's own directive: its expansion then follows the loop's line,
+    and is mapped to the one T.gemm call in that loop's body instead (_gemm_in_loop)."""
     out, mapping = [], {}
     current = None
+    scripts: dict[str, list[str]] = {}
     for text in source.splitlines():
         m = _LINE_DIRECTIVE.match(text)
         if m:
             line, path = int(m.group(1)), m.group(2)
             if not os.path.abspath(path).startswith(tilelang_dir):
                 current = (path, line)
+            elif current is not None and _GEMM_OP_FILE.search(path):
+                current = _gemm_in_loop(current, scripts)
             continue
         out.append(text)
         if current is not None:
             mapping[len(out)] = f"{current[0]}:{current[1]}"
     return "\n".join(out) + "\n", mapping
+
+
+_GEMM_OP_FILE = re.compile(r"/op/gemm/[^/]*\.py$")
+
+
+def _gemm_in_loop(at: tuple[str, int], scripts: dict[str, list[str]]) -> tuple[str, int]:
+    """`at` is a script line a T.gemm expansion follows. Unless it is a T.gemm call itself, the one T.gemm
+    call in the block it opens (a pipelined loop's body), else `at` unchanged."""
+    path, line = at
+    if path not in scripts:
+        try:
+            with open(path, encoding="utf-8") as f:
+                scripts[path] = f.read().splitlines()
+        except OSError:
+            scripts[path] = []
+    lines = scripts[path]
+    if not 0 < line <= len(lines) or "T.gemm(" in lines[line - 1]:
+        return at
+    indent = len(lines[line - 1]) - len(lines[line - 1].lstrip())
+    calls = []
+    for n in range(line, len(lines)):
+        text = lines[n]
+        if text.strip() and len(text) - len(text.lstrip()) <= indent:
+            break
+        if "T.gemm(" in text:
+            calls.append(n + 1)
+    return (path, calls[0]) if len(calls) == 1 else at
 
 
 def output_positions(out_idx, n_params: int) -> set[int]:

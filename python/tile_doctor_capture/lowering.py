@@ -189,7 +189,12 @@ def store_source(lowered: Lowered, tilelang_dir: str, folder: str, suffix: str =
     return paths
 
 
+# Bumped when the line map of the same generated source changes (bundle_writer.split_line_directives), so a
+# folder written by an earlier version is not reused with its old map.
+_LINE_MAP_VERSION = 2
+
+
 def source_folder(lowered: Lowered, sources_dir: str) -> str:
     """Where a source lives by its content: the same generated code always has the same path, so the
     compiled module of an earlier run (keyed by path and content) serves again."""
-    return os.path.join(sources_dir, lowered.digest[:24])
+    return os.path.join(sources_dir, f"{lowered.digest[:24]}-m{_LINE_MAP_VERSION}")
