@@ -3,9 +3,9 @@
 
 For each size, runs `tile-doctor check` REPEATS times per configuration, interleaved, and prints medians of
 the compile time, the kernel run time (uninstrumented: --checks launch; bounds: --checks bounds,launch; all
-checks: bounds, race, init and launch),
+checks: bounds, race, init and launch; numerics: the fp32/fp64 shadows),
 their ratio, and the wall time of the whole command.
-Usage: bench/gemm_bench.py [--binary build/tile-doctor] [--repeats 7] [--sizes 256,1024]"""
+Usage: bench/gemm_bench.py [--binary build/tile-doctor] [--repeats 7] [--sizes 256,1024] [--configs ...]"""
 import argparse, json, statistics, subprocess, time
 from pathlib import Path
 
@@ -15,9 +15,15 @@ ap.add_argument("--binary", default=str(root / "build" / "tile-doctor"))
 ap.add_argument("--repeats", type=int, default=7)
 ap.add_argument("--sizes", default="256")
 ap.add_argument("--jobs", type=int, default=2)
+
+ap.add_argument("--configs", default="uninstrumented,bounds,all checks",
+                help="which of: uninstrumented, bounds, all checks, numerics (comma-separated)")
 args = ap.parse_args()
 
-configs = {"uninstrumented": "launch", "bounds": "bounds,launch", "all checks": "all"}
+every = {"uninstrumented": "launch", "bounds": "bounds,launch", "all checks": "all", "numerics": "numerics,launch"}
+configs = {name: every[name] for name in args.configs.split(",")}
+if "uninstrumented" not in configs:
+    configs = {"uninstrumented": "launch", **configs}
 print(f"{'size':>6} {'config':>15} {'compile s':>10} {'run s':>9} {'wall s':>8} {'run ratio':>10}")
 for size in [int(s) for s in args.sizes.split(",")]:
     samples = {c: {"compile": [], "run": [], "wall": []} for c in configs}

@@ -3,6 +3,7 @@
 // part (the SDK's half helpers, mma.sync) is shadow_asm.cpp.
 #pragma once
 #include <fmt/format.h>
+#include <functional>
 #include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/ConstantFolding.h>
@@ -20,6 +21,7 @@
 #include "instrument/pointer_roots.h"
 #include "instrument/ptx_catalogue.h"
 #include "instrument/shadow_math.h"
+#include "instrument/shadowless_memory.h"
 #include "instrument/site_table.h"
 
 namespace td::shadows {
@@ -37,9 +39,9 @@ inline unsigned typeCode(llvm::Type* t) {
 class FunctionShadows {
  public:
   FunctionShadows(llvm::Function& f, SiteTable& sites, bool wideNarrow,
-                  const llvm::DenseMap<const llvm::GlobalVariable*, int>& sharedIds)
+                  const llvm::DenseMap<const llvm::GlobalVariable*, int>& sharedIds, const ShadowlessMemory& shadowless)
       : f_(f), m_(*f.getParent()), ctx_(f.getContext()), sites_(sites), wideNarrow_(wideNarrow), sharedIds_(sharedIds),
-        roots_(isKernel(f)) {}
+        shadowless_(shadowless), roots_(isKernel(f)) {}
 
   void run() {
     std::vector<llvm::Instruction*> order;
@@ -56,6 +58,7 @@ class FunctionShadows {
     for (auto [phi, s] : phis_)
       for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k)
         s->addIncoming(shadowOf(phi->getIncomingValue(k)), phi->getIncomingBlock(k));
+    checkBirths();
     watchLoops();
     for (llvm::StoreInst* st : stores_) visitStore(*st);
     for (size_t n = 0; n < bitsPhis_.size(); ++n) {  // filling one may add another
@@ -177,40 +180,82 @@ class FunctionShadows {
     checkBirth(i, &i, s, op, operands);
   }
 
-  // The check after `at` that `value` (its FP result, or an FP view of its bits) is not a non-finite value
-  // born from finite operands; placed after whichever of them and the shadow comes last in the block.
+  struct Birth {
+    llvm::Instruction* at;  // the operation (its site's place)
+    llvm::Value* value;
+    llvm::Value* shadow;
+    unsigned site;
+    std::vector<llvm::Value*> operands;
+  };
+
+  // That `value` (the FP result of `at`, or an FP view of its bits) must not be a non-finite value born from
+  // finite operands: checked once all of the function is instrumented (checkBirths).
   void checkBirth(llvm::Instruction& at, llvm::Value* value, llvm::Value* s, const std::string& op,
                   std::vector<llvm::Value*> operands) {
-    llvm::Instruction& i = at;
-    unsigned id = site(i, SiteKind::FloatOp, fmt::format("{} ({})", op, typeName(value->getType())));
-    llvm::Instruction* last = &i;
-    for (llvm::Value* v : {value, s})
+    unsigned id = site(at, SiteKind::FloatOp, fmt::format("{} ({})", op, typeName(value->getType())));
+    births_.push_back({&at, value, s, id, std::move(operands)});
+  }
+
+  // Each birth is tested right after its value, except one whose every user is another checked operation
+  // of its block (a product feeding a sum): a non-finite value born there reaches that user's test, whose
+  // cold path asks the runtime about the whole chain, which reports the operation whose operands were finite.
+  void checkBirths() {
+    llvm::DenseMap<llvm::Instruction*, const Birth*> byInst;
+    for (const Birth& x : births_) byInst[x.at] = &x;
+    auto absorbed = [&](const Birth& x) {
+      if (x.value != x.at || x.at->user_empty()) return false;
+      for (llvm::User* u : x.at->users()) {
+        auto* ui = llvm::dyn_cast<llvm::Instruction>(u);
+        if (!ui || ui->getParent() != x.at->getParent() || !byInst.count(ui)) return false;
+      }
+      return true;
+    };
+    for (const Birth& x : births_) {
+      if (absorbed(x)) continue;
+      std::vector<const Birth*> chain;  // x and the births it absorbs, operands first
+      std::function<void(const Birth&)> gather = [&](const Birth& y) {
+        if (std::find(chain.begin(), chain.end(), &y) != chain.end()) return;
+        for (llvm::Value* op : y.at->operands())
+          if (auto* oi = llvm::dyn_cast<llvm::Instruction>(op))
+            if (auto it = byInst.find(oi); it != byInst.end() && absorbed(*it->second)) gather(*it->second);
+        chain.push_back(&y);
+      };
+      gather(x);
+      emitBirthTest(x, chain);
+    }
+  }
+
+  void emitBirthTest(const Birth& x, const std::vector<const Birth*>& chain) {
+    llvm::Instruction* last = x.at;
+    for (llvm::Value* v : {x.value, x.shadow})
       if (auto* d = llvm::dyn_cast<llvm::Instruction>(v); d && d->getParent() == last->getParent() && last->comesBefore(d))
         last = d;
     llvm::IRBuilder<> b(ctx_);
     placeAfter(b, last);
-    setHookLocation(b, &i);
-    llvm::Value* mag = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, value);
-    llvm::Value* bad = b.CreateFCmpUEQ(mag, llvm::ConstantFP::getInfinity(value->getType()));
+    setHookLocation(b, x.at);
+    llvm::Value* mag = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x.value);
+    llvm::Value* bad = b.CreateFCmpUEQ(mag, llvm::ConstantFP::getInfinity(x.value->getType()));
     if (bad->getType()->isVectorTy()) bad = b.CreateOrReduce(bad);
     llvm::MDNode* cold = llvm::MDBuilder(ctx_).createBranchWeights(1, 1u << 20);
     llvm::Instruction* then = llvm::SplitBlockAndInsertIfThen(bad, b.GetInsertPoint(), false, cold);
     llvm::IRBuilder<> t(then);
-    setHookLocation(t, &i);
     llvm::Type* dbl = t.getDoubleTy();
     llvm::FunctionCallee hook = m_.getOrInsertFunction("__td_num_nonfinite", t.getVoidTy(), t.getInt32Ty(), dbl, dbl, dbl,
                                                        dbl, t.getInt32Ty());
-    auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(value->getType());
-    unsigned lanes = vec ? vec->getNumElements() : 1;
-    auto lane = [&](llvm::Value* v, unsigned k) -> llvm::Value* {
-      if (!v) return llvm::ConstantFP::get(dbl, 0.0);
-      if (v->getType()->isVectorTy()) v = t.CreateExtractElement(v, t.getInt32(k));
-      return convert(t, v, dbl);
-    };
-    for (unsigned k = 0; k < lanes; ++k)
-      t.CreateCall(hook, {t.getInt32(id), lane(value, k), lane(s, k), lane(operands.size() > 0 ? operands[0] : nullptr, k),
-                          lane(operands.size() > 1 ? operands[1] : nullptr, k),
-                          t.getInt32(k | static_cast<unsigned>(std::min<size_t>(operands.size(), 2)) << 8)});
+    for (const Birth* y : chain) {
+      setHookLocation(t, y->at);
+      auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(y->value->getType());
+      auto lane = [&](llvm::Value* v, unsigned k) -> llvm::Value* {
+        if (!v) return llvm::ConstantFP::get(dbl, 0.0);
+        if (v->getType()->isVectorTy()) v = t.CreateExtractElement(v, t.getInt32(k));
+        return convert(t, v, dbl);
+      };
+      const std::vector<llvm::Value*>& ops = y->operands;
+      for (unsigned k = 0, lanes = vec ? vec->getNumElements() : 1; k < lanes; ++k)
+        t.CreateCall(hook, {t.getInt32(y->site), lane(y->value, k), lane(y->shadow, k),
+                            lane(ops.size() > 0 ? ops[0] : nullptr, k), lane(ops.size() > 1 ? ops[1] : nullptr, k),
+                            t.getInt32(k | static_cast<unsigned>(std::min<size_t>(ops.size(), 2)) << 8)});
+    }
   }
 
   void visitCast(llvm::CastInst& c) {
@@ -260,21 +305,13 @@ class FunctionShadows {
     }
   }
 
-  // Which memory a pointer is in, for the hooks: 0 global (object = argument), 1 shared (object = the
-  // shared object's id, -1 unknown), -1 neither.
+  // Which memory a pointer is in, for the hooks (shadowless_memory.h): 0 global (object = argument), 1
+  // shared (object = the shared object's id, -1 unknown); -1 neither, or memory no shadow ever differs
+  // from its value in (no hook needed).
   int spaceOf(llvm::Value* ptr, int& object) {
-    PointerRoot r = roots_.of(ptr);
-    object = -1;
-    if (r.kind == PointerRoot::KernelArg) {
-      object = static_cast<int>(r.argNo);
-      return 0;
-    }
-    if (r.kind == PointerRoot::SharedVar) {
-      if (auto it = sharedIds_.find(r.var); it != sharedIds_.end()) object = it->second;
-      return 1;
-    }
-    if (ptr->getType()->getPointerAddressSpace() == 3) return 1;
-    return -1;
+    ShadowMemory at = shadowMemoryOf(roots_, ptr, sharedIds_);
+    object = at.object;
+    return shadowless_.shadowless(f_, at) ? -1 : at.space;
   }
 
   // Shadows of the FP values of type `t` loaded from `ptr` by `ld`, one hook call per element, placed after
@@ -319,7 +356,7 @@ class FunctionShadows {
     }
     int object = -1;
     int space = spaceOf(st.getPointerOperand(), object);
-    if (space < 0) return;  // the thread's own memory: not an output
+    if (space < 0) return;  // the thread's own memory (not an output), or memory that keeps no shadows
     unsigned id = site(st, SiteKind::Store, typeName(t), space == 0 ? Space::Global : Space::Shared, object);
     sites_.sites[id].size = t->getScalarSizeInBits() / 8;
     sites_.sites[id].roundedThrough = roundedThrough(v, t);
@@ -513,6 +550,7 @@ class FunctionShadows {
   SiteTable& sites_;
   bool wideNarrow_;
   const llvm::DenseMap<const llvm::GlobalVariable*, int>& sharedIds_;
+  const ShadowlessMemory& shadowless_;
   PointerRoots roots_;
   llvm::DenseMap<llvm::Value*, llvm::Value*> shadow_;
   struct Packed {
@@ -523,6 +561,7 @@ class FunctionShadows {
   llvm::DenseMap<llvm::Value*, std::vector<Packed>> results_;  // an asm statement's results, per element
   std::vector<std::pair<llvm::PHINode*, llvm::PHINode*>> phis_;
   std::vector<llvm::StoreInst*> stores_;
+  std::vector<Birth> births_;
   llvm::DenseMap<llvm::Loop*, llvm::PHINode*> counters_;
   llvm::DenseMap<llvm::StoreInst*, llvm::PHINode*> storeIteration_;  // a store's innermost loop's counter
   llvm::DenseMap<llvm::Value*, unsigned> accumulators_;                // header phi -> its accumulator site

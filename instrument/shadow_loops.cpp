@@ -5,6 +5,7 @@
 // reaches a new level (numerics_abi.h, TD_NUM_LEVELS).
 #include "instrument/function_shadows.h"
 
+#include <cmath>
 #include <llvm/IR/Dominators.h>
 #include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
@@ -129,19 +130,25 @@ void FunctionShadows::watchAccumulator(const Accumulation& a) {
   unsigned id = sites_.add(s);
   accumulators_[&phi] = id;
 
-  // Its state, per thread, from the accumulation's entry on: steps taken, the largest magnitude so far, the
-  // highest drift level reported. Kept in allocas, promoted to registers at the end.
+  // Its state, per thread, from the accumulation's entry on: steps taken, per element the largest magnitude
+  // so far, the highest drift level reported and the relative error that would make the next one (inf
+  // past the last). Kept in allocas, promoted to registers at the end.
   llvm::IRBuilder<> entry(&*f_.getEntryBlock().getFirstInsertionPt());
   llvm::Type* dbl = entry.getDoubleTy();
   llvm::Type* i32 = entry.getInt32Ty();
+  auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(a.fpType);
+  llvm::Type* wide = vec ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(dbl, vec->getNumElements())) : dbl;
   llvm::AllocaInst* steps = entry.CreateAlloca(i32, nullptr, "td.acc.steps");
-  llvm::AllocaInst* largest = entry.CreateAlloca(dbl, nullptr, "td.acc.largest");
+  llvm::AllocaInst* largest = entry.CreateAlloca(wide, nullptr, "td.acc.largest");
   llvm::AllocaInst* reported = entry.CreateAlloca(i32, nullptr, "td.acc.level");
-  loopState_.insert(loopState_.end(), {steps, largest, reported});
+  llvm::AllocaInst* next = entry.CreateAlloca(dbl, nullptr, "td.acc.next");
+  loopState_.insert(loopState_.end(), {steps, largest, reported, next});
+  auto levelValue = [&](int level) { return llvm::ConstantFP::get(dbl, std::ldexp(1.0, level - TD_NUM_LEVELS)); };
   auto reset = [&](llvm::IRBuilder<>& b) {
     b.CreateStore(b.getInt32(0), steps);
-    b.CreateStore(llvm::ConstantFP::get(dbl, 0.0), largest);
+    b.CreateStore(llvm::ConstantFP::get(wide, 0.0), largest);
     b.CreateStore(b.getInt32(-1), reported);
+    b.CreateStore(levelValue(0), next);
   };
   reset(entry);
   for (llvm::BasicBlock* pred : a.entries) {
@@ -149,46 +156,56 @@ void FunctionShadows::watchAccumulator(const Accumulation& a) {
     reset(b);
   }
 
+  // Every step: each element's error against its largest magnitude so far, compared with the next level
+  // (no division, no reduction but the final "any"); the cold path works out the level reached.
   llvm::IRBuilder<> b(header, header->getFirstInsertionPt());
   if (update != &phi) setHookLocation(b, const_cast<llvm::Instruction*>(update));
-  // The value and its shadow in double, elementwise.
   llvm::Value* value = &phi;
   if (phi.getType() != a.fpType)
     value = b.CreateBitCast(b.CreateZExtOrTrunc(&phi, b.getIntNTy(static_cast<unsigned>(a.fpType->getPrimitiveSizeInBits()))),
                             a.fpType);
-  auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(a.fpType);
-  llvm::Type* wide = vec ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(dbl, vec->getNumElements())) : dbl;
   llvm::Value* v = convert(b, value, wide);
   llvm::Value* sh = convert(b, a.shadow, wide);
   llvm::Value* err = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, b.CreateFSub(v, sh));
-  llvm::Value* mag = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, sh);
-  if (vec) {
-    err = b.CreateFPMaxReduce(err);
-    mag = b.CreateFPMaxReduce(mag);
-  }
   llvm::Value* step = b.CreateLoad(i32, steps);
-  llvm::Value* scale = b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, b.CreateLoad(dbl, largest), mag);
-  llvm::Value* before = b.CreateLoad(i32, reported);
-  llvm::Value* rel = b.CreateFDiv(err, scale);
-  // The level from rel's exponent bits (numerics_runtime.cu, td_num_level); NaN and inf compare false.
-  llvm::Value* exponent = b.CreateTrunc(b.CreateLShr(b.CreateBitCast(rel, b.getInt64Ty()), 52), i32);
-  llvm::Value* level = b.CreateSub(b.CreateAnd(exponent, 0x7ff), b.getInt32(1023 - TD_NUM_LEVELS));
-  level = b.CreateSelect(b.CreateICmpSGT(level, b.getInt32(TD_NUM_LEVELS - 1)), b.getInt32(TD_NUM_LEVELS - 1), level);
-  // Measured only once the accumulator has reached its type's normal range: a subnormal partial sum (an
-  // exp of a very negative number, say) carries few bits by nature, and the terms after it dwarf it.
-  double smallestNormal = a.fpType->getScalarType()->isHalfTy() ? 0x1p-14 : 0x1p-126;
-  llvm::Value* measurable = b.CreateAnd(b.CreateFCmpOLT(rel, llvm::ConstantFP::getInfinity(dbl)),
-                                        b.CreateFCmpOGE(scale, llvm::ConstantFP::get(dbl, smallestNormal)));
-  llvm::Value* higher = b.CreateAnd(measurable, b.CreateICmpSGT(level, before));
+  llvm::Value* scale = b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, b.CreateLoad(wide, largest),
+                                               b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, sh));
   b.CreateStore(b.CreateAdd(step, b.getInt32(1)), steps);
   b.CreateStore(scale, largest);
-  b.CreateStore(b.CreateSelect(higher, level, before), reported);
+  // Measured only where the element has reached its type's normal range: a subnormal partial sum (an exp
+  // of a very negative number, say) carries few bits by nature, and the terms after it dwarf it.
+  double smallestNormal = a.fpType->getScalarType()->isHalfTy() ? 0x1p-14 : 0x1p-126;
+  llvm::Value* measurable = b.CreateFCmpOGE(scale, llvm::ConstantFP::get(wide, smallestNormal));
+  llvm::Value* nextRel = b.CreateLoad(dbl, next);
+  llvm::Value* limit = b.CreateFMul(scale, vec ? b.CreateVectorSplat(vec->getNumElements(), nextRel) : nextRel);
+  llvm::Value* hit = b.CreateAnd(measurable, b.CreateFCmpOGE(err, limit));
+  if (vec) hit = b.CreateOrReduce(hit);
   llvm::MDNode* cold = llvm::MDBuilder(ctx_).createBranchWeights(1, 1u << 20);
-  llvm::Instruction* then = llvm::SplitBlockAndInsertIfThen(higher, b.GetInsertPoint(), false, cold);
+  llvm::Instruction* then = llvm::SplitBlockAndInsertIfThen(hit, b.GetInsertPoint(), false, cold);
   llvm::IRBuilder<> t(then);
   t.SetCurrentDebugLocation(b.getCurrentDebugLocation());
-  llvm::FunctionCallee hook = m_.getOrInsertFunction("__td_num_accumulator", t.getVoidTy(), i32, i32, i32);
-  t.CreateCall(hook, {t.getInt32(id), step, level});
+  // The level: the largest finite err / scale over the measurable elements, from its exponent bits
+  // (numerics_runtime.cu, td_num_level).
+  llvm::Value* rel = t.CreateFDiv(err, scale);
+  llvm::Value* usable = t.CreateAnd(measurable, t.CreateFCmpOLT(rel, llvm::ConstantFP::getInfinity(wide)));
+  rel = t.CreateSelect(usable, rel, llvm::ConstantFP::get(wide, 0.0));
+  if (vec) rel = t.CreateFPMaxReduce(rel);
+  llvm::Value* exponent = t.CreateTrunc(t.CreateLShr(t.CreateBitCast(rel, t.getInt64Ty()), 52), i32);
+  llvm::Value* level = t.CreateSub(t.CreateAnd(exponent, 0x7ff), t.getInt32(1023 - TD_NUM_LEVELS));
+  level = t.CreateSelect(t.CreateICmpSGT(level, t.getInt32(TD_NUM_LEVELS - 1)), t.getInt32(TD_NUM_LEVELS - 1), level);
+  llvm::Value* before = t.CreateLoad(i32, reported);
+  llvm::Value* higher = t.CreateICmpSGT(level, before);
+  llvm::Instruction* report = llvm::SplitBlockAndInsertIfThen(higher, then, false);
+  llvm::IRBuilder<> r(report);
+  r.SetCurrentDebugLocation(b.getCurrentDebugLocation());
+  llvm::FunctionCallee hook = m_.getOrInsertFunction("__td_num_accumulator", r.getVoidTy(), i32, i32, i32);
+  r.CreateCall(hook, {r.getInt32(id), step, level});
+  r.CreateStore(level, reported);
+  // the next level's relative error: 2^(level + 1 - TD_NUM_LEVELS), inf past the last
+  llvm::Value* nextBits = r.CreateShl(r.CreateZExt(r.CreateAdd(level, r.getInt32(1 + 1023 - TD_NUM_LEVELS)), r.getInt64Ty()), 52);
+  llvm::Value* nextValue = r.CreateSelect(r.CreateICmpSGE(level, r.getInt32(TD_NUM_LEVELS - 1)),
+                                          llvm::ConstantFP::getInfinity(dbl), r.CreateBitCast(nextBits, dbl));
+  r.CreateStore(nextValue, next);
 }
 
 int FunctionShadows::originOf(llvm::Value* stored) {

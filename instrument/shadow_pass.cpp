@@ -10,7 +10,8 @@ void shadowFloatingPoint(llvm::Module& m, SiteTable& sites, bool wideNarrow) {
   for (llvm::Function& f : m)
     if (!f.isDeclaration() && !f.getName().starts_with("__td_")) user.push_back(&f);
   llvm::DenseMap<const llvm::GlobalVariable*, int> sharedIds = sharedObjectIds(m);
-  for (llvm::Function* f : user) shadows::FunctionShadows(*f, sites, wideNarrow, sharedIds).run();
+  ShadowlessMemory shadowless(m, sharedIds);  // before any instrumentation
+  for (llvm::Function* f : user) shadows::FunctionShadows(*f, sites, wideNarrow, sharedIds, shadowless).run();
 }
 
 }  // namespace td

@@ -17,19 +17,25 @@ static __device__ __forceinline__ double td_num_from_bits(unsigned long long b) 
 
 static __device__ __forceinline__ bool td_num_finite(double x) { return (td_num_bits(x) & 0x7ff0000000000000ull) != 0x7ff0000000000000ull; }
 
-// The granule of memory at `p`: space 0 a global buffer (object = its argument), 1 the block's shared window.
+// Where a granule of memory out of every region lands (its value NaN: no load ever matches it), so the
+// hooks take no branch to find a granule.
+__device__ td_num_granule __td_num_sink = {__builtin_nan(""), 0.0};
+
+// The granule of memory at `p`: space 0 a global buffer (object = its argument), 1 the block's shared
+// window; the sink outside them.
 static __device__ __forceinline__ td_num_granule* td_num_granule_at(const void* p, unsigned int space, unsigned int object) {
   if (space == 0) {
-    if (object >= __td_ctl.nbuffers) return 0;
-    td_num_granule* r = (td_num_granule*)td_buffer_region(TD_REGION_NUM_BUFFER, object);
-    unsigned long long off = (unsigned long long)p - __td_ctl.buffers[object].base;
-    if (!r || off >= __td_ctl.buffers[object].bytes) return 0;
-    return r + off / TD_NUM_GRANULE_BYTES;
+    bool known = object < __td_ctl.nbuffers;
+    unsigned int arg = known ? object : 0;
+    td_num_granule* r = (td_num_granule*)td_buffer_region(TD_REGION_NUM_BUFFER, arg);
+    unsigned long long off = (unsigned long long)p - __td_ctl.buffers[arg].base;
+    bool in = known && r && off < __td_ctl.buffers[arg].bytes;
+    return in ? r + off / TD_NUM_GRANULE_BYTES : &__td_num_sink;
   }
   td_num_granule* r = (td_num_granule*)__td_region(TD_REGION_NUM_SHARED);
   unsigned int off = __td_shared_window_offset(p);
-  if (!r || off >= __td_shared_window_bytes()) return 0;
-  return r + off / TD_NUM_GRANULE_BYTES;
+  bool in = r && off < __td_shared_window_bytes();
+  return in ? r + off / TD_NUM_GRANULE_BYTES : &__td_num_sink;
 }
 
 // One unit in the last place of `type` at magnitude |x| (subnormals: the smallest normal's).
@@ -70,17 +76,15 @@ extern "C" {
 
 __device__ TD_INLINE_ON_CPU double __td_num_load(const void* p, unsigned int space, unsigned int object, double value) {
   td_num_granule* g = td_num_granule_at(p, space, object);
-  if (!g || g->value != value) return value;  // written by code without shadows, or never: fresh
-  return g->shadow;
+  double stored = g->value, shadow = g->shadow;
+  return stored == value ? shadow : value;  // else written by code without shadows, or never: fresh
 }
 
 __device__ TD_INLINE_ON_CPU void __td_num_store(unsigned int site, void* p, unsigned int space, unsigned int object,
                                                 double value, double shadow, unsigned int type, unsigned int iter) {
   td_num_granule* g = td_num_granule_at(p, space, object);
-  if (g) {
-    g->value = value;
-    g->shadow = shadow;
-  }
+  g->value = g == &__td_num_sink ? __builtin_nan("") : value;
+  g->shadow = shadow;
   td_num_site* sites = (td_num_site*)__td_region(TD_REGION_NUM_SITES);
   if (!sites || !td_num_finite(value) || !td_num_finite(shadow)) return;  // non-finite: fp-overflow's business
   td_num_site* s = &sites[site];
