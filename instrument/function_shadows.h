@@ -136,6 +136,9 @@ class FunctionShadows {
       llvm::IRBuilder<> b(ctx_);
       placeAfter(b, &i);
       llvm::Value* s = b.CreateBinOp(bin->getOpcode(), shadowOf(bin->getOperand(0)), shadowOf(bin->getOperand(1)));
+      // As the value may be contracted into an fma, so may its shadow (exact products: the wider the better).
+      if (auto* si = llvm::dyn_cast<llvm::Instruction>(s); si && llvm::isa<llvm::FPMathOperator>(si) && bin->hasAllowContract())
+        si->setHasAllowContract(true);
       define(i, s, llvm::Instruction::getOpcodeName(bin->getOpcode()), {bin->getOperand(0), bin->getOperand(1)});
     } else if (auto* un = llvm::dyn_cast<llvm::UnaryOperator>(&i); un && wideOf(i.getType())) {
       llvm::IRBuilder<> b(ctx_);
@@ -495,6 +498,10 @@ class FunctionShadows {
   // mma.sync on f16/bf16 inputs: D's shadow is the product of A's and B's shadows plus C's, summed in
   // double by the warp together (__td_num_mma); its results' shadows are taken at their extractvalues.
   void mmaShadow(llvm::CallInst& call, const PtxStatement& st);
+  std::vector<llvm::Value*> mmaOfExactInputs(llvm::CallInst& call, const PtxStatement& st,
+                                             const std::vector<llvm::Value*>& c, llvm::IRBuilder<>& b);
+  std::vector<llvm::Value*> mmaInDouble(llvm::CallInst& call, const PtxStatement& st, const std::vector<llvm::Value*>& c,
+                                        llvm::IRBuilder<>& b);
 
   // Loops (shadow_loops.cpp): an iteration counter in every loop with a store or an accumulator (an FP phi
   // of its header), and the per-iteration check of each accumulator's drift.

@@ -101,42 +101,96 @@ void FunctionShadows::mmaShadow(llvm::CallInst& call, const PtxStatement& st) {
   unsigned aRegs = static_cast<unsigned>(st.k) / 4, bRegs = static_cast<unsigned>(st.k) / 8, cRegs = st.f16Accum ? 2 : 4;
   auto* results = llvm::dyn_cast<llvm::StructType>(call.getType());
   if (call.arg_size() < aRegs + bRegs + cRegs || !results || results->getNumElements() != cRegs) return;
+  llvm::Type* accPair = llvm::FixedVectorType::get(llvm::Type::getHalfTy(ctx_), 2);  // f16 accumulators
+  llvm::IRBuilder<> b(ctx_);
+  placeAfter(b, &call);
+  // C's shadows, element e = register e / 2, half e % 2 (f16) or register e (f32): in the shadow type of D.
+  std::vector<llvm::Value*> c;
+  for (unsigned r = 0; r < cRegs; ++r) {
+    llvm::Value* v = call.getArgOperand(aRegs + bRegs + r);
+    if (st.f16Accum) {
+      llvm::Value* pair = halfShadow(v, accPair);
+      for (unsigned h = 0; h < 2; ++h) c.push_back(b.CreateExtractElement(pair, b.getInt32(h)));
+    } else {
+      c.push_back(wideOf(v->getType()) ? shadowOf(v) : b.CreateFPExt(b.CreateBitCast(v, b.getFloatTy()), b.getDoubleTy()));
+    }
+  }
+  bool inputsExact = true;  // A's and B's shadows are their values: the products are the tensor core's
+  for (unsigned k = 0; k < aRegs + bRegs; ++k) inputsExact &= !shadowless_.mayCarryShadow(call.getArgOperand(k));
+  std::vector<llvm::Value*> d = inputsExact ? mmaOfExactInputs(call, st, c, b) : mmaInDouble(call, st, c, b);
+  std::vector<Packed>& out = results_[&call];
+  for (unsigned r = 0; r < cRegs; ++r) {
+    if (!st.f16Accum) {
+      out.push_back({d[r], b.getFloatTy()});
+      continue;
+    }
+    llvm::Type* w = wideOf(accPair);
+    llvm::Value* pair = llvm::UndefValue::get(w);
+    for (unsigned h = 0; h < 2; ++h) pair = b.CreateInsertElement(pair, convert(b, d[2 * r + h], w->getScalarType()), b.getInt32(h));
+    out.push_back({pair, accPair});
+  }
+}
+
+// Inputs whose shadows are their values (loaded, ldmatrix'd, moved): D's shadow is C's plus the same
+// products summed by the tensor core with f32 accumulators — one more mma.sync, not a software one.
+std::vector<llvm::Value*> FunctionShadows::mmaOfExactInputs(llvm::CallInst& call, const PtxStatement& st,
+                                                            const std::vector<llvm::Value*>& c, llvm::IRBuilder<>& b) {
+  unsigned inputs = static_cast<unsigned>(st.k) / 4 + static_cast<unsigned>(st.k) / 8;
+  const char* type = st.type == MmaType::BF16 ? "bf16" : "f16";
+  std::string text = fmt::format("mma.sync.aligned.m16n8k{}.row.col.f32.{}.{}.f32 {{$0,$1,$2,$3}}, {{", st.k, type, type);
+  std::string constraints = "=f,=f,=f,=f";
+  std::vector<llvm::Value*> args;
+  std::vector<llvm::Type*> types;
+  for (unsigned k = 0; k < inputs; ++k) {
+    unsigned regs = static_cast<unsigned>(st.k) / 4;
+    text += fmt::format("{}${}", k == 0 || k == regs ? "" : ",", 4 + k);
+    if (k + 1 == regs) text += "}, {";
+    constraints += ",r";
+    args.push_back(b.CreateZExtOrTrunc(call.getArgOperand(k), b.getInt32Ty()));
+    types.push_back(b.getInt32Ty());
+  }
+  text += fmt::format("}}, {{${},${},${},${}}};", 4 + inputs, 5 + inputs, 6 + inputs, 7 + inputs);
+  for (unsigned k = 0; k < 4; ++k) {
+    constraints += ",f";
+    args.push_back(llvm::ConstantFP::get(b.getFloatTy(), 0.0));
+    types.push_back(b.getFloatTy());
+  }
+  llvm::Type* f32 = b.getFloatTy();
+  auto* fnType = llvm::FunctionType::get(llvm::StructType::get(ctx_, {f32, f32, f32, f32}), types, false);
+  llvm::CallInst* products = b.CreateCall(llvm::InlineAsm::get(fnType, text, constraints, true), args);
+  products->addFnAttr(llvm::Attribute::Convergent);
+  std::vector<llvm::Value*> d;
+  for (unsigned e = 0; e < 4; ++e)
+    d.push_back(b.CreateFAdd(c[e], convert(b, b.CreateExtractValue(products, e), c[e]->getType())));
+  return d;
+}
+
+// Inputs with shadows of their own: every lane leaves its A and B shadows in a slot, and the warp sums each
+// D element's products in double (numerics_runtime.cu, __td_num_mma).
+std::vector<llvm::Value*> FunctionShadows::mmaInDouble(llvm::CallInst& call, const PtxStatement& st,
+                                                       const std::vector<llvm::Value*>& c, llvm::IRBuilder<>& b) {
+  unsigned aRegs = static_cast<unsigned>(st.k) / 4, bRegs = static_cast<unsigned>(st.k) / 8;
   llvm::Type* in = st.type == MmaType::BF16 ? llvm::Type::getBFloatTy(ctx_) : llvm::Type::getHalfTy(ctx_);
   llvm::Type* inPair = llvm::FixedVectorType::get(in, 2);
-  llvm::Type* accPair = llvm::FixedVectorType::get(llvm::Type::getHalfTy(ctx_), 2);  // f16 accumulators
   llvm::IRBuilder<> entry(&*f_.getEntryBlock().getFirstInsertionPt());
   llvm::Type* dbl = entry.getDoubleTy();
   auto slots = [&](unsigned n) { return entry.CreateAlloca(llvm::ArrayType::get(dbl, n)); };
-  llvm::Value *a = slots(8), *bf = slots(4), *c = slots(4), *d = slots(4);
-  llvm::IRBuilder<> b(ctx_);
-  placeAfter(b, &call);
+  llvm::Value *a = slots(8), *bf = slots(4), *cs = slots(4), *ds = slots(4);
   auto put = [&](llvm::Value* to, unsigned at, llvm::Value* s) { b.CreateStore(convert(b, s, dbl), b.CreateConstGEP1_32(dbl, to, at)); };
   auto putPair = [&](llvm::Value* to, unsigned reg, llvm::Value* pair) {
     for (unsigned h = 0; h < 2; ++h) put(to, 2 * reg + h, b.CreateExtractElement(pair, b.getInt32(h)));
   };
   for (unsigned r = 0; r < aRegs; ++r) putPair(a, r, halfShadow(call.getArgOperand(r), inPair));
   for (unsigned r = 0; r < bRegs; ++r) putPair(bf, r, halfShadow(call.getArgOperand(aRegs + r), inPair));
-  for (unsigned r = 0; r < cRegs; ++r) {
-    llvm::Value* v = call.getArgOperand(aRegs + bRegs + r);
-    if (st.f16Accum) putPair(c, r, halfShadow(v, accPair));
-    else put(c, r, wideOf(v->getType()) ? shadowOf(v) : b.CreateFPExt(b.CreateBitCast(v, b.getFloatTy()), dbl));
-  }
+  for (unsigned e = 0; e < 4; ++e) put(cs, e, c[e]);
   llvm::FunctionCallee hook = m_.getOrInsertFunction("__td_num_mma", b.getVoidTy(), b.getInt32Ty(), b.getPtrTy(),
                                                      b.getPtrTy(), b.getPtrTy(), b.getPtrTy());
   setHookLocation(b, &call);
-  b.CreateCall(hook, {b.getInt32(static_cast<unsigned>(st.k)), a, bf, c, d});
-  auto got = [&](unsigned e) { return b.CreateLoad(dbl, b.CreateConstGEP1_32(dbl, d, e)); };
-  std::vector<Packed>& out = results_[&call];
-  for (unsigned r = 0; r < cRegs; ++r) {
-    if (!st.f16Accum) {
-      out.push_back({got(r), b.getFloatTy()});
-      continue;
-    }
-    llvm::Type* w = wideOf(accPair);
-    llvm::Value* pair = llvm::UndefValue::get(w);
-    for (unsigned h = 0; h < 2; ++h) pair = b.CreateInsertElement(pair, convert(b, got(2 * r + h), w->getScalarType()), b.getInt32(h));
-    out.push_back({pair, accPair});
-  }
+  b.CreateCall(hook, {b.getInt32(static_cast<unsigned>(st.k)), a, bf, cs, ds});
+  std::vector<llvm::Value*> d;
+  for (unsigned e = 0; e < 4; ++e)
+    d.push_back(convert(b, b.CreateLoad(dbl, b.CreateConstGEP1_32(dbl, ds, e)), c[e]->getType()));
+  return d;
 }
 
 }  // namespace td::shadows

@@ -136,14 +136,16 @@ void FunctionShadows::watchAccumulator(const Accumulation& a) {
   llvm::IRBuilder<> entry(&*f_.getEntryBlock().getFirstInsertionPt());
   llvm::Type* dbl = entry.getDoubleTy();
   llvm::Type* i32 = entry.getInt32Ty();
+  // The checks run in the shadow's type: float for half and bfloat16 (fp32 shadows), double for float.
   auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(a.fpType);
-  llvm::Type* wide = vec ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(dbl, vec->getNumElements())) : dbl;
+  llvm::Type* scalar = a.shadow->getType()->getScalarType();
+  llvm::Type* wide = vec ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(scalar, vec->getNumElements())) : scalar;
   llvm::AllocaInst* steps = entry.CreateAlloca(i32, nullptr, "td.acc.steps");
   llvm::AllocaInst* largest = entry.CreateAlloca(wide, nullptr, "td.acc.largest");
   llvm::AllocaInst* reported = entry.CreateAlloca(i32, nullptr, "td.acc.level");
-  llvm::AllocaInst* next = entry.CreateAlloca(dbl, nullptr, "td.acc.next");
+  llvm::AllocaInst* next = entry.CreateAlloca(scalar, nullptr, "td.acc.next");
   loopState_.insert(loopState_.end(), {steps, largest, reported, next});
-  auto levelValue = [&](int level) { return llvm::ConstantFP::get(dbl, std::ldexp(1.0, level - TD_NUM_LEVELS)); };
+  auto levelValue = [&](int level) { return llvm::ConstantFP::get(scalar, std::ldexp(1.0, level - TD_NUM_LEVELS)); };
   auto reset = [&](llvm::IRBuilder<>& b) {
     b.CreateStore(b.getInt32(0), steps);
     b.CreateStore(llvm::ConstantFP::get(wide, 0.0), largest);
@@ -156,9 +158,16 @@ void FunctionShadows::watchAccumulator(const Accumulation& a) {
     reset(b);
   }
 
-  // Every step: each element's error against its largest magnitude so far, compared with the next level
-  // (no division, no reduction but the final "any"); the cold path works out the level reached.
-  llvm::IRBuilder<> b(header, header->getFirstInsertionPt());
+  // Every TD_NUM_STRIDE-th step (the first included): each element's error against its largest magnitude
+  // at the steps checked so far, compared with the next level (no division, no reduction but the final
+  // "any"); the cold path works out the level reached. Checking every step would cost more than the
+  // accumulation itself on the GPU.
+  llvm::IRBuilder<> counting(header, header->getFirstInsertionPt());
+  llvm::Value* step = counting.CreateLoad(i32, steps);
+  counting.CreateStore(counting.CreateAdd(step, counting.getInt32(1)), steps);
+  llvm::Value* sampled = counting.CreateICmpEQ(counting.CreateAnd(step, TD_NUM_STRIDE - 1), counting.getInt32(0));
+  llvm::Instruction* checking = llvm::SplitBlockAndInsertIfThen(sampled, counting.GetInsertPoint(), false);
+  llvm::IRBuilder<> b(checking);
   if (update != &phi) setHookLocation(b, const_cast<llvm::Instruction*>(update));
   llvm::Value* value = &phi;
   if (phi.getType() != a.fpType)
@@ -167,16 +176,14 @@ void FunctionShadows::watchAccumulator(const Accumulation& a) {
   llvm::Value* v = convert(b, value, wide);
   llvm::Value* sh = convert(b, a.shadow, wide);
   llvm::Value* err = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, b.CreateFSub(v, sh));
-  llvm::Value* step = b.CreateLoad(i32, steps);
   llvm::Value* scale = b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, b.CreateLoad(wide, largest),
                                                b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, sh));
-  b.CreateStore(b.CreateAdd(step, b.getInt32(1)), steps);
   b.CreateStore(scale, largest);
   // Measured only where the element has reached its type's normal range: a subnormal partial sum (an exp
   // of a very negative number, say) carries few bits by nature, and the terms after it dwarf it.
   double smallestNormal = a.fpType->getScalarType()->isHalfTy() ? 0x1p-14 : 0x1p-126;
   llvm::Value* measurable = b.CreateFCmpOGE(scale, llvm::ConstantFP::get(wide, smallestNormal));
-  llvm::Value* nextRel = b.CreateLoad(dbl, next);
+  llvm::Value* nextRel = b.CreateLoad(scalar, next);
   llvm::Value* limit = b.CreateFMul(scale, vec ? b.CreateVectorSplat(vec->getNumElements(), nextRel) : nextRel);
   llvm::Value* hit = b.CreateAnd(measurable, b.CreateFCmpOGE(err, limit));
   if (vec) hit = b.CreateOrReduce(hit);
@@ -190,6 +197,7 @@ void FunctionShadows::watchAccumulator(const Accumulation& a) {
   llvm::Value* usable = t.CreateAnd(measurable, t.CreateFCmpOLT(rel, llvm::ConstantFP::getInfinity(wide)));
   rel = t.CreateSelect(usable, rel, llvm::ConstantFP::get(wide, 0.0));
   if (vec) rel = t.CreateFPMaxReduce(rel);
+  rel = convert(t, rel, dbl);
   llvm::Value* exponent = t.CreateTrunc(t.CreateLShr(t.CreateBitCast(rel, t.getInt64Ty()), 52), i32);
   llvm::Value* level = t.CreateSub(t.CreateAnd(exponent, 0x7ff), t.getInt32(1023 - TD_NUM_LEVELS));
   level = t.CreateSelect(t.CreateICmpSGT(level, t.getInt32(TD_NUM_LEVELS - 1)), t.getInt32(TD_NUM_LEVELS - 1), level);
@@ -205,6 +213,7 @@ void FunctionShadows::watchAccumulator(const Accumulation& a) {
   llvm::Value* nextBits = r.CreateShl(r.CreateZExt(r.CreateAdd(level, r.getInt32(1 + 1023 - TD_NUM_LEVELS)), r.getInt64Ty()), 52);
   llvm::Value* nextValue = r.CreateSelect(r.CreateICmpSGE(level, r.getInt32(TD_NUM_LEVELS - 1)),
                                           llvm::ConstantFP::getInfinity(dbl), r.CreateBitCast(nextBits, dbl));
+  nextValue = convert(r, nextValue, scalar);
   r.CreateStore(nextValue, next);
 }
 

@@ -98,25 +98,24 @@ ShadowlessMemory::ShadowlessMemory(llvm::Module& m, const llvm::DenseMap<const l
   }
   // Values carrying a computed shadow, forward through their users; stores of one make their memory
   // shadowful, and loads from that memory carry one too: until nothing changes.
-  llvm::DenseSet<llvm::Value*> computed;
   std::vector<llvm::Value*> work(seeds.begin(), seeds.end());
   for (bool changed = true; changed;) {
     while (!work.empty()) {
       llvm::Value* v = work.back();
       work.pop_back();
-      if (!computed.insert(v).second) continue;
+      if (!computed_.insert(v).second) continue;
       for (llvm::User* u : v->users())
         if (passesShadowOn(*u)) work.push_back(u);
     }
     changed = false;
     for (auto& [f, stores] : storesOf)
       for (const Access& s : stores)
-        if (computed.count(llvm::cast<llvm::StoreInst>(s.inst)->getValueOperand()) && shadowful_.insert(key(*f, s.at)).second)
+        if (computed_.count(llvm::cast<llvm::StoreInst>(s.inst)->getValueOperand()) && shadowful_.insert(key(*f, s.at)).second)
           changed = true;
     if (!changed) break;
     for (auto& [f, loads] : loadsOf)
       for (const Access& l : loads)
-        if (shadowful_.count(key(*f, l.at)) && !computed.count(l.inst)) work.push_back(l.inst);
+        if (shadowful_.count(key(*f, l.at)) && !computed_.count(l.inst)) work.push_back(l.inst);
   }
 }
 

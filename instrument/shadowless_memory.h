@@ -7,6 +7,7 @@
 // bit moves to a fixed point over the module.
 #pragma once
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
 #include <set>
 #include <tuple>
 
@@ -35,10 +36,13 @@ class ShadowlessMemory {
   ShadowlessMemory(llvm::Module& m, const llvm::DenseMap<const llvm::GlobalVariable*, int>& sharedIds);
   // `f`'s global buffer or a shared object (any function's): shadowless?
   bool shadowless(const llvm::Function& f, ShadowMemory at) const;
+  // Whether the pass may give `v` a shadow other than its value (false: computed from inputs by moves only).
+  bool mayCarryShadow(const llvm::Value* v) const { return computed_.count(v) != 0; }
 
  private:
   // (function, 0, argument) for global buffers, (nullptr, 1, id) for shared objects
   std::set<std::tuple<const llvm::Function*, int, int>> shadowful_;
+  llvm::DenseSet<const llvm::Value*> computed_;
   std::tuple<const llvm::Function*, int, int> key(const llvm::Function& f, ShadowMemory at) const;
 };
 

@@ -63,15 +63,26 @@ void merge(td_num_site& into, const td_num_site& s) {
   for (int l = 0; l < TD_NUM_LEVELS; ++l) into.first_iter[l] = std::max(into.first_iter[l], s.first_iter[l]);
 }
 
-// The site records read back, grouped by kind and source location (in site order).
+int highestLevelOf(const td_num_site& s) {
+  for (int l = TD_NUM_LEVELS - 1; l >= 0; --l)
+    if (s.first_iter[l]) return l;
+  return -1;
+}
+
+// The site records read back (each site's slots merged), grouped by kind and source location (in site order).
 std::vector<Place> placesOf(const RegionReadback& r, const SiteTable& sites, SiteKind kind) {
   std::vector<Place> places;
   std::map<std::tuple<std::string, unsigned, unsigned, std::string, std::string>, size_t> index;
-  for (size_t id = 0; id < sites.sites.size() && (id + 1) * sizeof(td_num_site) <= r.bytes.size(); ++id) {
+  const size_t record = TD_NUM_SLOTS * sizeof(td_num_site);
+  for (size_t id = 0; id < sites.sites.size() && (id + 1) * record <= r.bytes.size(); ++id) {
     const Site& s = sites.sites[id];
     if (s.kind != kind) continue;
-    td_num_site st;
-    std::memcpy(&st, r.bytes.data() + id * sizeof st, sizeof st);
+    td_num_site st{};
+    for (unsigned slot = 0; slot < TD_NUM_SLOTS; ++slot) {
+      td_num_site copy;
+      std::memcpy(&copy, r.bytes.data() + id * record + slot * sizeof copy, sizeof copy);
+      if (copy.count || highestLevelOf(copy) >= 0) merge(st, copy);
+    }
     if (kind == SiteKind::Store && st.count == 0) continue;
     auto key = std::make_tuple(s.loc.file, s.loc.line, s.loc.col, s.what, s.roundedThrough);
     auto [it, fresh] = index.emplace(key, places.size());
@@ -144,8 +155,9 @@ std::string iterationNote(const td_num_site& s, double threshold, const char* wh
                                                          static_cast<uint64_t>(*first) * updatesPerStep, updatesPerStep)
                                            : "";
   return fmt::format("{} passed {:.3g} of its magnitude first at iteration {} of its loop{}, counting from 0, the "
-                     "earliest of any thread{}",
+                     "earliest of any thread{}{}",
                      what, levelValue(level), *first, updates,
+                     updatesPerStep ? fmt::format(" (checked every {} iterations)", TD_NUM_STRIDE) : "",
                      levelValue(level) < threshold ? fmt::format("; {:.3g} is the drift level at or below the threshold", levelValue(level)) : "");
 }
 

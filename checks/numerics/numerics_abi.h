@@ -21,6 +21,14 @@ typedef struct td_num_granule {
 // first loop iteration at which its error reached it (the innermost loop's; 0 outside loops).
 #define TD_NUM_LEVELS 24
 #define TD_NUM_NOT_IN_LOOP 0xffffffffu  // the iteration argument of a store outside every loop
+// Accumulators are checked at every TD_NUM_STRIDE-th step of their loop (0, 8, 16, ...): the first
+// iteration a site names is the first checked one past the level.
+#define TD_NUM_STRIDE 8
+
+// TD_REGION_NUM_SITES keeps TD_NUM_SLOTS copies of each site's record, a warp using copy (its warp index
+// mod TD_NUM_SLOTS): on the GPU every thread of a grid stores through the same few sites, and one record's
+// atomics would serialise them all. The host merges the copies.
+#define TD_NUM_SLOTS 16
 
 // TD_REGION_NUM_SITES: per store site, the drift of what its stores wrote against their shadows. Maxima of
 // non-negative doubles are kept as their bits (which order like the values) so atomicMax keeps them.

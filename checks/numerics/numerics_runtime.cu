@@ -72,6 +72,12 @@ static __device__ __forceinline__ void td_num_reached(td_num_site* s, int level,
     if (atomicMax(&s->first_iter[l], mark) >= mark) break;
 }
 
+// The calling warp's copy of a site's record (TD_NUM_SLOTS).
+static __device__ __forceinline__ td_num_site* td_num_slot(td_num_site* sites, unsigned int site) {
+  unsigned int warp = td_block_linear() * ((blockDim.x * blockDim.y * blockDim.z + 31) / 32) + td_thread_linear() / 32;
+  return &sites[site * TD_NUM_SLOTS + warp % TD_NUM_SLOTS];
+}
+
 extern "C" {
 
 __device__ TD_INLINE_ON_CPU double __td_num_load(const void* p, unsigned int space, unsigned int object, double value) {
@@ -87,7 +93,7 @@ __device__ TD_INLINE_ON_CPU void __td_num_store(unsigned int site, void* p, unsi
   g->shadow = shadow;
   td_num_site* sites = (td_num_site*)__td_region(TD_REGION_NUM_SITES);
   if (!sites || !td_num_finite(value) || !td_num_finite(shadow)) return;  // non-finite: fp-overflow's business
-  td_num_site* s = &sites[site];
+  td_num_site* s = td_num_slot(sites, site);
   double err = __builtin_fabs(value - shadow), mag = __builtin_fabs(shadow);
   atomicAdd(&s->count, 1ull);
   atomicAdd(&s->sum_err, err);
@@ -144,7 +150,7 @@ __device__ void __td_num_mma(unsigned int k, const double* a, const double* b, c
 // An accumulator reached a new drift level (the pass checks each iteration inline and calls only then).
 __device__ __attribute__((noinline, cold)) void __td_num_accumulator(unsigned int site, unsigned int iter, int level) {
   td_num_site* sites = (td_num_site*)__td_region(TD_REGION_NUM_SITES);
-  if (sites) td_num_reached(&sites[site], level, iter);
+  if (sites) td_num_reached(td_num_slot(sites, site), level, iter);
 }
 
 // A non-finite result: recorded when the operands were finite (born here, not passed on).

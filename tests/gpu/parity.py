@@ -4,14 +4,17 @@ same findings (kind, source line, buffer, access, exact count; coordinates when 
 exit code, and correct kernels the same outputs within the dtype's tolerance. Race, init and barrier
 findings depend on the order threads ran in, so for them the family, the buffer and the two source lines
 must agree (RAW on one executor may be WAR on the other; counts differ). Prints one line per bundle.
-Usage: tests/gpu/parity.py [TILE_DOCTOR_BINARY]   (needs a GPU; numpy for the output comparison)"""
-import json, subprocess, sys, tempfile, datetime
+Then the numerics bundles with --checks numerics: the same kinds, lines, buffers and counts, and the stated
+drift within 25%.
+Usage: tests/gpu/parity.py [TILE_DOCTOR_BINARY] [--numerics-only]   (needs a GPU; numpy for the output comparison)"""
+import datetime, json, re, subprocess, sys, tempfile
 from pathlib import Path
 
 import numpy as np
 
 root = Path(__file__).resolve().parents[2]
-binary = sys.argv[1] if len(sys.argv) > 1 else str(root / "build" / "tile-doctor")
+binary = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else str(root / "build" / "tile-doctor")
+numerics_only = "--numerics-only" in sys.argv
 B = lambda n: f"tests/bundles/{n}/bundle.toml"
 E = lambda n: f"examples/{n}/bundle.toml"
 cases = [
@@ -30,8 +33,20 @@ FATAL_SAME = {"deadlock": "hang", "kernel-hang": "hang", "kernel-fault": "fault"
 FATAL_ANY = {"tests/bundles/sync_checks/bundle_mask_leaves_out.toml"}
 
 
-def run(bundle, extra, executor, outdir):
-    cmd = [binary, "check", str(root / bundle), "--executor", executor, "--checks", "all", "--format", "json",
+N = lambda n: f"tests/bundles/numerics/{n}.toml"
+# The numerics family (--checks numerics): the same sites and kinds on both executors, the stated drift
+# within DRIFT_TOLERANCE (the GPU's expf, mma and fma round as its hardware does, the CPU as IEEE does).
+numerics_cases = [
+    (N(n), []) for n in ("gemv_half_accum", "gemv_float_accum", "gemv_sdk_half_accum", "gemv_sdk_float_accum",
+                         "gemm_half_accum", "gemm_float_accum", "softmax_naive", "softmax_stable", "row_std",
+                         "row_std_clamped", "tree_sum_half", "tree_sum_float")
+] + [(N("tree_sum_half"), ["--drift-threshold", "half=0x1p-11"]), (E("gemm"), []), (B("ptx_mma"), []),
+     (B("half_scalars"), []), (B("reduce"), []), (B("softmax"), [])]
+DRIFT_TOLERANCE = 0.25
+
+
+def run(bundle, extra, executor, outdir, checks="all"):
+    cmd = [binary, "check", str(root / bundle), "--executor", executor, "--checks", checks, "--format", "json",
            "--save-outputs", outdir] + extra
     p = subprocess.run(cmd, capture_output=True, text=True)
     try:
@@ -88,33 +103,75 @@ def compare_outputs(a, b):
 device = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
                         capture_output=True, text=True).stdout.strip()
 print(f"tile-doctor GPU parity, {datetime.date.today()}, {device}")
-failures = 0
-for bundle, extra in cases:
+def run_both(bundle, extra, checks, compare):
+    """Runs a bundle on both executors; `compare(rep_c, rep_g, rc_c, cpu_outputs, gpu_outputs)` lists what
+    differs beyond the exit code. Returns (name, exit on cuda, cuda report, problems)."""
     with tempfile.TemporaryDirectory() as c, tempfile.TemporaryDirectory() as g:
-        rc_c, rep_c = run(bundle, extra, "cpu", c)
-        rc_g, rep_g = run(bundle, extra, "cuda", g)
-        name = bundle + (" " + " ".join(extra) if extra else "")
+        rc_c, rep_c = run(bundle, extra, "cpu", c, checks)
+        rc_g, rep_g = run(bundle, extra, "cuda", g, checks)
         problems = []
         if "error" in rep_c or "error" in rep_g:
             problems.append("no report: " + (rep_c.get("error") or rep_g.get("error"))[:300])
         else:
             if rc_c != rc_g:
                 problems.append(f"exit {rc_c} on cpu, {rc_g} on cuda")
-            fatal = (lambda k: ("fatal",) if k in {("hang",), ("fault",)} else k) if bundle in FATAL_ANY else (lambda k: k)
-            exact = lambda fs: sorted((fatal(key(f)) for f in fs if not f["kind"].startswith(ORDER_DEPENDENT)), key=str)
-            kc, kg = exact(rep_c["findings"]), exact(rep_g["findings"])
-            if kc != kg:
-                problems.append(f"findings differ: cpu {kc} cuda {kg}")
-            oc, og = order_dependent(rep_c["findings"]), order_dependent(rep_g["findings"])
-            if oc != og:
-                problems.append(f"race/init/barrier findings differ: cpu {oc} cuda {og}")
-            if rc_c == 0:
-                diff = compare_outputs(c, g)
-                if diff:
-                    problems.append(diff)
-        failures += bool(problems)
-        kinds = ",".join(sorted({f["kind"] for f in rep_g.get("findings", [])})) or "clean"
-        print(f"{'PASS' if not problems else 'FAIL'}  {name:<60} exit {rc_g}  {kinds}  "
-              f"{rep_g.get('device', '')}" + ("" if not problems else "\n      " + "\n      ".join(problems)))
-print(f"{len(cases) - failures} of {len(cases)} bundles agree")
-sys.exit(1 if failures else 0)
+            problems += compare(rep_c, rep_g, rc_c, c, g)
+    return bundle + (" " + " ".join(extra) if extra else ""), rc_g, rep_g, problems
+
+
+def compare_checks(rep_c, rep_g, rc_c, c, g):
+    problems = []
+    fatal = (lambda k: ("fatal",) if k in {("hang",), ("fault",)} else k) if bundle in FATAL_ANY else (lambda k: k)
+    exact = lambda fs: sorted((fatal(key(f)) for f in fs if not f["kind"].startswith(ORDER_DEPENDENT)), key=str)
+    kc, kg = exact(rep_c["findings"]), exact(rep_g["findings"])
+    if kc != kg:
+        problems.append(f"findings differ: cpu {kc} cuda {kg}")
+    oc, og = order_dependent(rep_c["findings"]), order_dependent(rep_g["findings"])
+    if oc != og:
+        problems.append(f"race/init/barrier findings differ: cpu {oc} cuda {og}")
+    if rc_c == 0:
+        diff = compare_outputs(c, g)
+        if diff:
+            problems.append(diff)
+    return problems
+
+
+failures = 0
+for bundle, extra in ([] if numerics_only else cases):
+    name, rc_g, rep_g, problems = run_both(bundle, extra, "all", compare_checks)
+    failures += bool(problems)
+    kinds = ",".join(sorted({f["kind"] for f in rep_g.get("findings", [])})) or "clean"
+    print(f"{'PASS' if not problems else 'FAIL'}  {name:<60} exit {rc_g}  {kinds}  "
+          f"{rep_g.get('device', '')}" + ("" if not problems else "\n      " + "\n      ".join(problems)))
+if not numerics_only:
+    print(f"{len(cases) - failures} of {len(cases)} bundles agree")
+
+
+def stated_drift(f):
+    m = re.search(r"([0-9.e+-]+) from exact arithmetic", f["message"])
+    return float(m.group(1)) if m else None
+
+
+def compare_numerics(rep_c, rep_g, rc_c, c, g):
+    where = lambda fs: sorted((f["kind"], f.get("location", {}).get("line"), f.get("buffer"), f["count"]) for f in fs)
+    if where(rep_c["findings"]) != where(rep_g["findings"]):
+        return [f"findings differ: cpu {where(rep_c['findings'])} cuda {where(rep_g['findings'])}"]
+    order = lambda fs: sorted(fs, key=lambda f: (f["kind"], f.get("location", {}).get("line", 0)))
+    problems = []
+    for fc, fg in zip(order(rep_c["findings"]), order(rep_g["findings"])):
+        dc, dg = stated_drift(fc), stated_drift(fg)
+        if dc is not None and (dg is None or abs(dc - dg) > DRIFT_TOLERANCE * dc):
+            problems.append(f"drift {dc} on cpu, {dg} on cuda")
+    return problems
+
+
+numeric_failures = 0
+for bundle, extra in numerics_cases:
+    name, rc_g, rep_g, problems = run_both(bundle, extra, "numerics", compare_numerics)
+    numeric_failures += bool(problems)
+    kinds = ",".join(f"{f['kind']}@{f.get('location', {}).get('line')}" + (f" {stated_drift(f):.3g}" if stated_drift(f) else "")
+                     for f in rep_g.get("findings", [])) or "clean"
+    print(f"{'PASS' if not problems else 'FAIL'}  numerics {name:<52} exit {rc_g}  {kinds}"
+          + ("" if not problems else "\n      " + "\n      ".join(problems)))
+print(f"{len(numerics_cases) - numeric_failures} of {len(numerics_cases)} numerics bundles agree")
+sys.exit(1 if failures or numeric_failures else 0)
