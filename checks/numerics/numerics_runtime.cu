@@ -50,11 +50,18 @@ static __device__ __forceinline__ double td_num_smallest_normal(unsigned int typ
   return td_num_from_bits((unsigned long long)((type == TD_NUM_HALF ? -14 : -126) + 1023) << 52);
 }
 
-// Raises *p to x (a non-negative double, kept as its bits); true when x is the new maximum.
+// Raises *p to x (a non-negative double, kept as its bits); true when x is the new maximum. The plain load
+// first spares most atomics (a stale value only costs one).
 static __device__ __forceinline__ bool td_num_raise(unsigned long long* p, double x) {
   unsigned long long bits = td_num_bits(x);
-  if (bits <= td_load(p)) return false;
+  if (bits <= *p) return false;
   return atomicMax(p, bits) < bits;
+}
+
+// The same where nothing waits for the answer: the GPU sends the atomic off (red) and goes on.
+static __device__ __forceinline__ void td_num_raise_quietly(unsigned long long* p, double x) {
+  unsigned long long bits = td_num_bits(x);
+  if (bits > *p) atomicMax(p, bits);
 }
 
 // The drift level of relative error `rel` (TD_NUM_LEVELS), -1 below the lowest: from its exponent bits.
@@ -67,7 +74,7 @@ static __device__ __forceinline__ int td_num_level(double rel) {
 // Records that `site` reached drift `level` at loop iteration `iter` (and so every level below it).
 static __device__ __forceinline__ void td_num_reached(td_num_site* s, int level, unsigned int iter) {
   unsigned int mark = ~iter;
-  if (level < 0 || td_load(&s->first_iter[level]) >= mark) return;  // reached as early already: the lower levels too
+  if (level < 0 || s->first_iter[level] >= mark) return;  // reached as early already: the lower levels too
   for (int l = level; l >= 0; --l)
     if (atomicMax(&s->first_iter[l], mark) >= mark) break;
 }
@@ -98,11 +105,11 @@ __device__ TD_INLINE_ON_CPU void __td_num_store(unsigned int site, void* p, unsi
   atomicAdd(&s->count, 1ull);
   atomicAdd(&s->sum_err, err);
   atomicAdd(&s->sum_mag, mag);
-  td_num_raise(&s->max_mag, mag);
-  td_num_raise(&s->max_ulps, err / td_num_ulp(shadow, type));
-  if (mag >= td_num_smallest_normal(type)) td_num_raise(&s->max_rel, err / mag);
+  td_num_raise_quietly(&s->max_mag, mag);
+  td_num_raise_quietly(&s->max_ulps, err / td_num_ulp(shadow, type));
+  if (mag >= td_num_smallest_normal(type)) td_num_raise_quietly(&s->max_rel, err / mag);
   if (iter != TD_NUM_NOT_IN_LOOP && err > 0) {  // against the largest magnitude stored here so far
-    double scale = td_num_from_bits(td_load(&s->max_mag));
+    double scale = td_num_from_bits(s->max_mag);
     if (scale >= td_num_smallest_normal(type)) td_num_reached(s, td_num_level(err / scale), iter);
   }
   if (td_num_raise(&s->max_err, err)) {  // the worst store so far: say where (racy between equal errors)

@@ -40,7 +40,8 @@ numerics_cases = [
     (N(n), []) for n in ("gemv_half_accum", "gemv_float_accum", "gemv_sdk_half_accum", "gemv_sdk_float_accum",
                          "gemm_half_accum", "gemm_float_accum", "softmax_naive", "softmax_stable", "row_std",
                          "row_std_clamped", "tree_sum_half", "tree_sum_float")
-] + [(N("tree_sum_half"), ["--drift-threshold", "half=0x1p-11"]), (E("gemm"), []), (B("ptx_mma"), []),
+] + [(N("tree_sum_half"), ["--drift-threshold", "half=0x1p-11"]), (N("mma_scaled"), ["--drift-threshold", "1e-6"]),
+     (E("gemm"), []), (B("ptx_mma"), []),
      (B("half_scalars"), []), (B("reduce"), []), (B("softmax"), [])]
 DRIFT_TOLERANCE = 0.25
 

@@ -314,3 +314,30 @@ TEST(Numerics, EveryOtherBundleOfTheSuiteIsQuiet) {
   }
   EXPECT_GE(quiet, 60) << "the sweep found the suite's bundles";
 }
+
+TEST(Numerics, MmaOnFragmentsTheKernelComputedSumsTheirShadows) {
+  // A's fragment is A * 3/7 rounded to half in the kernel: its registers carry shadows of their own, so D's
+  // shadow is the warp's sum of the unrounded products, and D drifts by A's rounding. (A fragment loaded
+  // as it is takes the tensor core's products instead: the GEMM tests.)
+  CheckRequest req;
+  req.bundlePath = numerics("mma_scaled");
+  req.checks = "numerics";
+  req.settings["drift-threshold"] = "1e-6";  // every type: D is float rounded through half
+  CheckResult r = runCheck(req);
+  ASSERT_EQ(r.report.findings.size(), 1u);
+  const Finding& f = r.report.findings[0];
+  EXPECT_EQ(f.loc.line, 24u);
+  EXPECT_NE(f.title.find("rounded through half"), std::string::npos) << f.title;
+  std::vector<double> A = values(r, "A"), B = values(r, "B"), D = values(r, "D");
+  double maxErr = 0, maxMag = 0;
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 8; ++j) {
+      double exact = 0;
+      for (int k = 0; k < 16; ++k) exact += A[i * 16 + k] * double(3.0f / 7.0f) * B[k * 8 + j];
+      maxErr = std::max(maxErr, std::fabs(D[i * 8 + j] - exact));
+      maxMag = std::max(maxMag, std::fabs(exact));
+    }
+  double independent = maxErr / maxMag;
+  EXPECT_GT(independent, 1e-5) << "A's rounding to half";
+  EXPECT_NEAR(statedDrift(f), independent, 0.1 * independent) << f.title;
+}
