@@ -107,6 +107,10 @@ class _Stream:
         return True
 
 
+def _seed_host_generator(seed) -> None:
+    torch.default_generator.manual_seed(int(seed))
+
+
 def install(profile: dict) -> None:
     """Starts the host redirection for the rest of the process."""
     mode = _CudaOnHost()
@@ -120,7 +124,10 @@ def install(profile: dict) -> None:
         "is_initialized": lambda: True, "init": nothing, "synchronize": nothing, "empty_cache": nothing,
         "get_device_name": lambda *a, **k: props.name, "get_device_properties": lambda *a, **k: props,
         "get_device_capability": lambda *a, **k: (props.major, props.minor), "get_arch_list": lambda: [],
-        "manual_seed": torch.manual_seed, "manual_seed_all": torch.manual_seed, "seed": nothing, "seed_all": nothing,
+        # "CUDA" tensors live on the host, so their generator is the host's; torch.manual_seed itself calls
+        # torch.cuda.manual_seed_all, which must not call it back
+        "manual_seed": _seed_host_generator, "manual_seed_all": _seed_host_generator, "seed": nothing,
+        "seed_all": nothing,
         "memory_allocated": zero, "max_memory_allocated": zero, "memory_reserved": zero, "max_memory_reserved": zero,
         "reset_peak_memory_stats": nothing, "reset_max_memory_allocated": nothing,
         "mem_get_info": lambda *a, **k: (props.total_memory, props.total_memory),

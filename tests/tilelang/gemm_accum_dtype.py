@@ -34,6 +34,7 @@ def main():
     kernel = tilelang.compile(matmul(args.m, args.n, args.k, accum_dtype=args.accum), out_idx=[2])
     import torch
 
+    torch.manual_seed(0)
     a = torch.rand(args.m, args.k, device="cuda", dtype=torch.float16)
     b = torch.rand(args.k, args.n, device="cuda", dtype=torch.float16)
     c = kernel(a, b)
