@@ -143,6 +143,9 @@ std::function<int()> addCheckCommand(CLI::App& app) {
   sub->add_option_function<std::string>(
       "--shadow", [args](const std::string& v) { args->req.settings["shadow"] = v; },
       "numerics: the shadow type of half and bfloat16 values, fp32 (default) or fp64");
+  sub->add_flag_callback(
+      "--subnormals", [args] { args->req.settings["subnormals"] = "on"; },
+      "numerics: count the subnormal values each store writes, and the zeros exact arithmetic would not give");
   sub->add_option("--format", args->format, "report format: text or json")->check(CLI::IsMember(reportFormats()));
   sub->add_option("--out", args->out, "write the report to FILE instead of standard output");
   sub->add_option("--seed", args->req.seed, "seed for random buffer initialisers (default 0)");

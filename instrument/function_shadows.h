@@ -21,6 +21,7 @@
 #include "instrument/pointer_roots.h"
 #include "instrument/ptx_catalogue.h"
 #include "instrument/shadow_math.h"
+#include "instrument/shadow_pass.h"
 #include "instrument/shadowless_memory.h"
 #include "instrument/site_table.h"
 
@@ -38,9 +39,9 @@ inline unsigned typeCode(llvm::Type* t) {
 
 class FunctionShadows {
  public:
-  FunctionShadows(llvm::Function& f, SiteTable& sites, bool wideNarrow,
+  FunctionShadows(llvm::Function& f, SiteTable& sites, const ShadowOptions& options,
                   const llvm::DenseMap<const llvm::GlobalVariable*, int>& sharedIds, const ShadowlessMemory& shadowless)
-      : f_(f), m_(*f.getParent()), ctx_(f.getContext()), sites_(sites), wideNarrow_(wideNarrow), sharedIds_(sharedIds),
+      : f_(f), m_(*f.getParent()), ctx_(f.getContext()), sites_(sites), wideNarrow_(options.wideNarrow), countSubnormals_(options.countSubnormals), sharedIds_(sharedIds),
         shadowless_(shadowless), roots_(isKernel(f)) {}
 
   void run() {
@@ -377,7 +378,8 @@ class FunctionShadows {
       llvm::Value* se = vec ? b.CreateExtractElement(s, b.getInt32(k)) : s;
       llvm::Value* p = b.CreateConstGEP1_32(t->getScalarType(), st.getPointerOperand(), k);
       b.CreateCall(hook, {b.getInt32(id), p, b.getInt32(space), b.getInt32(std::max(object, 0)), convert(b, ve, dbl),
-                          convert(b, se, dbl), b.getInt32(typeCode(t)), iteration});
+                          convert(b, se, dbl), b.getInt32(typeCode(t) | (countSubnormals_ ? TD_NUM_COUNT_SUBNORMALS : 0u)),
+                          iteration});
     }
   }
 
@@ -556,6 +558,7 @@ class FunctionShadows {
   llvm::LLVMContext& ctx_;
   SiteTable& sites_;
   bool wideNarrow_;
+  bool countSubnormals_;
   const llvm::DenseMap<const llvm::GlobalVariable*, int>& sharedIds_;
   const ShadowlessMemory& shadowless_;
   PointerRoots roots_;

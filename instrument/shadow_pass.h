@@ -1,5 +1,5 @@
 // Family "numerics" (checks/numerics): every half, bfloat16 and float value of the user's code gets a
-// wider shadow computed alongside it — fp32 for the 16-bit types (fp64 with `wideNarrow`), fp64 for float —
+// wider shadow computed alongside it — fp32 for the 16-bit types (fp64 on request), fp64 for float —
 // through arithmetic, fma, phis, selects, vector element operations, conversions (a rounding into a
 // narrower type keeps the wide shadow, so it is measured), the math library and warp shuffles. Memory
 // keeps shadows in the family's regions (stores write value and shadow, loads take the shadow back while
@@ -14,6 +14,11 @@ class Module;
 
 namespace td {
 
-void shadowFloatingPoint(llvm::Module& m, SiteTable& sites, bool wideNarrow = false);
+struct ShadowOptions {
+  bool wideNarrow = false;       // fp64 shadows for half and bfloat16 (--shadow fp64)
+  bool countSubnormals = false;  // stores count their subnormal and flushed values (--subnormals)
+};
+
+void shadowFloatingPoint(llvm::Module& m, SiteTable& sites, const ShadowOptions& options = {});
 
 }  // namespace td

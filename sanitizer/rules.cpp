@@ -138,6 +138,13 @@ const std::vector<Rule>& builtinRules() {
        "Accumulate in float (T.gemm / T.reduce with an fp32 accumulator fragment, __hfma chains replaced by float "
        "fma); sum pairwise or with Kahan compensation; subtract the maximum before exp.",
        {"location", "buffer", "coordinates", "threads"}},
+      {rule::SubnormalValues, "numerics", Severity::Warning, "Stored values in the subnormal range (--subnormals)",
+       "Stores wrote values below the stored type's smallest normal number (half: 6.1e-5), which keep fewer "
+       "significant bits, or zeros where exact arithmetic gives a nonzero that small (flushed or rounded away). "
+       "Counted per site when --subnormals is given.",
+       "Scale the values into the type's normal range (a per-tensor scale, a wider type for the small "
+       "intermediates), or check that the GPU's flush-to-zero mode is what the kernel expects.",
+       {"location", "buffer"}},
       {rule::FpOverflow, "numerics", Severity::Error, "An infinity born from finite operands",
        "An operation on finite values gave +-inf: the result overflowed its type (exp of a large logit, a product "
        "or a conversion to half above 65504), or a division by zero. Reported where it happened, once per site; "

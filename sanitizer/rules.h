@@ -41,6 +41,7 @@ inline constexpr const char* WarpSizeAssumption = "warp-size-assumption";
 inline constexpr const char* BarrierIgnored = "barrier-ignored";
 inline constexpr const char* NondeterministicOutput = "nondeterministic-output";
 inline constexpr const char* PrecisionDrift = "precision-drift";
+inline constexpr const char* SubnormalValues = "subnormal-values";
 inline constexpr const char* FpOverflow = "fp-overflow";
 inline constexpr const char* FpInvalid = "fp-invalid";
 }  // namespace rule

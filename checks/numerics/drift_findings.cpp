@@ -59,6 +59,8 @@ void merge(td_num_site& into, const td_num_site& s) {
   into.max_ulps = std::max(into.max_ulps, s.max_ulps);
   into.max_rel = std::max(into.max_rel, s.max_rel);
   into.sum_err += s.sum_err;
+  into.subnormal += s.subnormal;
+  into.flushed += s.flushed;
   into.sum_mag += s.sum_mag;
   for (int l = 0; l < TD_NUM_LEVELS; ++l) into.first_iter[l] = std::max(into.first_iter[l], s.first_iter[l]);
 }
@@ -161,6 +163,33 @@ std::string iterationNote(const td_num_site& s, double threshold, const char* wh
                      levelValue(level) < threshold ? fmt::format("; {:.3g} is the drift level at or below the threshold", levelValue(level)) : "");
 }
 
+// subnormal-values (--subnormals): per store place, how many stores wrote a subnormal or a zero exact
+// arithmetic would not give. Listed after the drift findings (ranked at drift 0).
+void subnormalFindings(const RegionReadback& r, const SiteTable& sites, const Bundle& b,
+                       std::vector<std::pair<double, Finding>>& found) {
+  for (const Place& p : placesOf(r, sites, SiteKind::Store)) {
+    const td_num_site& st = p.merged;
+    if (!st.subnormal && !st.flushed) continue;
+    const Site& s = sites.sites[p.ids.front()];
+    Finding f;
+    f.kind = rule::SubnormalValues;
+    f.loc = s.loc;
+    f.count = st.subnormal + st.flushed;
+    f.access = "write";
+    if (s.space == Space::Global && s.object >= 0 && static_cast<size_t>(s.object) < b.args.size())
+      f.buffer = b.args[s.object].name;
+    else if (s.space == Space::Shared && s.object >= 0)
+      f.buffer = sites.shared[s.object].name;
+    double normal = s.what == "half" ? 0x1p-14 : 0x1p-126;
+    f.title = fmt::format("{} of {} {} stores here were subnormal (below {:.3g}, with fewer significant bits){}", st.subnormal,
+                          st.count, s.what, normal,
+                          st.flushed ? fmt::format(", and {} stored zero where exact arithmetic gives a nonzero that small",
+                                                   st.flushed)
+                                     : "");
+    found.push_back({0.0, f});
+  }
+}
+
 }  // namespace
 
 double defaultDriftThreshold(const std::string& type) {
@@ -239,9 +268,17 @@ void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundl
                                     "relative error {:.3g}; largest error {:.4g} ulp of {}",
                                     st.count, st.sum_mag > 0 ? st.sum_err / st.sum_mag : 0.0, fromBits(st.max_rel),
                                     fromBits(st.max_ulps), s.what));
-      f.notes.push_back(cureFor(precision, acc && !accNote.empty()));
+      double normal = precision == "half" ? 0x1p-14 : precision == "double" ? 0x1p-1022 : 0x1p-126;
+      if (fromBits(st.max_ulps) <= 1.0 && maxMag < normal)  // one rounding, in the subnormal range
+        f.notes.push_back(fmt::format("every store is within one rounding of exact arithmetic; the precision is lost "
+                                      "because the values are subnormal in {} (the largest {:.3g}, below its smallest "
+                                      "normal {:.3g}): scale them into its normal range (--subnormals counts them)",
+                                      precision, maxMag, normal));
+      else
+        f.notes.push_back(cureFor(precision, acc && !accNote.empty()));
       found.push_back({normwise, f});
     }
+    if (countsSubnormals(settings)) subnormalFindings(r, sites, b, found);
     std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
     for (auto& [drift, f] : found) into.push_back(std::move(f));
   }

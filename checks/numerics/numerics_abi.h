@@ -6,6 +6,7 @@
 #define TD_NUM_HALF 0u
 #define TD_NUM_BF16 1u
 #define TD_NUM_FLOAT 2u
+#define TD_NUM_COUNT_SUBNORMALS 0x100u  // or'ed into `type`: count the site's subnormal and flushed stores
 
 // TD_REGION_NUM_SHARED and TD_REGION_NUM_BUFFER: one granule per 2 bytes of a block's shared window and
 // of every global buffer: the value an instrumented store left there and its shadow. A load whose memory
@@ -46,7 +47,9 @@ typedef struct td_num_site {
   // a loop measure against the largest magnitude the site stored so far; accumulators (the FP phis of loop
   // headers) against the largest magnitude of the thread's accumulator so far.
   unsigned int first_iter[TD_NUM_LEVELS];
-  unsigned int pad[2];
+  // With TD_NUM_COUNT_SUBNORMALS: stores of a subnormal value, and of a zero whose shadow is a nonzero
+  // below the type's smallest normal (flushed, or rounded to zero).
+  unsigned int subnormal, flushed;
 } td_num_site;
 
 // TD_REGION_NUM_LANES: per thread, its matrix fragments' shadows while the warp computes an mma's shadow

@@ -14,7 +14,10 @@ namespace td {
 namespace {
 
 void shadowValues(llvm::Module& m, SiteTable& sites, const std::set<std::string>&, const FamilySettings& settings) {
-  shadowFloatingPoint(m, sites, wideShadowsForNarrowTypes(settings));
+  ShadowOptions options;
+  options.wideNarrow = wideShadowsForNarrowTypes(settings);
+  options.countSubnormals = countsSubnormals(settings);
+  shadowFloatingPoint(m, sites, options);
 }
 
 }  // namespace
@@ -34,7 +37,7 @@ Family numericsFamily() {
   f.recordKinds = {TD_KIND_FP_OVERFLOW, TD_KIND_FP_INVALID};
   f.decode = nonFiniteFinding;
   f.collect = driftFindings;
-  f.settingNames = {"drift-threshold", "shadow"};
+  f.settingNames = {"drift-threshold", "shadow", "subnormals"};
   f.checkSettings = checkNumericsSettings;
   return f;
 }

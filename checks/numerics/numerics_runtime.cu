@@ -101,6 +101,13 @@ __device__ TD_INLINE_ON_CPU void __td_num_store(unsigned int site, void* p, unsi
   td_num_site* sites = (td_num_site*)__td_region(TD_REGION_NUM_SITES);
   if (!sites || !td_num_finite(value) || !td_num_finite(shadow)) return;  // non-finite: fp-overflow's business
   td_num_site* s = td_num_slot(sites, site);
+  bool countSubnormals = type & TD_NUM_COUNT_SUBNORMALS;
+  type &= ~TD_NUM_COUNT_SUBNORMALS;
+  if (countSubnormals) {
+    double normal = td_num_smallest_normal(type);
+    if (value != 0 && __builtin_fabs(value) < normal) atomicAdd(&s->subnormal, 1u);
+    if (value == 0 && shadow != 0 && __builtin_fabs(shadow) < normal) atomicAdd(&s->flushed, 1u);
+  }
   double err = __builtin_fabs(value - shadow), mag = __builtin_fabs(shadow);
   atomicAdd(&s->count, 1ull);
   atomicAdd(&s->sum_err, err);

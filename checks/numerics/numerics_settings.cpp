@@ -14,6 +14,7 @@ namespace {
 
 const char* kThreshold = "drift-threshold";
 const char* kShadow = "shadow";
+const char* kSubnormals = "subnormals";
 
 // A stored type as the option may spell it, as the sites spell it; "" when unknown.
 std::string typeNamed(const std::string& t) {
@@ -72,10 +73,17 @@ bool wideShadowsForNarrowTypes(const FamilySettings& settings) {
   return it != settings.end() && it->second == "fp64";
 }
 
+bool countsSubnormals(const FamilySettings& settings) {
+  auto it = settings.find(kSubnormals);
+  return it != settings.end() && it->second == "on";
+}
+
 void checkNumericsSettings(const FamilySettings& settings) {
   if (auto it = settings.find(kThreshold); it != settings.end()) thresholds(it->second);
   if (auto it = settings.find(kShadow); it != settings.end() && it->second != "fp32" && it->second != "fp64")
     throw InputError("--shadow", 0, fmt::format("'{}' is not fp32 or fp64", it->second));
+  if (auto it = settings.find(kSubnormals); it != settings.end() && it->second != "on" && it->second != "off")
+    throw InputError("--subnormals", 0, fmt::format("'{}' is not on or off", it->second));
 }
 
 }  // namespace td

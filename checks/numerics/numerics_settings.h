@@ -16,6 +16,10 @@ double driftThreshold(const FamilySettings& settings, const std::string& type);
 // their products and sums, and cheaper).
 bool wideShadowsForNarrowTypes(const FamilySettings& settings);
 
+// --subnormals: stores count the subnormal values they write and the zeros exact arithmetic would not have
+// given, reported per site (subnormal-values).
+bool countsSubnormals(const FamilySettings& settings);
+
 // Throws InputError naming the option for a value it cannot read.
 void checkNumericsSettings(const FamilySettings& settings);
 

@@ -276,7 +276,8 @@ TEST(Numerics, EveryOtherBundleOfTheSuiteIsQuiet) {
   // other planted bugs run too (their crashes are not numerics' business); hangs are left out (timeouts).
   const std::set<std::string> planted = {"numerics/gemm_half_accum.toml", "numerics/gemv_half_accum.toml",
                                          "numerics/gemv_sdk_half_accum.toml", "numerics/row_std.toml",
-                                         "numerics/softmax_naive.toml", "half_arithmetic/bundle.toml"};
+                                         "numerics/softmax_naive.toml", "numerics/tiny_scale_half.toml",
+                                         "half_arithmetic/bundle.toml"};
   namespace fs = std::filesystem;
   std::vector<fs::path> manifests;
   for (const char* root : {TD_TESTS_DIR "/bundles", TD_EXAMPLES_DIR})
@@ -340,4 +341,41 @@ TEST(Numerics, MmaOnFragmentsTheKernelComputedSumsTheirShadows) {
   double independent = maxErr / maxMag;
   EXPECT_GT(independent, 1e-5) << "A's rounding to half";
   EXPECT_NEAR(statedDrift(f), independent, 0.1 * independent) << f.title;
+}
+
+TEST(Numerics, SubnormalStoresAreCountedOnRequest) {
+  // y = x * 2^-20 in half: inputs in [0, 1) land below half's smallest normal 2^-14. The drift finding says
+  // the values are subnormal (each within one rounding); --subnormals counts them per store, checked here
+  // against the kernel's own inputs; the float twin has none.
+  CheckRequest req;
+  req.bundlePath = numerics("tiny_scale_half");
+  req.checks = "numerics";
+  CheckResult plain = runCheck(req);
+  ASSERT_EQ(plain.report.findings.size(), 1u);
+  EXPECT_EQ(plain.report.findings[0].kind, rule::PrecisionDrift);
+  EXPECT_NE(noteWith(plain.report.findings[0], "values are subnormal in half"), "");
+  EXPECT_EQ(find(plain, rule::SubnormalValues), nullptr) << "counted only on request";
+
+  req.settings["subnormals"] = "on";
+  CheckResult r = runCheck(req);
+  const Finding* f = find(r, rule::SubnormalValues);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->loc.line, 6u);
+  EXPECT_EQ(f->buffer, "y");
+  std::vector<double> x = values(r, "x"), y = values(r, "y");
+  unsigned subnormal = 0, zeros = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    double exact = x[i] * 0x1p-20;
+    if (y[i] != 0 && std::fabs(y[i]) < 0x1p-14) ++subnormal;
+    if (y[i] == 0 && exact != 0) ++zeros;
+  }
+  EXPECT_NE(f->title.find(std::to_string(subnormal) + " of 1024 half stores"), std::string::npos) << f->title;
+  EXPECT_NE(f->title.find(std::to_string(zeros) + " stored zero"), std::string::npos) << f->title;
+  EXPECT_EQ(f->count, subnormal + zeros);
+
+  req.bundlePath = numerics("tiny_scale_float");
+  CheckResult twin = runCheck(req);
+  EXPECT_TRUE(twin.report.findings.empty()) << twin.report.findings.front().title;
+  req.settings["subnormals"] = "maybe";
+  EXPECT_THROW(runCheck(req), InputError);
 }
