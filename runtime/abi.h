@@ -104,7 +104,9 @@ typedef struct td_ctl {
   td_channel* channel;
   unsigned int* hits;        // nsites * TD_KIND_COUNT counters (atomic)
   unsigned int shared_tail_bytes;  // non-zero: the regions kept in the block's shared tail take this many bytes
-  unsigned int pad;
+  // 1: a warp's lanes run together (the GPU), so a hook may combine their work with warp collectives; 0: one
+  // thread at a time (the CPU), where each collective is a rendezvous of fibers and costs more than it saves.
+  unsigned int lanes_concurrent;
   td_region regions[TD_MAX_REGIONS];
   td_buffer buffers[TD_MAX_BUFFERS];
 } td_ctl;

@@ -85,6 +85,47 @@ static __device__ __forceinline__ td_num_site* td_num_slot(td_num_site* sites, u
   return &sites[site * TD_NUM_SLOTS + warp % TD_NUM_SLOTS];
 }
 
+// On the GPU, a whole warp storing through one site at once (an epilogue's stores) adds to the site's record
+// once: its lanes' counts, sums and maxima combined by shuffles, the atomics left to lane 0. False (nothing
+// done) when the warp is not whole there or its lanes are at different sites.
+static __device__ __forceinline__ bool td_num_store_as_warp(td_num_site* s, unsigned int site, double err, double mag,
+                                                          double ulps, double rel, double value, double shadow,
+                                                          unsigned long long offset) {
+  const unsigned int full = 0xffffffffu;
+  if (__activemask() != full || !__all_sync(full, __shfl_sync(full, site, 0) == site)) return false;
+  unsigned int lane = td_thread_linear() % 32;
+  double sumErr = err, sumMag = mag, maxErr = err, maxMag = mag, maxUlps = ulps, maxRel = rel;
+  unsigned int worst = lane;
+  for (unsigned int d = 16; d > 0; d >>= 1) {
+    sumErr += __shfl_down_sync(full, sumErr, d);
+    sumMag += __shfl_down_sync(full, sumMag, d);
+    double otherErr = __shfl_down_sync(full, maxErr, d);
+    unsigned int otherWorst = __shfl_down_sync(full, worst, d);
+    if (otherErr > maxErr) maxErr = otherErr, worst = otherWorst;
+    maxMag = __builtin_fmax(maxMag, __shfl_down_sync(full, maxMag, d));
+    maxUlps = __builtin_fmax(maxUlps, __shfl_down_sync(full, maxUlps, d));
+    maxRel = __builtin_fmax(maxRel, __shfl_down_sync(full, maxRel, d));
+  }
+  worst = __shfl_sync(full, worst, 0);
+  double worstValue = __shfl_sync(full, value, worst), worstShadow = __shfl_sync(full, shadow, worst);
+  unsigned long long worstOffset = __shfl_sync(full, offset, worst);
+  if (lane != 0) return true;
+  atomicAdd(&s->count, 32ull);
+  atomicAdd(&s->sum_err, sumErr);
+  atomicAdd(&s->sum_mag, sumMag);
+  td_num_raise_quietly(&s->max_mag, maxMag);
+  td_num_raise_quietly(&s->max_ulps, maxUlps);
+  if (maxRel > 0) td_num_raise_quietly(&s->max_rel, maxRel);
+  if (td_num_raise(&s->max_err, maxErr)) {
+    s->where_value = worstValue;
+    s->where_shadow = worstShadow;
+    s->where_offset = worstOffset;
+    s->where_block = td_block_linear();
+    s->where_thread = td_thread_linear() + worst;  // lane 0's id + the worst lane
+  }
+  return true;
+}
+
 extern "C" {
 
 __device__ TD_INLINE_ON_CPU double __td_num_load(const void* p, unsigned int space, unsigned int object, double value) {
@@ -109,21 +150,24 @@ __device__ TD_INLINE_ON_CPU void __td_num_store(unsigned int site, void* p, unsi
     if (value == 0 && shadow != 0 && __builtin_fabs(shadow) < normal) atomicAdd(&s->flushed, 1u);
   }
   double err = __builtin_fabs(value - shadow), mag = __builtin_fabs(shadow);
-  atomicAdd(&s->count, 1ull);
-  atomicAdd(&s->sum_err, err);
-  atomicAdd(&s->sum_mag, mag);
-  td_num_raise_quietly(&s->max_mag, mag);
-  td_num_raise_quietly(&s->max_ulps, err / td_num_ulp(shadow, type));
-  if (mag >= td_num_smallest_normal(type)) td_num_raise_quietly(&s->max_rel, err / mag);
+  double ulps = err / td_num_ulp(shadow, type), rel = mag >= td_num_smallest_normal(type) ? err / mag : 0.0;
   if (iter != TD_NUM_NOT_IN_LOOP && err > 0) {  // against the largest magnitude stored here so far
     double scale = td_num_from_bits(s->max_mag);
     if (scale >= td_num_smallest_normal(type)) td_num_reached(s, td_num_level(err / scale), iter);
   }
+  unsigned long long offset = space == 0 ? (unsigned long long)p - __td_ctl.buffers[object].base
+                                         : (unsigned long long)__td_shared_window_offset(p);
+  if (__td_ctl.lanes_concurrent && td_num_store_as_warp(s, site, err, mag, ulps, rel, value, shadow, offset)) return;
+  atomicAdd(&s->count, 1ull);
+  atomicAdd(&s->sum_err, err);
+  atomicAdd(&s->sum_mag, mag);
+  td_num_raise_quietly(&s->max_mag, mag);
+  td_num_raise_quietly(&s->max_ulps, ulps);
+  if (rel > 0) td_num_raise_quietly(&s->max_rel, rel);
   if (td_num_raise(&s->max_err, err)) {  // the worst store so far: say where (racy between equal errors)
     s->where_value = value;
     s->where_shadow = shadow;
-    s->where_offset = space == 0 ? (unsigned long long)p - __td_ctl.buffers[object].base
-                                 : (unsigned long long)__td_shared_window_offset(p);
+    s->where_offset = offset;
     s->where_block = td_block_linear();
     s->where_thread = td_thread_linear();
   }

@@ -315,6 +315,7 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
                                   static_cast<uint32_t>(km.sites.sites.size()), static_cast<uint32_t>(b.dynamicShared),
                                   channelDev, hitsDev, regions.table, regions.buffers);
     ctl.shared_tail_bytes = regions.tailBytes;
+    ctl.lanes_concurrent = 1;
     bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
     bakeArguments(*km.module, km.entrySymbol, std::vector<const void*>(params.begin(), params.end()));
     // A source written for the device's architecture-specific features (sm_90a: wgmma, setmaxnreg) keeps them.
