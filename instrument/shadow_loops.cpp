@@ -1,8 +1,8 @@
 // Loops in the numerics family's shadow pass: which iteration a store or an accumulator drifted in. Every
 // loop with a shadowed store gets an iteration counter; each accumulator (an FP phi of a loop header: a
-// running sum, an mma fragment) counts its steps and has its drift checked inline at every step, against
-// the largest magnitude the thread's accumulator had so far; the runtime hears of it only when the drift
-// reaches a new level (numerics_abi.h, TD_NUM_LEVELS).
+// running sum, an mma fragment) counts its steps and has its drift checked inline at every TD_NUM_STRIDE-th
+// step, against the largest magnitude the thread's accumulator had at the steps checked; the runtime hears
+// of it only when the drift reaches a new level (numerics_abi.h, TD_NUM_LEVELS).
 #include "instrument/function_shadows.h"
 
 #include <cmath>

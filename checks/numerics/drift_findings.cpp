@@ -33,6 +33,11 @@ double unitRoundoff(const std::string& type) {
   return type == "half" ? 0x1p-11 : type == "bfloat16" ? 0x1p-8 : type == "float" ? 0x1p-24 : 0x1p-53;
 }
 
+// The smallest normal number of a stored type.
+double smallestNormal(const std::string& type) {
+  return type == "half" ? 0x1p-14 : type == "double" ? 0x1p-1022 : 0x1p-126;
+}
+
 // The highest drift level (TD_NUM_LEVELS) at or below a threshold.
 int levelAtOrBelow(double threshold) { return std::clamp(static_cast<int>(std::floor(std::log2(threshold))) + TD_NUM_LEVELS, 0, TD_NUM_LEVELS - 1); }
 double levelValue(int level) { return std::ldexp(1.0, level - TD_NUM_LEVELS); }
@@ -65,12 +70,6 @@ void merge(td_num_site& into, const td_num_site& s) {
   for (int l = 0; l < TD_NUM_LEVELS; ++l) into.first_iter[l] = std::max(into.first_iter[l], s.first_iter[l]);
 }
 
-int highestLevelOf(const td_num_site& s) {
-  for (int l = TD_NUM_LEVELS - 1; l >= 0; --l)
-    if (s.first_iter[l]) return l;
-  return -1;
-}
-
 // The site records read back (each site's slots merged), grouped by kind and source location (in site order).
 std::vector<Place> placesOf(const RegionReadback& r, const SiteTable& sites, SiteKind kind) {
   std::vector<Place> places;
@@ -83,7 +82,7 @@ std::vector<Place> placesOf(const RegionReadback& r, const SiteTable& sites, Sit
     for (unsigned slot = 0; slot < TD_NUM_SLOTS; ++slot) {
       td_num_site copy;
       std::memcpy(&copy, r.bytes.data() + id * record + slot * sizeof copy, sizeof copy);
-      if (copy.count || highestLevelOf(copy) >= 0) merge(st, copy);
+      merge(st, copy);  // an untouched copy changes nothing
     }
     if (kind == SiteKind::Store && st.count == 0) continue;
     auto key = std::make_tuple(s.loc.file, s.loc.line, s.loc.col, s.what, s.roundedThrough);
@@ -105,8 +104,7 @@ std::optional<unsigned> firstIteration(const td_num_site& s, int level) {
   return ~s.first_iter[level];
 }
 
-// The worst store's place: in its buffer; for shared memory the device runtime keeps the offset in the
-// block's window (not in the array), so the array is named beside it.
+// max|value - shadow| over max|shadow| of what a site stored.
 double normwiseOf(const td_num_site& s) {
   double maxErr = fromBits(s.max_err), maxMag = fromBits(s.max_mag);
   return maxMag > 0 ? maxErr / maxMag : (maxErr > 0 ? INFINITY : 0);
@@ -130,6 +128,8 @@ std::string copiesNote(const Place& p, double threshold) {
                      stored, first, each.empty() ? "" : "; drift of each: " + each);
 }
 
+// The worst store's place: in its buffer; for shared memory the device runtime keeps the offset in the
+// block's window (not in the array), so the array is named beside it.
 std::string placeOf(const Site& s, uint64_t offset, const SiteTable& sites, const Bundle& b, Finding& f) {
   if (s.space == Space::Global) return globalPlace(s, static_cast<int64_t>(offset), b, f);
   f.byteOffset = static_cast<int64_t>(offset);
@@ -180,7 +180,7 @@ void subnormalFindings(const RegionReadback& r, const SiteTable& sites, const Bu
       f.buffer = b.args[s.object].name;
     else if (s.space == Space::Shared && s.object >= 0)
       f.buffer = sites.shared[s.object].name;
-    double normal = s.what == "half" ? 0x1p-14 : 0x1p-126;
+    double normal = smallestNormal(s.what);
     f.title = fmt::format("{} of {} {} stores here were subnormal (below {:.3g}, with fewer significant bits){}", st.subnormal,
                           st.count, s.what, normal,
                           st.flushed ? fmt::format(", and {} stored zero where exact arithmetic gives a nonzero that small",
@@ -218,8 +218,7 @@ void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundl
     for (const Place& p : placesOf(r, sites, SiteKind::Store)) {
       const Site& s = sites.sites[p.ids.front()];
       const td_num_site& st = p.merged;
-      double maxErr = fromBits(st.max_err), maxMag = fromBits(st.max_mag);
-      double normwise = maxMag > 0 ? maxErr / maxMag : (maxErr > 0 ? INFINITY : 0);
+      double maxErr = fromBits(st.max_err), maxMag = fromBits(st.max_mag), normwise = normwiseOf(st);
       // A value the kernel itself rounded to a narrower type is held to that type's threshold.
       const std::string& precision = s.roundedThrough.empty() ? s.what : s.roundedThrough;
       double threshold = thresholdOf(precision);
@@ -235,23 +234,21 @@ void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundl
       std::string stores = s.roundedThrough.empty() ? s.what : s.what + " (rounded through " + s.roundedThrough + ")";
       // The accumulator the drift grew in (the one that passed its threshold earliest): the finding stands there.
       const Place* acc = nullptr;
-      std::string accNote;
+      std::optional<unsigned> earliest;
       for (int origin : p.origins) {
         const Place* a = accumulatorOf(origin);
         if (!a) continue;
-        const Site& as = sites.sites[a->ids.front()];
-        std::optional<unsigned> first = firstIteration(a->merged, levelAtOrBelow(thresholdOf(as.what)));
-        std::optional<unsigned> best = acc ? firstIteration(acc->merged, levelAtOrBelow(thresholdOf(sites.sites[acc->ids.front()].what))) : std::nullopt;
-        if (first && (!best || *first < *best)) acc = a;
+        std::optional<unsigned> first =
+            firstIteration(a->merged, levelAtOrBelow(thresholdOf(sites.sites[a->ids.front()].what)));
+        if (first && (!earliest || *first < *earliest)) acc = a, earliest = first;
       }
       const Site* accSite = acc ? &sites.sites[acc->ids.front()] : nullptr;
-      if (acc) accNote = iterationNote(acc->merged, thresholdOf(accSite->what), "the accumulator", accSite->updatesPerStep);
       if (acc) {
         f.loc = accSite->loc;
         f.title = fmt::format("{} accumulator drifts: its {} stores end {:.3g} from exact arithmetic (normwise, {:.0f} "
                               "units of {}'s roundoff; threshold {:.3g})",
                               accSite->what, stores, normwise, normwise / u, precision, threshold);
-        f.notes.push_back(accNote);
+        f.notes.push_back(iterationNote(acc->merged, thresholdOf(accSite->what), "the accumulator", accSite->updatesPerStep));
         f.related.push_back({"stored at", s.loc});
       } else {
         f.title = fmt::format("{} stores drift {:.3g} from exact arithmetic (normwise, {:.0f} units of {}'s roundoff; "
@@ -268,14 +265,14 @@ void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundl
                                     "relative error {:.3g}; largest error {:.4g} ulp of {}",
                                     st.count, st.sum_mag > 0 ? st.sum_err / st.sum_mag : 0.0, fromBits(st.max_rel),
                                     fromBits(st.max_ulps), s.what));
-      double normal = precision == "half" ? 0x1p-14 : precision == "double" ? 0x1p-1022 : 0x1p-126;
+      double normal = smallestNormal(precision);
       if (fromBits(st.max_ulps) <= 1.0 && maxMag < normal)  // one rounding, in the subnormal range
         f.notes.push_back(fmt::format("every store is within one rounding of exact arithmetic; the precision is lost "
                                       "because the values are subnormal in {} (the largest {:.3g}, below its smallest "
                                       "normal {:.3g}): scale them into its normal range (--subnormals counts them)",
                                       precision, maxMag, normal));
       else
-        f.notes.push_back(cureFor(precision, acc && !accNote.empty()));
+        f.notes.push_back(cureFor(precision, acc != nullptr));
       found.push_back({normwise, f});
     }
     if (countsSubnormals(settings)) subnormalFindings(r, sites, b, found);

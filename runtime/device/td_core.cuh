@@ -74,7 +74,6 @@ static __device__ __forceinline__ unsigned int td_thread_linear() {
 static __device__ __forceinline__ unsigned long long td_load(const unsigned long long* p) {
   return *(const volatile unsigned long long*)p;
 }
-static __device__ __forceinline__ unsigned int td_load(const unsigned int* p) { return *(const volatile unsigned int*)p; }
 
 // Buffer argument `arg`'s instance of per-buffer region `id`; null when there is none.
 static __device__ __forceinline__ void* td_buffer_region(unsigned int id, unsigned int arg) {
