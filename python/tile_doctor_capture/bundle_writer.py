@@ -46,6 +46,11 @@ def split_line_directives(source: str, tilelang_dir: str) -> tuple[str, dict[int
     return "\n".join(out) + "\n", mapping
 
 
+def directive_paths(source: str) -> set[str]:
+    """The files TileLang's #line directives in `source` name."""
+    return {m.group(2) for m in map(_LINE_DIRECTIVE.match, source.splitlines()) if m}
+
+
 _GEMM_OP_FILE = re.compile(r"/op/gemm/[^/]*\.py$")
 
 

@@ -1,8 +1,11 @@
 """TileLang's lowering of one PrimFunc, reduced to what tile-doctor needs (the generated source and, per
 device kernel, its parameters, grid, block and dynamic shared memory) and kept between runs: a repeated
 check of the same program skips TileLang's passes. The key is the PrimFunc's TVMScript text, the target,
-the pass configurations and the TileLang version; entries are JSON files written under a temporary name
-and renamed, so concurrent runs share them."""
+the pass configurations, the TileLang version and where TileLang is installed; entries are JSON files
+written under a temporary name and renamed, so concurrent runs share them. The TVMScript text has no
+source lines, but the generated code's #line directives do: an entry also records each file they name
+(size, modification time) and serves only while all are unchanged, so an edited or moved script (or a
+cache copied from another checkout) is lowered again instead of mapping to stale lines."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ import os
 import tilelang
 from tilelang import tvm
 
-from tile_doctor_capture.bundle_writer import CaptureError, expr_text, split_line_directives
+from tile_doctor_capture.bundle_writer import CaptureError, directive_paths, expr_text, split_line_directives
 
 
 class Lowered:
@@ -31,7 +34,20 @@ class Lowered:
         return self._artifact.params
 
 
-_CACHE_FORMAT = 3  # what an entry holds: 2 added the TMA descriptors, 3 a stand-in's target_shared
+# what an entry holds: 2 added the TMA descriptors, 3 a stand-in's target_shared, 4 the line directives' files
+_CACHE_FORMAT = 4
+
+
+def _file_stamps(kernel_source: str) -> dict[str, list[int]]:
+    """Each file the #line directives name -> [size, mtime_ns] ([-1, -1] when it is not there)."""
+    stamps = {}
+    for path in directive_paths(kernel_source):
+        try:
+            st = os.stat(path)
+            stamps[path] = [st.st_size, st.st_mtime_ns]
+        except OSError:
+            stamps[path] = [-1, -1]
+    return stamps
 
 
 def _summarise(artifact) -> list[dict]:
@@ -147,13 +163,14 @@ def lower(func, arch: str, configs: dict, cache_dir: str | None, lowering: str =
     target = target_of(lowering, arch)
     entry_path = None
     if cache_dir:
-        material = json.dumps([_CACHE_FORMAT, tilelang.__version__, lowering, arch,
-                               sorted((k, str(v)) for k, v in configs.items()), func.script()])
+        material = json.dumps([_CACHE_FORMAT, tilelang.__version__, os.path.dirname(os.path.abspath(tilelang.__file__)),
+                               lowering, arch, sorted((k, str(v)) for k, v in configs.items()), func.script()])
         entry_path = os.path.join(cache_dir, hashlib.sha256(material.encode()).hexdigest() + ".json")
         try:
             with open(entry_path) as f:
                 entry = json.load(f)
-            return Lowered(entry["kernel_source"], entry["kernels"], entry["tma"], func, target)
+            if entry["files"] == _file_stamps(entry["kernel_source"]):
+                return Lowered(entry["kernel_source"], entry["kernels"], entry["tma"], func, target)
         except (OSError, ValueError, KeyError):
             pass
     try:
@@ -170,7 +187,8 @@ def lower(func, arch: str, configs: dict, cache_dir: str | None, lowering: str =
         try:
             os.makedirs(cache_dir, exist_ok=True)
             _write_atomically(entry_path, json.dumps({"kernel_source": lowered.kernel_source,
-                                                      "kernels": lowered.kernels, "tma": lowered.tma}))
+                                                      "kernels": lowered.kernels, "tma": lowered.tma,
+                                                      "files": _file_stamps(lowered.kernel_source)}))
         except OSError:
             pass  # a cache that cannot be written only costs time
     return lowered

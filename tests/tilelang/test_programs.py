@@ -336,6 +336,36 @@ class TileLangPrograms(unittest.TestCase):
         self.assertEqual(again["launches"][0]["report"]["findings"], [])
         self.assertEqual(again["script_exit"]["code"], 0)
 
+    def test_edited_or_moved_script_is_lowered_again(self):
+        # The lowering cache's key (the kernel's TVMScript) has no source lines: lines added above the kernel,
+        # or the script in another folder, must not be served the earlier lowering's line map
+        cache, first_dir, second_dir = (tempfile.mkdtemp(prefix=p) for p in ("td-cache-", "td-a-", "td-b-"))
+        self.work = [cache, first_dir, second_dir]
+        env = dict(os.environ, TILE_DOCTOR_CACHE=cache)
+        with open(os.path.join(HERE, "pooled_overrun.py")) as f:
+            text = f.read()
+
+        def finding_at(script):
+            report = os.path.join(cache, "report.json")
+            proc = subprocess.run([TOOL, "check", script, "--format", "json", "--out", report],
+                                  capture_output=True, text=True, env=env)
+            self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+            with open(report) as f:
+                return json.load(f)["launches"][1]["report"]["findings"][0]["location"]["python"]
+
+        script = os.path.join(first_dir, "overrun.py")
+        with open(script, "w") as f:
+            f.write(text)
+        line = text.splitlines().index("                C[bx * BLOCK + i] = B[bx * BLOCK + i] + 1.0") + 1
+        self.assertTrue(finding_at(script).endswith(f"overrun.py:{line}"))
+        with open(script, "w") as f:
+            f.write("# one\n# two\n" + text)
+        self.assertTrue(finding_at(script).endswith(f"overrun.py:{line + 2}"), "the edited script's line")
+        moved = os.path.join(second_dir, "overrun.py")
+        os.rename(script, moved)
+        self.assertTrue(finding_at(moved).endswith(f"{os.path.basename(second_dir)}/overrun.py:{line + 2}"),
+                        "the moved script's path")
+
     def test_overrun_inside_the_allocators_block(self):
         # 24 floats past 1000-element tensors: inside the caching allocator's block on a GPU, outside the tensor
         rc, report, work = check(os.path.join(HERE, "pooled_overrun.py"))
