@@ -9,6 +9,7 @@
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/IRReader/IRReader.h>
@@ -210,6 +211,27 @@ std::unique_ptr<llvm::Module> moduleFromBitcode(llvm::LLVMContext& ctx, const st
   return std::move(*module);
 }
 
+namespace {
+
+// clang 19's CUDA header passes __reduce_*_sync's (mask, value) to __nvvm_redux_sync_* in that order, but
+// the intrinsics take (value, mask) (llvm-project issue 131415, fixed in clang 20 by swapping the
+// intrinsics' order): compiled as written, the value becomes the member mask — an illegal instruction on
+// the GPU, a wait for absent lanes on the CPU executor. Code from clang 19 has no other source of these
+// calls, so every one is put back to (value, mask).
+void putReduxOperandsInOrder(llvm::Module& m) {
+  for (llvm::Function& f : m) {
+    if (!f.getName().starts_with("llvm.nvvm.redux.sync.")) continue;
+    for (llvm::User* u : f.users())
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(u); call && call->getCalledFunction() == &f && call->arg_size() == 2) {
+        llvm::Value* first = call->getArgOperand(0);
+        call->setArgOperand(0, call->getArgOperand(1));
+        call->setArgOperand(1, first);
+      }
+  }
+}
+
+}  // namespace
+
 std::string compileCudaToBitcode(const std::string& path, const CompileOptions& opts, const std::string& text,
                                  std::vector<std::string>* filesRead) {
   std::vector<std::string> parts;
@@ -221,6 +243,7 @@ std::string compileCudaToBitcode(const std::string& path, const CompileOptions& 
       runClangAction(path, opts, action, text, &files);
       std::unique_ptr<llvm::Module> m = action.takeModule();
       if (!m) throw InputError(path, 0, "clang produced no module");
+      putReduxOperandsInOrder(*m);
       std::string list;
       for (const std::string& f : files) list += f + "\n";
       return std::vector<std::string>{bitcodeOf(*m), list};

@@ -38,12 +38,13 @@ static __device__ __forceinline__ td_num_granule* td_num_granule_at(const void* 
   return in ? r + off / TD_NUM_GRANULE_BYTES : &__td_num_sink;
 }
 
-// One unit in the last place of `type` at magnitude |x| (subnormals: the smallest normal's).
-static __device__ __forceinline__ double td_num_ulp(double x, unsigned int type) {
+// The reciprocal of one unit in the last place of `type` at magnitude |x| (subnormals: the smallest normal's),
+// a power of two: errors in ulps by a multiplication, not a division.
+static __device__ __forceinline__ double td_num_per_ulp(double x, unsigned int type) {
   int e = (int)((td_num_bits(x) >> 52) & 0x7ff) - 1023;
   int emin = type == TD_NUM_HALF ? -14 : -126, mantissa = type == TD_NUM_HALF ? 10 : type == TD_NUM_BF16 ? 7 : 23;
   if (e < emin) e = emin;
-  return td_num_from_bits((unsigned long long)(e - mantissa + 1023) << 52);
+  return td_num_from_bits((unsigned long long)(mantissa - e + 1023) << 52);
 }
 
 static __device__ __forceinline__ double td_num_smallest_normal(unsigned int type) {
@@ -85,34 +86,47 @@ static __device__ __forceinline__ td_num_site* td_num_slot(td_num_site* sites, u
   return &sites[site * TD_NUM_SLOTS + warp % TD_NUM_SLOTS];
 }
 
+// Warp-wide maximum of non-negative floats, by their bits (which order as the values do): one redux.sync
+// where the GPU has it.
+static __device__ __forceinline__ float td_num_warp_max(float x) {
+  unsigned int bits = __float_as_uint(x);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  bits = __reduce_max_sync(0xffffffffu, bits);
+#else
+  for (unsigned int d = 16; d > 0; d >>= 1) {
+    unsigned int other = __shfl_xor_sync(0xffffffffu, bits, d);
+    bits = other > bits ? other : bits;
+  }
+#endif
+  return __uint_as_float(bits);
+}
+
+static __device__ __forceinline__ float td_num_warp_sum(float x) {
+  for (unsigned int d = 16; d > 0; d >>= 1) x += __shfl_xor_sync(0xffffffffu, x, d);
+  return x;
+}
+
 // On the GPU, a whole warp storing through one site at once (an epilogue's stores) adds to the site's record
-// once: its lanes' counts, sums and maxima combined by shuffles, the atomics left to lane 0. False (nothing
-// done) when the warp is not whole there or its lanes are at different sites.
+// once: its lanes' counts, sums and maxima combined (in float: a record's figures need no more digits, and
+// a warp reduces them in a few instructions), the atomics left to lane 0. False (nothing done) when the
+// warp is not whole there, its lanes are at different sites, or a figure is too large for float's range.
 static __device__ __forceinline__ bool td_num_store_as_warp(td_num_site* s, unsigned int site, double err, double mag,
                                                           double ulps, double rel, double value, double shadow,
                                                           unsigned long long offset) {
   const unsigned int full = 0xffffffffu;
-  if (__activemask() != full || !__all_sync(full, __shfl_sync(full, site, 0) == site)) return false;
-  unsigned int lane = td_thread_linear() % 32;
-  double sumErr = err, sumMag = mag, maxErr = err, maxMag = mag, maxUlps = ulps, maxRel = rel;
-  unsigned int worst = lane;
-  for (unsigned int d = 16; d > 0; d >>= 1) {
-    sumErr += __shfl_down_sync(full, sumErr, d);
-    sumMag += __shfl_down_sync(full, sumMag, d);
-    double otherErr = __shfl_down_sync(full, maxErr, d);
-    unsigned int otherWorst = __shfl_down_sync(full, worst, d);
-    if (otherErr > maxErr) maxErr = otherErr, worst = otherWorst;
-    maxMag = __builtin_fmax(maxMag, __shfl_down_sync(full, maxMag, d));
-    maxUlps = __builtin_fmax(maxUlps, __shfl_down_sync(full, maxUlps, d));
-    maxRel = __builtin_fmax(maxRel, __shfl_down_sync(full, maxRel, d));
-  }
-  worst = __shfl_sync(full, worst, 0);
+  const double roomy = 0x1p120;  // 32 of them still sum below float's largest
+  bool fits = err < roomy && mag < roomy && ulps < roomy && rel < roomy;
+  if (__activemask() != full || !__all_sync(full, fits && __shfl_sync(full, site, 0) == site)) return false;
+  float errF = (float)err, maxErr = td_num_warp_max(errF);
+  float sumErr = td_num_warp_sum(errF), sumMag = td_num_warp_sum((float)mag);
+  float maxMag = td_num_warp_max((float)mag), maxUlps = td_num_warp_max((float)ulps), maxRel = td_num_warp_max((float)rel);
+  unsigned int worst = __ffs(__ballot_sync(full, errF == maxErr)) - 1;
   double worstValue = __shfl_sync(full, value, worst), worstShadow = __shfl_sync(full, shadow, worst);
   unsigned long long worstOffset = __shfl_sync(full, offset, worst);
-  if (lane != 0) return true;
+  if (td_thread_linear() % 32 != 0) return true;
   atomicAdd(&s->count, 32ull);
-  atomicAdd(&s->sum_err, sumErr);
-  atomicAdd(&s->sum_mag, sumMag);
+  atomicAdd(&s->sum_err, (double)sumErr);
+  atomicAdd(&s->sum_mag, (double)sumMag);
   td_num_raise_quietly(&s->max_mag, maxMag);
   td_num_raise_quietly(&s->max_ulps, maxUlps);
   if (maxRel > 0) td_num_raise_quietly(&s->max_rel, maxRel);
@@ -150,7 +164,7 @@ __device__ TD_INLINE_ON_CPU void __td_num_store(unsigned int site, void* p, unsi
     if (value == 0 && shadow != 0 && __builtin_fabs(shadow) < normal) atomicAdd(&s->flushed, 1u);
   }
   double err = __builtin_fabs(value - shadow), mag = __builtin_fabs(shadow);
-  double ulps = err / td_num_ulp(shadow, type), rel = mag >= td_num_smallest_normal(type) ? err / mag : 0.0;
+  double ulps = err * td_num_per_ulp(shadow, type), rel = mag >= td_num_smallest_normal(type) ? err / mag : 0.0;
   if (iter != TD_NUM_NOT_IN_LOOP && err > 0) {  // against the largest magnitude stored here so far
     double scale = td_num_from_bits(s->max_mag);
     if (scale >= td_num_smallest_normal(type)) td_num_reached(s, td_num_level(err / scale), iter);

@@ -249,6 +249,13 @@ class Lowering {
       if (v->getType()->isFloatTy()) v = b.CreateBitCast(v, i32_);
       repl = warp(b, *call, kShfl, m, sync ? arg(0) : b.getInt32(-1), v, arg(first + 1), arg(first + 2));
       if (call->getType()->isFloatTy()) repl = b.CreateBitCast(repl, call->getType());
+    } else if (name.consume_front("llvm.nvvm.redux.sync.")) {
+      // redux.sync.OP(v, mask): CUDA's __reduce_*_sync (the same warp operation as the PTX statement)
+      int m = name == "add" ? 0 : name == "min" || name == "umin" ? 1 : name == "max" || name == "umax" ? 2
+            : name == "and" ? 3 : name == "or" ? 4 : name == "xor" ? 5 : -1;
+      if (m < 0) unsupported(*call, "the NVVM intrinsic " + callee->getName().str());
+      if (name == "min" || name == "max") m |= kReduxSigned;
+      repl = warp(b, *call, kRedux, m, arg(1), arg(0), b.getInt32(0), b.getInt32(0));
     } else if (name.consume_front("llvm.nvvm.vote.")) {
       auto mode = name.split('.').first;
       int m = mode == "all" ? kAll : mode == "any" ? kAny : mode == "uni" ? kUni : kBallot;

@@ -123,3 +123,18 @@ TEST(WarpSize, ProfileDecidesTheWarp) {
     }
   }
 }
+
+// CUDA's __reduce_*_sync through clang 19, whose header hands the intrinsics mask and value swapped
+// (frontend/compiler.cpp puts them back): warp sums, unsigned maxima and signed minima per 32-lane warp.
+TEST(WarpReduce, ReduceSyncSeesItsValueAndMask) {
+  CheckResult r = check(bundle("warp_reduce"), "nvidia-h200");
+  expectClean(r);
+  auto sum = values(r, "sum"), largest = values(r, "largest"), smallest = values(r, "smallest");
+  for (int t = 0; t < 64; ++t) {
+    int first = t / 32 * 32, expectSum = 0, expectMax = 0;
+    for (int u = first; u < first + 32; ++u) expectSum += u, expectMax = std::max(expectMax, u * 7 % 13);
+    ASSERT_EQ(sum[t], expectSum) << "thread " << t;
+    ASSERT_EQ(largest[t], expectMax) << "thread " << t;
+    ASSERT_EQ(smallest[t], 5 - (first + 31)) << "thread " << t;
+  }
+}
