@@ -41,7 +41,8 @@ class FunctionShadows {
  public:
   FunctionShadows(llvm::Function& f, SiteTable& sites, const ShadowOptions& options,
                   const llvm::DenseMap<const llvm::GlobalVariable*, int>& sharedIds, const ShadowlessMemory& shadowless)
-      : f_(f), m_(*f.getParent()), ctx_(f.getContext()), sites_(sites), wideNarrow_(options.wideNarrow), countSubnormals_(options.countSubnormals), sharedIds_(sharedIds),
+      : f_(f), m_(*f.getParent()), ctx_(f.getContext()), sites_(sites), wideNarrow_(options.wideNarrow), countSubnormals_(options.countSubnormals),
+        accumulatorLevels_(options.accumulatorLevels), sharedIds_(sharedIds),
         shadowless_(shadowless), roots_(isKernel(f)) {}
 
   void run() {
@@ -559,6 +560,7 @@ class FunctionShadows {
   SiteTable& sites_;
   bool wideNarrow_;
   bool countSubnormals_;
+  std::map<std::string, int> accumulatorLevels_;
   const llvm::DenseMap<const llvm::GlobalVariable*, int>& sharedIds_;
   const ShadowlessMemory& shadowless_;
   PointerRoots roots_;

@@ -131,8 +131,8 @@ void FunctionShadows::watchAccumulator(const Accumulation& a) {
   accumulators_[&phi] = id;
 
   // Its state, per thread, from the accumulation's entry on: steps taken, per element the largest magnitude
-  // so far, the highest drift level reported and the relative error that would make the next one (inf
-  // past the last). Kept in allocas, promoted to registers at the end.
+  // so far, and the relative error to report: its type's threshold level, inf once reported (the host
+  // asks no more: the first iteration at that level). Kept in allocas, promoted to registers at the end.
   llvm::IRBuilder<> entry(&*f_.getEntryBlock().getFirstInsertionPt());
   llvm::Type* dbl = entry.getDoubleTy();
   llvm::Type* i32 = entry.getInt32Ty();
@@ -142,15 +142,14 @@ void FunctionShadows::watchAccumulator(const Accumulation& a) {
   llvm::Type* wide = vec ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(scalar, vec->getNumElements())) : scalar;
   llvm::AllocaInst* steps = entry.CreateAlloca(i32, nullptr, "td.acc.steps");
   llvm::AllocaInst* largest = entry.CreateAlloca(wide, nullptr, "td.acc.largest");
-  llvm::AllocaInst* reported = entry.CreateAlloca(i32, nullptr, "td.acc.level");
   llvm::AllocaInst* next = entry.CreateAlloca(scalar, nullptr, "td.acc.next");
-  loopState_.insert(loopState_.end(), {steps, largest, reported, next});
-  auto levelValue = [&](int level) { return llvm::ConstantFP::get(scalar, std::ldexp(1.0, level - TD_NUM_LEVELS)); };
+  loopState_.insert(loopState_.end(), {steps, largest, next});
+  auto levelIt = accumulatorLevels_.find(s.what);
+  int threshold = levelIt == accumulatorLevels_.end() ? 0 : levelIt->second;
   auto reset = [&](llvm::IRBuilder<>& b) {
     b.CreateStore(b.getInt32(0), steps);
     b.CreateStore(llvm::ConstantFP::get(wide, 0.0), largest);
-    b.CreateStore(b.getInt32(-1), reported);
-    b.CreateStore(levelValue(0), next);
+    b.CreateStore(llvm::ConstantFP::get(scalar, std::ldexp(1.0, threshold - TD_NUM_LEVELS)), next);
   };
   reset(entry);
   for (llvm::BasicBlock* pred : a.entries) {
@@ -159,9 +158,9 @@ void FunctionShadows::watchAccumulator(const Accumulation& a) {
   }
 
   // Every TD_NUM_STRIDE-th step (the first included): each element's error against its largest magnitude
-  // at the steps checked so far, compared with the next level (no division, no reduction but the final
-  // "any"); the cold path works out the level reached. Checking every step would cost more than the
-  // accumulation itself on the GPU.
+  // at the steps checked so far, compared with the threshold level (no division, no reduction but the final
+  // "any"); the cold path, taken once, works out the level reached. Checking every step would cost more
+  // than the accumulation itself on the GPU.
   llvm::IRBuilder<> counting(header, header->getFirstInsertionPt());
   llvm::Value* step = counting.CreateLoad(i32, steps);
   counting.CreateStore(counting.CreateAdd(step, counting.getInt32(1)), steps);
@@ -201,20 +200,10 @@ void FunctionShadows::watchAccumulator(const Accumulation& a) {
   llvm::Value* exponent = t.CreateTrunc(t.CreateLShr(t.CreateBitCast(rel, t.getInt64Ty()), 52), i32);
   llvm::Value* level = t.CreateSub(t.CreateAnd(exponent, 0x7ff), t.getInt32(1023 - TD_NUM_LEVELS));
   level = t.CreateSelect(t.CreateICmpSGT(level, t.getInt32(TD_NUM_LEVELS - 1)), t.getInt32(TD_NUM_LEVELS - 1), level);
-  llvm::Value* before = t.CreateLoad(i32, reported);
-  llvm::Value* higher = t.CreateICmpSGT(level, before);
-  llvm::Instruction* report = llvm::SplitBlockAndInsertIfThen(higher, then, false);
-  llvm::IRBuilder<> r(report);
-  r.SetCurrentDebugLocation(b.getCurrentDebugLocation());
-  llvm::FunctionCallee hook = m_.getOrInsertFunction("__td_num_accumulator", r.getVoidTy(), i32, i32, i32);
-  r.CreateCall(hook, {r.getInt32(id), step, level});
-  r.CreateStore(level, reported);
-  // the next level's relative error: 2^(level + 1 - TD_NUM_LEVELS), inf past the last
-  llvm::Value* nextBits = r.CreateShl(r.CreateZExt(r.CreateAdd(level, r.getInt32(1 + 1023 - TD_NUM_LEVELS)), r.getInt64Ty()), 52);
-  llvm::Value* nextValue = r.CreateSelect(r.CreateICmpSGE(level, r.getInt32(TD_NUM_LEVELS - 1)),
-                                          llvm::ConstantFP::getInfinity(dbl), r.CreateBitCast(nextBits, dbl));
-  nextValue = convert(r, nextValue, scalar);
-  r.CreateStore(nextValue, next);
+  level = t.CreateBinaryIntrinsic(llvm::Intrinsic::smax, level, t.getInt32(threshold));  // rounding aside
+  llvm::FunctionCallee hook = m_.getOrInsertFunction("__td_num_accumulator", t.getVoidTy(), i32, i32, i32);
+  t.CreateCall(hook, {t.getInt32(id), step, level});
+  t.CreateStore(llvm::ConstantFP::getInfinity(scalar), next);
 }
 
 int FunctionShadows::originOf(llvm::Value* stored) {

@@ -6,6 +6,9 @@
 // the memory still holds that value). Stores to global and shared memory report their drift per site;
 // a non-finite result of finite operands is reported where it is born.
 #pragma once
+#include <map>
+#include <string>
+
 #include "instrument/site_table.h"
 
 namespace llvm {
@@ -17,6 +20,10 @@ namespace td {
 struct ShadowOptions {
   bool wideNarrow = false;       // fp64 shadows for half and bfloat16 (--shadow fp64)
   bool countSubnormals = false;  // stores count their subnormal and flushed values (--subnormals)
+  // Per accumulated type ("half", "bfloat16", "float"): the drift level (numerics_abi.h, TD_NUM_LEVELS) at
+  // or below its --drift-threshold. An accumulator is checked against it alone: reported once when it gets
+  // there, then no more (0 where absent).
+  std::map<std::string, int> accumulatorLevels;
 };
 
 void shadowFloatingPoint(llvm::Module& m, SiteTable& sites, const ShadowOptions& options = {});

@@ -38,8 +38,6 @@ double smallestNormal(const std::string& type) {
   return type == "half" ? 0x1p-14 : type == "double" ? 0x1p-1022 : 0x1p-126;
 }
 
-// The highest drift level (TD_NUM_LEVELS) at or below a threshold.
-int levelAtOrBelow(double threshold) { return std::clamp(static_cast<int>(std::floor(std::log2(threshold))) + TD_NUM_LEVELS, 0, TD_NUM_LEVELS - 1); }
 double levelValue(int level) { return std::ldexp(1.0, level - TD_NUM_LEVELS); }
 
 // Sites at one source location, their counters merged.
@@ -150,7 +148,7 @@ std::string cureFor(const std::string& type, bool accumulator) {
 // When a place's drift first passed the threshold: the iteration of its loop (an accumulator's counted
 // across the loops it is carried through) and, for an accumulator, about how many updates that is.
 std::string iterationNote(const td_num_site& s, double threshold, const char* what, unsigned updatesPerStep = 0) {
-  int level = levelAtOrBelow(threshold);
+  int level = driftLevelAtOrBelow(threshold);
   std::optional<unsigned> first = firstIteration(s, level);
   if (!first) return "";
   std::string updates = updatesPerStep > 1 ? fmt::format(" (about {} updates: each iteration updates it {} times)",
@@ -239,7 +237,7 @@ void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundl
         const Place* a = accumulatorOf(origin);
         if (!a) continue;
         std::optional<unsigned> first =
-            firstIteration(a->merged, levelAtOrBelow(thresholdOf(sites.sites[a->ids.front()].what)));
+            firstIteration(a->merged, driftLevelAtOrBelow(thresholdOf(sites.sites[a->ids.front()].what)));
         if (first && (!earliest || *first < *earliest)) acc = a, earliest = first;
       }
       const Site* accSite = acc ? &sites.sites[acc->ids.front()] : nullptr;

@@ -17,6 +17,8 @@ void shadowValues(llvm::Module& m, SiteTable& sites, const std::set<std::string>
   ShadowOptions options;
   options.wideNarrow = wideShadowsForNarrowTypes(settings);
   options.countSubnormals = countsSubnormals(settings);
+  for (const char* type : {"half", "bfloat16", "float"})
+    options.accumulatorLevels[type] = driftLevelAtOrBelow(driftThreshold(settings, type));
   shadowFloatingPoint(m, sites, options);
 }
 

@@ -1,10 +1,12 @@
 #include "checks/numerics/numerics_settings.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
 #include <sstream>
 
+#include "checks/numerics/numerics_abi.h"
 #include "checks/numerics/numerics_findings.h"
 #include "frontend/input_error.h"
 
@@ -66,6 +68,10 @@ double driftThreshold(const FamilySettings& settings, const std::string& type) {
     if (auto t = given.find(type); t != given.end()) return t->second;
   }
   return defaultDriftThreshold(type);
+}
+
+int driftLevelAtOrBelow(double relative) {
+  return std::clamp(static_cast<int>(std::floor(std::log2(relative))) + TD_NUM_LEVELS, 0, TD_NUM_LEVELS - 1);
 }
 
 bool wideShadowsForNarrowTypes(const FamilySettings& settings) {

@@ -12,6 +12,10 @@ namespace td {
 // others keep their defaults), else defaultDriftThreshold.
 double driftThreshold(const FamilySettings& settings, const std::string& type);
 
+// The highest drift level (numerics_abi.h, TD_NUM_LEVELS) at or below a relative error: what a site records
+// and the accumulators are checked against.
+int driftLevelAtOrBelow(double relative);
+
 // --shadow fp64: half and bfloat16 values get fp64 shadows (fp32, the default, is exact for one rounding of
 // their products and sums, and cheaper).
 bool wideShadowsForNarrowTypes(const FamilySettings& settings);

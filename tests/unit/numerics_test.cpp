@@ -21,14 +21,16 @@ namespace {
 
 std::string numerics(const std::string& which) { return bundleFile("numerics", which); }
 
-CheckResult checkNumerics(const std::string& which) {
+CheckRequest numericsRequest(const std::string& which) {
   CheckRequest r;
   r.bundlePath = numerics(which);
   r.checks = "numerics";
   r.launch.jobs = 2;
   r.launch.timeoutSeconds = 60;
-  return runCheck(r);
+  return r;
 }
+
+CheckResult checkNumerics(const std::string& which) { return runCheck(numericsRequest(which)); }
 
 // The drift a precision-drift finding states: "... X from exact arithmetic".
 double statedDrift(const Finding& f) {
@@ -65,6 +67,28 @@ double normwiseDrift(const std::vector<double>& A, const std::vector<double>& B,
   return maxErr / maxMag;
 }
 
+// The first iteration at which a row of the GEMV's half accumulator was `threshold` of its largest
+// magnitude so far away from exact arithmetic, replayed here: each __hfma rounds the exact a * x + acc once
+// to half; accumulators are checked at every TD_NUM_STRIDE-th iteration (8), the largest magnitude taken at
+// those.
+long firstCheckedIterationPast(const std::vector<double>& A, const std::vector<double>& x, double threshold) {
+  long first = -1;
+  for (int row = 0; row < 256; ++row) {
+    _Float16 acc = 0;
+    double exact = 0, largest = 0;
+    for (int k = 0; k < 1024; ++k) {
+      if (k % 8 == 0) largest = std::max(largest, std::fabs(exact));
+      if (k % 8 == 0 && largest >= 0x1p-14 && std::fabs(double(acc) - exact) >= threshold * largest) {
+        if (first < 0 || k < first) first = k;
+        break;
+      }
+      exact += A[row * 1024 + k] * x[k];
+      acc = static_cast<_Float16>(A[row * 1024 + k] * x[k] + double(acc));
+    }
+  }
+  return first;
+}
+
 }  // namespace
 
 TEST(Numerics, HalfAccumulatorDriftIsReportedAtTheAccumulatorAndAgreesWithFp64) {
@@ -84,25 +108,18 @@ TEST(Numerics, HalfAccumulatorDriftIsReportedAtTheAccumulatorAndAgreesWithFp64) 
   EXPECT_GT(independent, 1e-2) << "the planted accumulation drifts past half's threshold";
   EXPECT_NEAR(stated, independent, 0.1 * independent) << f.title;
   EXPECT_NE(noteWith(f, "y[").find("largest error"), std::string::npos) << "the worst element's coordinates";
-  // The first iteration the accumulator was 2^-9 of its largest magnitude so far away from exact
-  // arithmetic, replayed here: each __hfma rounds the exact a * x + acc once to half; accumulators are
-  // checked at every TD_NUM_STRIDE-th iteration (8), the largest magnitude taken at those.
-  long first = -1;
-  for (int row = 0; row < 256; ++row) {
-    _Float16 acc = 0;
-    double exact = 0, largest = 0;
-    for (int k = 0; k < 1024; ++k) {
-      if (k % 8 == 0) largest = std::max(largest, std::fabs(exact));
-      if (k % 8 == 0 && largest >= 0x1p-14 && std::fabs(double(acc) - exact) >= 0x1p-9 * largest) {
-        if (first < 0 || k < first) first = k;
-        break;
-      }
-      exact += A[row * 1024 + k] * x[k];
-      acc = static_cast<_Float16>(A[row * 1024 + k] * x[k] + double(acc));
-    }
-  }
-  ASSERT_GT(first, 0);
-  EXPECT_EQ(statedIteration(f), first) << noteWith(f, "first at iteration");
+  EXPECT_EQ(statedIteration(f), firstCheckedIterationPast(A, x, 0x1p-9)) << noteWith(f, "first at iteration");
+}
+
+// At another threshold the accumulator is checked against that one (the level at or below it).
+TEST(Numerics, TheAccumulatorsIterationFollowsTheThreshold) {
+  CheckRequest req = numericsRequest("gemv_half_accum");
+  req.settings["drift-threshold"] = "half=0x1p-6";
+  CheckResult r = runCheck(req);
+  ASSERT_EQ(r.report.findings.size(), 1u);
+  long first = firstCheckedIterationPast(values(r, "A"), values(r, "x"), 0x1p-6);
+  EXPECT_GT(first, firstCheckedIterationPast(values(r, "A"), values(r, "x"), 0x1p-9));
+  EXPECT_EQ(statedIteration(r.report.findings[0]), first) << noteWith(r.report.findings[0], "first at iteration");
 }
 
 TEST(Numerics, TiledGemmAccumulatingInHalfDriftsAtItsAccumulatorAndItsFloatTwinIsClean) {
