@@ -167,7 +167,8 @@ __device__ TD_INLINE_ON_CPU void __td_num_store(unsigned int site, void* p, unsi
   // rel in float where float holds the operands: a division in double costs a warp tens of instructions
   // per store, and the figure needs no more digits
   double ulps = err * td_num_per_ulp(shadow, type), rel = 0.0;
-  if (mag >= td_num_smallest_normal(type)) rel = err < 0x1p127 && mag < 0x1p127 ? (double)((float)err / (float)mag) : err / mag;
+  bool floatHolds = err < 0x1p127 && mag < 0x1p127 && (err == 0 || err >= 0x1p-126);  // as normal floats
+  if (mag >= td_num_smallest_normal(type)) rel = floatHolds ? (double)((float)err / (float)mag) : err / mag;
   if (iter != TD_NUM_NOT_IN_LOOP && err > 0) {  // against the largest magnitude stored here so far
     double scale = td_num_from_bits(s->max_mag);
     if (scale >= td_num_smallest_normal(type)) td_num_reached(s, td_num_level(err / scale), iter);
