@@ -20,7 +20,7 @@ E = lambda n: f"examples/{n}/bundle.toml"
 cases = [
     (E("gemm"), []), (E("gemm"), ["--param", "M=100", "--param", "N=70", "--param", "K=33"]),
     (E("gemm_edge_bug"), []), (E("tile_too_large"), []), (E("tile_too_large"), ["--target", "metax-c500"]),
-    (B("reduce"), []), (B("transpose"), []), (B("softmax"), []), (B("dynsmem"), []), (B("warp_probe"), []),
+    (B("reduce"), []), (B("transpose"), []), (B("softmax"), []), (B("dynsmem"), []), (B("warp_probe"), []), (B("warp_reduce"), []),
     (B("shared_overflow"), []), (B("before_start"), []), (B("ptx_mma"), []), (B("cp_async_oob"), []), (B("ptx_ops"), []), (B("mbarrier"), []), (B("cp_async_tl"), []), ("tests/bundles/cp_async_tl/bundle_bug.toml", []), (B("shared_window"), []), (B("misaligned"), []), (B("too_many_threads"), []),
     (B("wild_pointer"), []), (B("hang"), ["--timeout", "5"]), (B("deadlock"), ["--timeout", "5"]),
     (B("device_stops"), []), (B("device_stops"), ["--param", "N=20"]), (B("device_stops"), ["--param", "TRAP_AT=5"]),
@@ -41,6 +41,7 @@ numerics_cases = [
                          "gemm_half_accum", "gemm_float_accum", "softmax_naive", "softmax_stable", "row_std",
                          "row_std_clamped", "tree_sum_half", "tree_sum_float")
 ] + [(N("tree_sum_half"), ["--drift-threshold", "half=0x1p-11"]), (N("mma_scaled"), ["--drift-threshold", "1e-6"]),
+     (N("gemv_half_accum"), ["--drift-threshold", "half=0x1p-6"]),
      (E("gemm"), []), (B("ptx_mma"), []),
      (B("half_scalars"), []), (B("reduce"), []), (B("softmax"), [])]
 DRIFT_TOLERANCE = 0.25
