@@ -117,12 +117,7 @@ static void writeStopReport(const CheckArgs& args, int exitCode, const char* kin
   writeStopReport(args.format, args.out, exitCode, kind, file, line, message);
 }
 
-std::function<int()> addCheckCommand(CLI::App& app) {
-  auto args = std::make_shared<CheckArgs>();
-  CLI::App* sub = app.add_subcommand("check", "run a kernel bundle, or the kernels a TileLang script compiles, under "
-                                              "the checks and report what they find");
-  sub->add_option("bundle", args->req.bundlePath, "the bundle manifest (bundle.toml) or a TileLang script (kernel.py)")
-      ->required();
+void addCheckOptions(CLI::App* sub, const std::shared_ptr<CheckArgs>& args) {
   sub->add_option("script-args", args->scriptArgs, "after --: arguments for the TileLang script");
   sub->add_option("--param", args->params, "override a parameter: NAME=VALUE (repeatable)")->allow_extra_args(false);
   sub->add_option("--target", args->req.target, fmt::format("target profile (default {}; see `tile-doctor targets`)",
@@ -192,36 +187,51 @@ std::function<int()> addCheckCommand(CLI::App& app) {
                   "for MetaX's MACA lowering), maca (needs tilelang-metax), or auto (the default: by the target's "
                   "warp size)")
       ->check(CLI::IsMember({"auto", "cuda", "hip", "maca"}));
+}
+
+std::function<int()> addCheckCommand(CLI::App& app) {
+  auto args = std::make_shared<CheckArgs>();
+  CLI::App* sub = app.add_subcommand("check", "run a kernel bundle, or the kernels a TileLang script compiles, under "
+                                              "the checks and report what they find");
+  sub->add_option("bundle", args->req.bundlePath, "the bundle manifest (bundle.toml) or a TileLang script (kernel.py)")
+      ->required();
+  addCheckOptions(sub, args);
   return [args] {
-    try {
-      parseParams(*args);
-      removeStaleTemporaries("capture");  // a run killed by SIGKILL could not remove its own
-      setCompileTimeLimit(std::max(args->req.launch.timeoutSeconds, 120.0));
-      if (args->reportOwnsStdout()) args->req.launch.devicePrintFd = 2;
-      parseSchedule(args->schedule, args->req.launch);
-      LaunchPolicy::parse(args->launches);  // a bad --launches is bad input whatever is checked
+    return runWritingStops(*args, [&] {
       if (isScript(args->req.bundlePath)) return checkScript(*args);
       if (!args->scriptArgs.empty())
         throw InputError(args->req.bundlePath, 0, "arguments after the bundle are for TileLang scripts (kernel.py) only");
       return checkBundle(*args);
-    } catch (const ExecutorCannotRun& e) {
-      writeStopReport(*args, kExitExecutorCannotRun, "cannot-run", e.loc.file, static_cast<int>(e.loc.line), e.what());
-      throw;
-    } catch (const InputError& e) {
-      writeStopReport(*args, 2, "bad-input", e.file, e.line, e.what());
-      throw;
-    } catch (const WorkTimedOut& e) {
-      writeStopReport(*args, 3, "timeout", args->req.bundlePath, 0, e.what());
-      throw;
-    } catch (const std::filesystem::filesystem_error& e) {  // a path the user gave: a loop, no permission
-      InputError bad(e.path1().string(), 0, e.code().message());
-      writeStopReport(*args, 2, "bad-input", bad.file, 0, bad.what());
-      throw bad;
-    } catch (const std::exception& e) {
-      writeStopReport(*args, 4, "internal", "", 0, e.what());
-      throw;
-    }
+    });
   };
+}
+
+int runWritingStops(CheckArgs& args, const std::function<int()>& work) {
+  try {
+    parseParams(args);
+    removeStaleTemporaries("capture");  // a run killed by SIGKILL could not remove its own
+    setCompileTimeLimit(std::max(args.req.launch.timeoutSeconds, 120.0));
+    if (args.reportOwnsStdout()) args.req.launch.devicePrintFd = 2;
+    parseSchedule(args.schedule, args.req.launch);
+    LaunchPolicy::parse(args.launches);  // a bad --launches is bad input whatever is checked
+    return work();
+  } catch (const ExecutorCannotRun& e) {
+    writeStopReport(args, kExitExecutorCannotRun, "cannot-run", e.loc.file, static_cast<int>(e.loc.line), e.what());
+    throw;
+  } catch (const InputError& e) {
+    writeStopReport(args, 2, "bad-input", e.file, e.line, e.what());
+    throw;
+  } catch (const WorkTimedOut& e) {
+    writeStopReport(args, 3, "timeout", args.req.bundlePath, 0, e.what());
+    throw;
+  } catch (const std::filesystem::filesystem_error& e) {  // a path the user gave: a loop, no permission
+    InputError bad(e.path1().string(), 0, e.code().message());
+    writeStopReport(args, 2, "bad-input", bad.file, 0, bad.what());
+    throw bad;
+  } catch (const std::exception& e) {
+    writeStopReport(args, 4, "internal", "", 0, e.what());
+    throw;
+  }
 }
 
 }  // namespace td::cli

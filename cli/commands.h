@@ -10,5 +10,6 @@ std::function<int()> addCheckCommand(CLI::App& app);
 std::function<int()> addTargetsCommand(CLI::App& app);
 std::function<int()> addRulesCommand(CLI::App& app);
 std::function<int()> addInstrumentCommand(CLI::App& app);
+std::function<int()> addDiffCommand(CLI::App& app);
 
 }  // namespace td::cli

@@ -38,6 +38,7 @@ static int run(int argc, char** argv) {
   std::function<int()> targets = td::cli::addTargetsCommand(app);
   std::function<int()> rules = td::cli::addRulesCommand(app);
   std::function<int()> instrument = td::cli::addInstrumentCommand(app);
+  std::function<int()> diff = td::cli::addDiffCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -53,6 +54,7 @@ static int run(int argc, char** argv) {
     if (app.got_subcommand("targets")) return targets();
     if (app.got_subcommand("rules")) return rules();
     if (app.got_subcommand("instrument")) return instrument();
+    if (app.got_subcommand("diff")) return diff();
   } catch (const td::ExecutorCannotRun& e) {
     std::cerr << fmt::format("tile-doctor: cannot run: {}: {}\n", e.where(), e.what());
     return td::kExitExecutorCannotRun;

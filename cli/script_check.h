@@ -1,7 +1,10 @@
 // `tile-doctor check kernel.py`: capture the script's TileLang kernels, check each bundle, report them
 // together. Shares its options with the bundle form of `check`.
 #pragma once
+#include <CLI/CLI.hpp>
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,13 @@ struct CheckArgs {
 };
 
 bool isScript(const std::string& path);  // a .py file
+
+// The options `check` takes beyond its input (also those of `diff`, which runs checks).
+void addCheckOptions(CLI::App* sub, const std::shared_ptr<CheckArgs>& args);
+// Runs `work` after reading the options it shares with `check` (--param, --schedule, --launches, ...);
+// a run that stops (bad input, timeout, an executor that cannot run it, an internal error) writes the
+// --format's stop report and rethrows for main() to give the exit code.
+int runWritingStops(CheckArgs& args, const std::function<int()>& work);
 int checkScript(CheckArgs& args);
 
 // Where the report goes (--out FILE or standard output). Opened, with the output folders made, before

@@ -24,8 +24,6 @@ ArgValue::ArgValue(ArgValue&& o) noexcept : spec(o.spec), data(o.data), bytes(o.
 
 namespace {
 
-namespace {
-
 constexpr uint32_t kMaxNpyHeader = 65536;
 
 // The text between `open` and `close` after 'key': in a .npy header dict ("" when it is not there).
@@ -103,6 +101,8 @@ void readNpy(const std::string& path, const ArgSpec& a, void* dst, const std::st
     for (uint64_t i = from; i < to; ++i) storeElemAt(a.type, dst, i, loadElemAt(*et, raw.data(), i));
   });
 }
+
+namespace {
 
 void initBuffer(const ArgSpec& a, void* data, std::mt19937_64& rng, const std::string& manifest,
                 const WorkDeadline& deadline) {

@@ -28,6 +28,11 @@ struct ArgValue {
 std::vector<ArgValue> makeArguments(const Bundle& b, uint64_t seed, int64_t targetMemoryBytes,
                                     const WorkDeadline& deadline = {});
 
+// A .npy file's values into `dst`, a buffer laid out as `spec` says (converted from the file's dtype when it
+// differs); InputError naming `manifest` and the spec's line (or the file itself) for what does not fit.
+void readNpy(const std::string& path, const ArgSpec& spec, void* dst, const std::string& manifest,
+             const WorkDeadline& deadline = {});
+
 // .npy files, for file("x.npy") initialisers and --save-outputs.
 void writeNpy(const std::string& path, const ArgSpec& spec, const void* data, const WorkDeadline& deadline = {});
 

@@ -1,0 +1,136 @@
+#include "diff/diff_render.h"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "sanitizer/reporters.h"
+
+namespace td {
+
+namespace {
+
+std::string shapeText(const OutputComparison& c) {
+  std::string s;
+  for (int64_t d : c.shape) s += (s.empty() ? "" : ", ") + std::to_string(d);
+  return fmt::format("{}[{}]", elemTypeName(c.type), s);
+}
+
+std::string elementText(const std::string& name, const ElementError& e) {
+  return fmt::format("{}  result {:.7g}  reference {:.7g}  abs {:.3g}  rel {:.3g}  ulps {:.3g}", coordText(name, e.coords),
+                     e.result, e.reference, e.abs, e.rel, e.ulps);
+}
+
+std::string ulpLine(const OutputComparison& c) {
+  std::string s;
+  for (int b = 0; b < kUlpBuckets; ++b) {
+    if (!c.ulpHistogram[b]) continue;
+    std::string bound = b == 0 ? "0" : b == kUlpBuckets - 1 ? fmt::format(">{:g}", ulpBucketBound(b - 1))
+                                                           : fmt::format("<={:g}", ulpBucketBound(b));
+    s += fmt::format("  {}: {}", bound, c.ulpHistogram[b]);
+  }
+  return s.empty() ? "  (no finite pairs)" : s;
+}
+
+std::string locationText(const Finding& f) {
+  if (f.loc.file.empty()) return "";
+  return fmt::format(" at {}:{}{}", f.loc.file, f.loc.line, f.loc.python.empty() ? "" : " (" + f.loc.python + ")");
+}
+
+nlohmann::json elementJson(const ElementError& e) {
+  auto num = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); };
+  return {{"coordinates", e.coords}, {"result", num(e.result)}, {"reference", num(e.reference)},
+          {"abs_error", num(e.abs)}, {"rel_error", num(e.rel)}, {"ulps", num(e.ulps)}};
+}
+
+}  // namespace
+
+std::string renderDiffText(const DiffReport& r) {
+  std::string s = fmt::format("tile-doctor diff: kernel {} ({}) on target {}, executor {}\n", r.tested.kernel,
+                              r.tested.bundle, r.tested.target, r.tested.executor);
+  s += fmt::format("  against {}\n", r.referenceText);
+  int failing = 0;
+  for (const OutputDiff& o : r.outputs) {
+    const OutputComparison& c = o.comparison;
+    failing += !o.pass;
+    s += fmt::format("\noutput {}  {}  {} elements: {} under the {} rule\n", c.name, shapeText(c), c.result.size(),
+                     o.pass ? "passes" : "FAILS", r.rule);
+    if (c.maxAbs.abs == 0) s += "  identical where both are finite\n";
+    else s += fmt::format("  max abs error {:.4g} at {}; max rel error {:.4g} at {}\n", c.maxAbs.abs,
+                          coordText(c.name, c.maxAbs.coords), c.maxRel.rel, coordText(c.name, c.maxRel.coords));
+    s += fmt::format("  RMSE {:.4g}; largest |reference| {:.4g}; NaN/inf on one side only: {}; NaN on both: {}\n", c.rmse,
+                     c.maxReference, c.nanMismatch, c.nanBoth);
+    s += fmt::format("  ulps of {}:{}\n", elemTypeName(c.type), ulpLine(c));
+    for (const RuleVerdict& v : o.verdicts) {
+      std::string verdict = !v.evaluated ? "not evaluated" : v.pass ? "pass" : "FAIL";
+      std::string first = v.firstMismatch && v.evaluated && !v.pass
+                              ? fmt::format("; first mismatch at {}", coordText(c.name, v.firstMismatch->coords)) : "";
+      s += fmt::format("  {:<9} {:<13} {}{}\n", v.rule, verdict, v.detail, first);
+    }
+    if (!c.worst.empty()) {
+      s += "  worst elements:\n";
+      for (const ElementError& e : c.worst) s += "    " + elementText(c.name, e) + "\n";
+    }
+    s += "  tiles:\n" + renderTileMap(o.tiles);
+  }
+  if (!r.tested.findings.empty()) {
+    s += fmt::format("\nwhat the run's checks found ({} findings; `tile-doctor check` for the details):\n",
+                     r.tested.findings.size());
+    for (const Finding& f : r.tested.findings) s += fmt::format("  {}{}: {}\n", f.kind, locationText(f), f.title);
+  }
+  s += fmt::format("\nSUMMARY: tile-doctor diff: {} of {} outputs {} the {} rule against {}\n",
+                   failing ? failing : static_cast<int>(r.outputs.size()), r.outputs.size(), failing ? "fail" : "pass",
+                   r.rule, r.referenceText);
+  if (r.exitCode() == 3) s += "the run under test or the reference run crashed or hung: its outputs are not the kernel's\n";
+  return s;
+}
+
+nlohmann::json diffJson(const DiffReport& r) {
+  nlohmann::json j;
+  j["tool"] = "tile-doctor";
+  j["schema_version"] = 1;
+  j["command"] = "diff";
+  const char* kinds[] = {"fp64", "executor", "target", "files"};
+  j["against"] = {{"kind", kinds[r.against.kind]}, {"name", r.against.name}, {"description", r.referenceText}};
+  j["rule"] = r.rule;
+  j["pass"] = r.pass();
+  j["exit_code"] = r.exitCode();
+  j["run"] = reportJson(r.tested);
+  if (r.hasReferenceRun) j["reference_run"] = reportJson(r.reference);
+  j["outputs"] = nlohmann::json::array();
+  for (const OutputDiff& o : r.outputs) {
+    const OutputComparison& c = o.comparison;
+    nlohmann::json x;
+    x["name"] = c.name;
+    x["dtype"] = elemTypeName(c.type);
+    x["shape"] = c.shape;
+    x["elements"] = c.result.size();
+    x["pass"] = o.pass;
+    x["max_abs_error"] = elementJson(c.maxAbs);
+    x["max_rel_error"] = elementJson(c.maxRel);
+    x["rmse"] = c.rmse;
+    x["max_abs_reference"] = c.maxReference;
+    x["nonfinite_mismatches"] = c.nanMismatch;
+    x["nan_both"] = c.nanBoth;
+    x["ulp_histogram"] = nlohmann::json::array();
+    for (int b = 0; b < kUlpBuckets; ++b)
+      x["ulp_histogram"].push_back({{"at_most", b == kUlpBuckets - 1 ? nlohmann::json(nullptr) : nlohmann::json(ulpBucketBound(b))},
+                                    {"count", c.ulpHistogram[b]}});
+    x["worst"] = nlohmann::json::array();
+    for (const ElementError& e : c.worst) x["worst"].push_back(elementJson(e));
+    x["rules"] = nlohmann::json::object();
+    for (const RuleVerdict& v : o.verdicts) {
+      nlohmann::json rv = {{"evaluated", v.evaluated}, {"pass", v.pass}, {"rtol", v.rtol}, {"atol", v.atol},
+                           {"mismatched", v.mismatched}, {"allowed_mismatched", v.allowedMismatched}, {"detail", v.detail}};
+      if (v.firstMismatch) rv["first_mismatch"] = elementJson(*v.firstMismatch);
+      x["rules"][v.rule] = rv;
+    }
+    const TileMap& t = o.tiles;
+    x["tiles"] = {{"tile", {t.tileRows, t.tileCols}}, {"tiles", {t.tilesDown, t.tilesAcross}}, {"layout", t.layout},
+                  {"worst_ratio", nlohmann::json::array()}, {"mismatched", t.mismatched}};
+    for (double w : t.worst) x["tiles"]["worst_ratio"].push_back(std::isfinite(w) ? nlohmann::json(w) : nlohmann::json(nullptr));
+    j["outputs"].push_back(x);
+  }
+  return j;
+}
+
+}  // namespace td

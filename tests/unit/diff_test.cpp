@@ -1,0 +1,159 @@
+// tile-doctor diff: a kernel's outputs against saved outputs, another target and planted differences;
+// the rules' verdicts and the tiles the errors fall in, checked against figures computed here.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+
+#include "diff/acceptance_rules.h"
+#include "diff/diff_run.h"
+#include "driver/outputs.h"
+#include "frontend/input_error.h"
+#include "test_support.h"
+
+using namespace td;
+using namespace td::test;
+
+namespace {
+
+std::string diffBundle(const std::string& manifest) { return bundleFile("diff", manifest); }
+
+DiffRequest diffRequest(const std::string& manifest, const std::string& against) {
+  DiffRequest d;
+  d.check.bundlePath = diffBundle(manifest);
+  d.check.checks = "launch";
+  d.check.launch.jobs = 2;
+  d.against = against;
+  return d;
+}
+
+std::string scratch(const std::string& name) {
+  std::string dir = (std::filesystem::temp_directory_path() / ("td-diff-" + name + "-" + std::to_string(::getpid()))).string();
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+}  // namespace
+
+// The floor-divided grid leaves the bottom and right partial tiles unwritten: every element there is wrong,
+// the others identical; the tile map shows exactly the edge.
+TEST(Diff, EdgeTilesLeftUnwrittenFailAndShowOnTheTileMap) {
+  std::string ref = scratch("edge");
+  CheckRequest correct = diffRequest("bundle", "").check;
+  CheckResult good = runCheck(correct);
+  saveOutputs(good, ref);
+  DiffReport r = runDiff(diffRequest("bundle_floor_grid", ref));
+  ASSERT_EQ(r.outputs.size(), 1u);
+  const OutputDiff& o = r.outputs[0];
+  EXPECT_FALSE(o.pass);
+  EXPECT_EQ(r.exitCode(), 1);
+  // Independently: the reference's elements outside the 64 x 64 covered corner, their largest magnitude.
+  std::vector<double> C = values(good, "C");
+  uint64_t edge = 0;
+  double largest = 0, sumSquares = 0;
+  for (int row = 0; row < 72; ++row)
+    for (int col = 0; col < 72; ++col)
+      if (row >= 64 || col >= 64) {
+        double c = C[row * 72 + col];
+        edge += c != 0;
+        largest = std::max(largest, std::fabs(c));
+        sumSquares += c * c;
+      }
+  EXPECT_EQ(o.verdicts[0].rule, "torch");
+  EXPECT_EQ(o.verdicts[0].mismatched, edge);
+  EXPECT_EQ(o.comparison.maxAbs.abs, largest);
+  EXPECT_NEAR(o.comparison.rmse, std::sqrt(sumSquares / (72 * 72)), 1e-12);
+  EXPECT_EQ(o.comparison.ulpHistogram[0], 64u * 64u + (72 * 72 - 64 * 64 - edge)) << "identical elements";
+  ASSERT_EQ(o.tiles.tileRows, 16);
+  ASSERT_EQ(o.tiles.tileCols, 16);
+  ASSERT_EQ(o.tiles.tilesDown, 5);
+  ASSERT_EQ(o.tiles.tilesAcross, 5);
+  for (int t = 0; t < 25; ++t) {
+    bool onEdge = t / 5 == 4 || t % 5 == 4;
+    EXPECT_EQ(o.tiles.worst[t] > 1, onEdge) << "tile " << t << ": " << o.tiles.worst[t];
+    if (!onEdge) EXPECT_EQ(o.tiles.worst[t], 0.0) << "tile " << t;
+  }
+  std::filesystem::remove_all(ref);
+}
+
+// The same bundle for a wave-64 target: a tiled GEMM without warp-level code gives the same outputs; the
+// warp probe's sums over warpSize lanes do not.
+TEST(Diff, AnotherTargetAgreesUnlessTheKernelDependsOnTheWaveSize) {
+  DiffReport same = runDiff(diffRequest("bundle", "metax-c500"));
+  ASSERT_EQ(same.outputs.size(), 1u);
+  EXPECT_TRUE(same.outputs[0].pass);
+  EXPECT_EQ(same.outputs[0].comparison.maxAbs.abs, 0.0);
+  EXPECT_EQ(same.reference.target, "metax-c500");
+  DiffRequest probe;
+  probe.check.bundlePath = bundle("warp_probe");
+  probe.check.checks = "launch";
+  probe.against = "metax-c500";
+  DiffReport wave = runDiff(probe);
+  bool sizeFails = false, sumFails = false;
+  for (const OutputDiff& o : wave.outputs) {
+    if (o.comparison.name == "size") sizeFails = !o.pass;
+    if (o.comparison.name == "warp_sum") sumFails = !o.pass;
+  }
+  EXPECT_TRUE(sizeFails && sumFails) << "warpSize and the sums over it differ between 32 and 64 lanes";
+  EXPECT_EQ(wave.exitCode(), 1);
+}
+
+// A .npy reference with planted differences: each rule counts exactly the elements a direct evaluation of
+// its test counts here.
+TEST(Diff, RulesCountWhatTheirTestsSay) {
+  std::vector<int64_t> shape{4, 250};
+  std::vector<double> ref(1000), res(1000);
+  for (int i = 0; i < 1000; ++i) ref[i] = res[i] = 1.0 + i / 1000.0;
+  res[3] += 2e-3;   // past torch's float32 tolerance, within TileLang's (1e-3 + 1e-2 * 1.003)
+  res[10] += 0.05;  // past both
+  res[11] += 0.05;
+  res[500] = std::numeric_limits<double>::quiet_NaN();
+  ref[500] = std::numeric_limits<double>::quiet_NaN();  // NaN on both sides: torch (equal_nan=False) counts it
+  OutputComparison c = compareOutput("out", ElemType::F32, shape, res, ref, 4);
+  RuleVerdict torch = torchRule(c, {}), tl = tilelangRule(c, {});
+  auto outside = [&](double rtol, double atol, bool equalNan) {
+    uint64_t n = 0;
+    for (int i = 0; i < 1000; ++i) {
+      if (std::isnan(res[i]) || std::isnan(ref[i])) { n += !(equalNan && std::isnan(res[i]) && std::isnan(ref[i])); continue; }
+      n += std::fabs(res[i] - ref[i]) > atol + rtol * std::fabs(ref[i]);
+    }
+    return n;
+  };
+  EXPECT_EQ(torch.mismatched, outside(1.3e-6, 1e-5, false));
+  EXPECT_EQ(torch.mismatched, 4u);
+  EXPECT_FALSE(torch.pass);
+  EXPECT_EQ(tl.mismatched, outside(1e-2, 1e-3, true));
+  EXPECT_EQ(tl.mismatched, 2u);
+  EXPECT_EQ(tl.allowedMismatched, 1u) << "floor(0.001 * 1000)";
+  EXPECT_FALSE(tl.pass);
+  ASSERT_TRUE(tl.firstMismatch.has_value());
+  EXPECT_EQ(tl.firstMismatch->coords, (std::vector<int64_t>{0, 10}));
+  EXPECT_EQ(c.nanBoth, 1u);
+  EXPECT_EQ(c.worst.front().index, 10u);
+  RuleOverrides loose;
+  loose.rtol = 0.1;
+  EXPECT_TRUE(torchRule(c, loose).mismatched == 1u) << "the NaN pair alone";
+  // float16's own tolerance, and dynamo without an fp64 reference says it cannot decide
+  OutputComparison h = compareOutput("h", ElemType::F16, {1}, {1.0009765625}, {1.0}, 1);
+  EXPECT_TRUE(torchRule(h, {}).pass) << "1 ulp of half at 1.0 is within rtol 1e-3";
+  EXPECT_EQ(h.ulpHistogram[1], 1u);
+  RuleVerdict d = dynamoRule(c, nullptr, nullptr, {});
+  EXPECT_FALSE(d.evaluated);
+}
+
+TEST(Diff, BadReferencesAreNamed) {
+  EXPECT_THROW(runDiff(diffRequest("bundle", "/no/such/reference")), InputError);
+  std::string empty = scratch("empty");
+  try {
+    runDiff(diffRequest("bundle", empty));
+    FAIL() << "a folder without C.npy";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.file.find("C.npy"), std::string::npos) << e.file;
+  }
+  DiffRequest rule = diffRequest("bundle", "metax-c500");
+  rule.rule = "numpy";
+  EXPECT_THROW(runDiff(rule), InputError);
+  std::filesystem::remove_all(empty);
+}
