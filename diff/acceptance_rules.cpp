@@ -85,7 +85,7 @@ RuleVerdict dynamoRule(const OutputComparison& c, const OutputComparison* result
   if (!resultVsFp64 || !referenceVsFp64) {
     v.evaluated = false;
     v.detail = fmt::format("{} elements outside tol {:g}; the rest of the rule weighs both sides against an fp64 "
-                           "reference, which this comparison does not have",
+                           "reference (--checks numerics or --rule dynamo gives one)",
                            v.mismatched, tol);
     return v;
   }

@@ -60,9 +60,13 @@ std::string renderDiffText(const DiffReport& r) {
     s += fmt::format("  RMSE {:.4g}; largest |reference| {:.4g}; NaN/inf on one side only: {}; NaN on both: {}\n", c.rmse,
                      c.maxReference, c.nanMismatch, c.nanBoth);
     s += fmt::format("  ulps of {}:{}\n", elemTypeName(c.type), ulpLine(c));
+    if (o.hasFp64)
+      s += fmt::format("  against fp64 (the numerics shadows): RMSE of the result {:.4g}, of the reference {:.4g}{}\n",
+                       o.resultRmseVsFp64, o.referenceRmseVsFp64,
+                       o.unshadowed ? fmt::format("; {} elements had no shadow (their own value stood in)", o.unshadowed) : "");
     for (const RuleVerdict& v : o.verdicts) {
       std::string verdict = !v.evaluated ? "not evaluated" : v.pass ? "pass" : "FAIL";
-      std::string first = v.firstMismatch && v.evaluated && !v.pass
+      std::string first = v.firstMismatch && v.evaluated && !v.pass && v.rule != "dynamo"
                               ? fmt::format("; first mismatch at {}", coordText(c.name, v.firstMismatch->coords)) : "";
       s += fmt::format("  {:<9} {:<13} {}{}\n", v.rule, verdict, v.detail, first);
     }
@@ -117,6 +121,9 @@ nlohmann::json diffJson(const DiffReport& r) {
                                     {"count", c.ulpHistogram[b]}});
     x["worst"] = nlohmann::json::array();
     for (const ElementError& e : c.worst) x["worst"].push_back(elementJson(e));
+    if (o.hasFp64)
+      x["fp64"] = {{"result_rmse", o.resultRmseVsFp64}, {"reference_rmse", o.referenceRmseVsFp64},
+                   {"unshadowed_elements", o.unshadowed}};
     x["rules"] = nlohmann::json::object();
     for (const RuleVerdict& v : o.verdicts) {
       nlohmann::json rv = {{"evaluated", v.evaluated}, {"pass", v.pass}, {"rtol", v.rtol}, {"atol", v.atol},

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "diff/fp64_reference.h"
 #include "frontend/input_error.h"
 
 namespace td {
@@ -14,12 +15,28 @@ const RuleVerdict& chosen(const OutputDiff& d, const std::string& rule) {
   return d.verdicts.front();
 }
 
-OutputDiff diffOne(const ArgValue& out, std::vector<double> reference, const DiffRequest& req,
-                   const std::array<int64_t, 3>& grid) {
+OutputDiff diffOne(const ArgValue& out, std::vector<double> reference, const std::vector<double>* fp64,
+                   uint64_t unshadowed, const DiffRequest& req, const std::array<int64_t, 3>& grid) {
   OutputDiff d;
-  d.comparison = compareOutput(out.spec->name, out.spec->type, out.spec->shape, valuesOf(out), std::move(reference),
-                               req.worst);
-  for (const char* rule : kRuleNames) d.verdicts.push_back(applyRule(rule, d.comparison, nullptr, nullptr, req.overrides));
+  const ArgSpec& s = *out.spec;
+  d.comparison = compareOutput(s.name, s.type, s.shape, valuesOf(out), std::move(reference), req.worst);
+  OutputComparison resultVsFp64, referenceVsFp64;
+  if (fp64) {
+    d.hasFp64 = true;
+    d.unshadowed = unshadowed;
+    resultVsFp64 = compareOutput(s.name, s.type, s.shape, d.comparison.result, *fp64, 0);
+    referenceVsFp64 = compareOutput(s.name, s.type, s.shape, d.comparison.reference, *fp64, 0);
+    d.resultRmseVsFp64 = resultVsFp64.rmse;
+    d.referenceRmseVsFp64 = referenceVsFp64.rmse;
+  }
+  // against fp64 itself, dynamo's rule has no second implementation to weigh the result against
+  bool weigh = fp64 && req.against != "fp64";
+  for (const char* rule : kRuleNames)
+    d.verdicts.push_back(applyRule(rule, d.comparison, weigh ? &resultVsFp64 : nullptr, weigh ? &referenceVsFp64 : nullptr,
+                                   req.overrides));
+  if (req.against == "fp64" && !d.verdicts.back().evaluated)
+    d.verdicts.back().detail = "against fp64 itself there is no reference implementation to weigh the result against: "
+                               "give saved outputs, a target or an executor with --rule dynamo";
   const RuleVerdict& v = chosen(d, req.rule);
   d.pass = v.evaluated && v.pass;
   // dynamo's allowance past allclose is not per element: its tiles use torch's
@@ -47,13 +64,19 @@ DiffReport runDiff(const DiffRequest& req) {
   DiffReport report;
   report.rule = req.rule;
   report.against = parseAgainst(req.against);
-  if (report.against.kind == Against::Fp64)
-    throw InputError("--against", 0, "fp64 needs the numerics family's shadow outputs, which this build does not read "
-                                     "back yet: compare with saved outputs, another target or another executor");
-  CheckResult tested = runCheck(req.check);
+  CheckRequest testedReq = req.check;
+  report.fp64 = report.against.kind == Against::Fp64 || req.rule == "dynamo" ||
+                testedReq.checks.find("numerics") != std::string::npos;
+  if (report.fp64) requestFp64Shadows(testedReq);
+  CheckResult tested = runCheck(testedReq);
   report.tested = tested.report;
+  Fp64Outputs fp64;
+  if (report.fp64) fp64 = fp64Outputs(tested);
   std::map<std::string, std::vector<double>> refs;
-  if (report.against.kind == Against::Files) {
+  if (report.against.kind == Against::Fp64) {
+    refs = fp64.values;
+    report.referenceText = "fp64: the kernel's own operations carried out in double (the numerics family's shadows)";
+  } else if (report.against.kind == Against::Files) {
     refs = readReferenceFiles(report.against, tested);
     report.referenceText = fmt::format("saved outputs in {}", report.against.name);
   } else {
@@ -69,7 +92,12 @@ DiffReport runDiff(const DiffRequest& req) {
       if (a.spec->isBuffer && a.spec->output) refs[a.spec->name] = valuesOf(a);
   }
   for (const ArgValue& a : tested.args)
-    if (a.spec->isBuffer && a.spec->output) report.outputs.push_back(diffOne(a, std::move(refs[a.spec->name]), req, tested.report.grid));
+    if (a.spec->isBuffer && a.spec->output) {
+      auto shadow = fp64.values.find(a.spec->name);
+      report.outputs.push_back(diffOne(a, std::move(refs[a.spec->name]),
+                                       shadow == fp64.values.end() ? nullptr : &shadow->second,
+                                       fp64.unshadowed[a.spec->name], req, tested.report.grid));
+    }
   return report;
 }
 

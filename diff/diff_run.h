@@ -27,6 +27,9 @@ struct OutputDiff {
   std::vector<RuleVerdict> verdicts;  // every rule, in kRuleNames order
   TileMap tiles;                      // against the chosen rule's allowance
   bool pass = false;                  // the chosen rule's verdict (a rule not evaluated passes nothing)
+  bool hasFp64 = false;               // the numerics family's shadows gave an fp64 reference:
+  double resultRmseVsFp64 = 0, referenceRmseVsFp64 = 0;
+  uint64_t unshadowed = 0;            // elements it had no shadow for (their own value stood in)
 };
 
 struct DiffReport {
@@ -36,6 +39,7 @@ struct DiffReport {
   Report tested;              // the run under test (its findings: what the enabled checks say)
   Report reference;           // the reference run, when there is one (Executor, Target)
   bool hasReferenceRun = false;
+  bool fp64 = false;          // the run carried fp64 shadows (--against fp64, --rule dynamo, or numerics named)
   std::vector<OutputDiff> outputs;
   bool pass() const;
   int exitCode() const;       // 0 the rule passes every output, 1 it does not, 3 a run crashed or hung

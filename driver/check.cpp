@@ -3,7 +3,9 @@
 #include "checks/family.h"
 #include "checks/sync/ignored_barrier.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <fmt/format.h>
 #include <set>
 
@@ -17,6 +19,7 @@
 #include "runtime/cpu/cpu_executor.h"
 #include "runtime/cuda/cuda_executor.h"
 #include "runtime/executor_limit.h"
+#include "runtime/regions.h"
 #include "sanitizer/collector.h"
 #include "sanitizer/launch_limits.h"
 #include "sanitizer/output_diff.h"
@@ -171,6 +174,9 @@ CheckResult runCheck(const CheckRequest& req) {
   LaunchOptions launch = req.launch;
   launch.blocks = sel.blocks;
   launch.regions = regionTable(checks.families);
+  if (req.readBackBufferStates)
+    for (td_region& region : launch.regions)
+      if (present(region) && region.scope == TD_SCOPE_BUFFER) region.flags |= TD_REGION_READ_BACK;
   r.blocksNote = onGpu || sel.all ? "" : sel.description;
   LaunchOutcome out;
   try {
@@ -186,6 +192,10 @@ CheckResult runCheck(const CheckRequest& req) {
   r.runSeconds = out.seconds;
   r.kernelMsMedian = out.kernelMsMedian;
   r.recordsDropped = out.recordsDropped;
+  auto perBuffer = std::stable_partition(out.readbacks.begin(), out.readbacks.end(),
+                                         [](const RegionReadback& back) { return back.arg < 0; });
+  std::move(perBuffer, out.readbacks.end(), std::back_inserter(res.bufferStates));
+  out.readbacks.erase(perBuffer, out.readbacks.end());
   std::vector<Finding> found = collectFindings(out, km.sites, b, checks.settings);
   r.findings.insert(r.findings.end(), found.begin(), found.end());
   if (req.repeat > 1) repeatRuns(req, b, checks, profile, onGpu, launch, res);

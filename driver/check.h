@@ -24,6 +24,7 @@ struct CheckRequest {
   uint64_t seed = 0;
   int repeat = 1;                // --repeat: runs (each under another schedule on the CPU), outputs compared
   std::string saveInputs;        // write every buffer as initialised, before the launch, to DIR/NAME.npy
+  bool readBackBufferStates = false;  // the families' per-buffer state comes back (diff --against fp64)
   LaunchOptions launch;
 };
 
@@ -31,6 +32,7 @@ struct CheckResult {
   Bundle bundle;
   Report report;
   std::vector<ArgValue> args;    // after the run: the kernel's outputs
+  std::vector<RegionReadback> bufferStates;  // with readBackBufferStates: each per-buffer region instance
 };
 
 // "forward", "reverse", "random:SEED" -> the launch's schedule; throws InputError otherwise.

@@ -49,7 +49,7 @@
 #define TD_REGION_PREFER_SHARED 2u // kept in the block's own shared memory where it fits (block and thread scope)
 #define TD_REGION_HANG_READBACK 4u // says where threads wait: kept and read back when a launch is stopped for
                                    // time only by an executor that cannot see its waiting threads itself
-#define TD_REGION_READ_BACK 8u     // grid scope: copied back to the host after the launch
+#define TD_REGION_READ_BACK 8u     // grid (or, on request, buffer) scope: copied back to the host after the launch
 #define TD_REGION_IN_SHARED 16u    // set by the executor: this launch keeps it at shared_offset of the tail
 
 typedef struct td_region {

@@ -41,6 +41,7 @@ struct Waiter {
 struct RegionReadback {
   unsigned id = 0;
   std::vector<uint8_t> bytes;
+  int arg = -1;  // a per-buffer region: the argument whose instance this is
 };
 
 struct LaunchOutcome {

@@ -8,6 +8,10 @@ bool readBackAfterLaunch(const td_region& r) {
   return present(r) && (r.flags & TD_REGION_READ_BACK) && r.scope == TD_SCOPE_GRID;
 }
 
+bool buffersReadBack(const td_region& r) {
+  return present(r) && (r.flags & TD_REGION_READ_BACK) && r.scope == TD_SCOPE_BUFFER;
+}
+
 uint64_t regionInstanceBytes(const td_region& r, uint64_t measured, uint64_t nsites) {
   bool counted = r.scope == TD_SCOPE_BLOCK || r.scope == TD_SCOPE_BUFFER;
   uint64_t words = counted ? (measured + 3) / 4 : 0;

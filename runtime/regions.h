@@ -20,6 +20,9 @@ void sizeRegions(std::vector<td_region>& table, uint64_t windowBytes, uint64_t n
 bool present(const td_region& r);
 // A grid-scope region copied back to the host after the launch (TD_REGION_READ_BACK).
 bool readBackAfterLaunch(const td_region& r);
+// A per-buffer region whose every instance comes back after the launch (TD_REGION_READ_BACK on a buffer
+// region: set by the driver when asked, e.g. for diff --against fp64).
+bool buffersReadBack(const td_region& r);
 // Executors lay regions' instances out 16-byte aligned (the race shadow's granules load as 16-byte words).
 inline uint64_t roundUp16(uint64_t n) { return (n + 15) / 16 * 16; }
 

@@ -206,8 +206,16 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
     return m;
   };
   std::vector<BufferRegions> bufferRegions(args.size(), BufferRegions{});
-  for (const BufferRegionNeed& need : bufferRegionNeeds(regions, args, nsites))
-    bufferRegions[need.arg][need.slot] = reinterpret_cast<uint64_t>(mapRegion(need.bytes, MAP_PRIVATE));
+  std::vector<RegionReadback> bufferReadbacks;  // instances that come back: region id, argument, bytes
+  for (const BufferRegionNeed& need : bufferRegionNeeds(regions, args, nsites)) {
+    auto region = std::find_if(regions.begin(), regions.end(), [&](const td_region& r) {
+      return present(r) && r.scope == TD_SCOPE_BUFFER && r.slot == need.slot;
+    });
+    bool back = region != regions.end() && buffersReadBack(*region);
+    bufferRegions[need.arg][need.slot] = reinterpret_cast<uint64_t>(mapRegion(need.bytes, back ? MAP_SHARED : MAP_PRIVATE));
+    if (back) bufferReadbacks.push_back({static_cast<unsigned>(region - regions.begin()), std::vector<uint8_t>(need.bytes),
+                                         static_cast<int>(need.arg)});
+  }
   std::vector<td_region> bakedRegions = regions;  // the module sees sizes only: addresses differ per run
   for (td_region& r : regions)
     if (present(r) && r.scope == TD_SCOPE_GRID) r.base = reinterpret_cast<uint64_t>(mapRegion(r.bytes, MAP_SHARED));
@@ -349,6 +357,11 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
       const auto* p = reinterpret_cast<const uint8_t*>(r.base);
       out.readbacks.push_back({static_cast<unsigned>(&r - regions.data()), std::vector<uint8_t>(p, p + r.bytes)});
     }
+  for (RegionReadback& back : bufferReadbacks) {
+    const auto* p = reinterpret_cast<const uint8_t*>(bufferRegions[back.arg][regions[back.id].slot]);
+    std::copy(p, p + back.bytes.size(), back.bytes.begin());
+    out.readbacks.push_back(std::move(back));
+  }
   munmap(channel, channelBytes);
   munmap(hits, hitsBytes);
   for (auto [m, n] : regionMaps) munmap(m, n);

@@ -202,10 +202,12 @@ DeviceRegions allocateRegions(const Driver& d, const KernelModule& km, const Bun
 struct ReadbackSlot {
   unsigned id;
   size_t offset, bytes;
-  bool onHang;  // TD_REGION_HANG_READBACK: copied when the launch is stopped for time, else after it
+  bool onHang;   // TD_REGION_HANG_READBACK: copied when the launch is stopped for time, else after it
+  int arg = -1;  // a per-buffer region's instance: its argument
 };
 
-std::vector<ReadbackSlot> readbackSlots(const std::vector<td_region>& table, const Bundle& b, size_t& totalBytes) {
+std::vector<ReadbackSlot> readbackSlots(const std::vector<td_region>& table, const Bundle& b,
+                                        const std::vector<ArgValue>& args, uint64_t nsites, size_t& totalBytes) {
   std::vector<ReadbackSlot> slots;
   LaunchSize size(b);
   totalBytes = 0;
@@ -217,6 +219,12 @@ std::vector<ReadbackSlot> readbackSlots(const std::vector<td_region>& table, con
     slots.push_back({static_cast<unsigned>(i), totalBytes, bytes, hang});
     totalBytes += roundUp16(bytes);
   }
+  for (const BufferRegionNeed& n : bufferRegionNeeds(table, args, nsites))
+    for (size_t i = 0; i < table.size(); ++i)
+      if (buffersReadBack(table[i]) && table[i].slot == n.slot) {
+        slots.push_back({static_cast<unsigned>(i), totalBytes, n.bytes, false, static_cast<int>(n.arg)});
+        totalBytes += roundUp16(n.bytes);
+      }
   return slots;
 }
 
@@ -349,8 +357,10 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
     for (size_t i = 0; i < args.size(); ++i)
       if (args[i].spec->isBuffer) check(d, d.cuMemcpyDtoH(args[i].data, devPtrs[i], args[i].bytes), "cuMemcpyDtoH");
     for (const ReadbackSlot& slot : readbacks)
-      if (!slot.onHang)
-        check(d, d.cuMemcpyDtoH(readbackHost + slot.offset, regions.table[slot.id].base, slot.bytes), "cuMemcpyDtoH (read back)");
+      if (!slot.onHang) {
+        CUdeviceptr from = slot.arg >= 0 ? regions.buffers[slot.arg][regions.table[slot.id].slot] : regions.table[slot.id].base;
+        check(d, d.cuMemcpyDtoH(readbackHost + slot.offset, from, slot.bytes), "cuMemcpyDtoH (read back)");
+      }
     if (opts.timingLaunches > 0)
       st->kernelMsMedian = timeLaunches(d, fn, b, dynamicShared, params, opts.timingLaunches, static_cast<td_channel*>(gRecords.channel),
                                         static_cast<uint32_t*>(gRecords.hits), hitsBytes,
@@ -417,7 +427,7 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   // Regions that come back (after the launch, or who waits where in a hang), through this mapping.
   size_t readbackBytes = 0;
   const std::vector<td_region> sized = sizedRegions(km, b, opts);
-  std::vector<ReadbackSlot> readbacks = readbackSlots(sized, b, readbackBytes);
+  std::vector<ReadbackSlot> readbacks = readbackSlots(sized, b, args, nsites, readbackBytes);
   readbackBytes = readbackBytes ? roundUp(readbackBytes) : 0;
   auto* readbackHost = readbackBytes ? mapShared<uint8_t>(readbackBytes) : nullptr;
 
@@ -473,7 +483,7 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   } else if (state == kDone) {
     out.status = LaunchOutcome::Completed;
     for (const ReadbackSlot& r : readbacks)
-      if (!r.onHang) out.readbacks.push_back({r.id, back(r)});
+      if (!r.onHang) out.readbacks.push_back({r.id, back(r), r.arg});
     out.blocksRun = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
   } else if (state == kKernelError) {
     out.status = LaunchOutcome::Faulted;

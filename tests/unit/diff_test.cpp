@@ -157,3 +157,65 @@ TEST(Diff, BadReferencesAreNamed) {
   EXPECT_THROW(runDiff(rule), InputError);
   std::filesystem::remove_all(empty);
 }
+
+// --against fp64: the numerics family's shadows are the reference. The half-accumulating GEMV fails
+// PyTorch's float16 rule, its accumulator named by the run's drift finding, and its errors are those of
+// the kernel's outputs against the GEMV computed here in double; the float-accumulating twin passes.
+TEST(Diff, AgainstFp64TheHalfAccumulatorFailsAndIsNamed) {
+  DiffRequest half;
+  half.check.bundlePath = bundleFile("numerics", "gemv_half_accum");
+  half.check.launch.jobs = 2;
+  half.against = "fp64";
+  DiffReport r = runDiff(half);
+  ASSERT_EQ(r.outputs.size(), 1u);
+  const OutputDiff& o = r.outputs[0];
+  EXPECT_FALSE(o.pass);
+  EXPECT_EQ(o.unshadowed, 0u);
+  bool named = false;
+  for (const Finding& f : r.tested.findings) named |= f.kind == "precision-drift" && f.loc.line == 9u;
+  EXPECT_TRUE(named) << "the __hfma accumulator at gemv.cu:9";
+  // The same run's inputs, the exact GEMV in double here.
+  CheckRequest again = half.check;
+  again.checks = "launch";
+  CheckResult plain = runCheck(again);
+  std::vector<double> A = values(plain, "A"), x = values(plain, "x"), y = values(plain, "y");
+  double maxAbs = 0, sumSquares = 0;
+  for (int row = 0; row < 256; ++row) {
+    double exact = 0;
+    for (int k = 0; k < 1024; ++k) exact += A[row * 1024 + k] * x[k];
+    double err = std::fabs(y[row] - exact);
+    maxAbs = std::max(maxAbs, err);
+    sumSquares += err * err;
+  }
+  EXPECT_NEAR(o.comparison.maxAbs.abs, maxAbs, 1e-9 * maxAbs);
+  EXPECT_NEAR(o.comparison.rmse, std::sqrt(sumSquares / 256), 1e-9 * maxAbs);
+  EXPECT_FALSE(o.verdicts[2].evaluated) << "dynamo against fp64 alone has nothing to weigh";
+
+  DiffRequest twin = half;
+  twin.check.bundlePath = bundleFile("numerics", "gemv_float_accum");
+  DiffReport clean = runDiff(twin);
+  EXPECT_TRUE(clean.outputs.at(0).pass) << clean.outputs[0].verdicts[0].detail;
+  EXPECT_EQ(clean.exitCode(), 0);
+}
+
+// dynamo's rule with saved outputs: the float-accumulating GEMV is nearer fp64 than the half one's saved
+// outputs, so it passes dynamo's rule where PyTorch's float16 tolerance, against those outputs, fails it.
+TEST(Diff, DynamoWeighsBothSidesAgainstFp64) {
+  std::string ref = scratch("dynamo");
+  CheckRequest half;
+  half.bundlePath = bundleFile("numerics", "gemv_half_accum");
+  half.checks = "launch";
+  saveOutputs(runCheck(half), ref);
+  DiffRequest d;
+  d.check.bundlePath = bundleFile("numerics", "gemv_float_accum");
+  d.against = ref;
+  d.rule = "dynamo";
+  DiffReport r = runDiff(d);
+  const OutputDiff& o = r.outputs.at(0);
+  ASSERT_TRUE(o.hasFp64);
+  EXPECT_LT(o.resultRmseVsFp64, o.referenceRmseVsFp64);
+  EXPECT_TRUE(o.verdicts[2].evaluated && o.verdicts[2].pass) << o.verdicts[2].detail;
+  EXPECT_FALSE(o.verdicts[0].pass);
+  EXPECT_TRUE(o.pass);
+  std::filesystem::remove_all(ref);
+}
