@@ -20,7 +20,7 @@ struct Against {
 Against parseAgainst(const std::string& ref);
 
 // The values of every output of `tested` read from `against`'s .npy file or folder, as doubles, by output
-// name. InputError naming the file when one is missing, unreadable or of another size.
+// name, at the file's own precision (a float64 reference of a half output stays float64). InputError naming the file when one is missing, unreadable or of another size.
 std::map<std::string, std::vector<double>> readReferenceFiles(const Against& against, const CheckResult& tested);
 
 // An output buffer's values as doubles.

@@ -9,6 +9,7 @@ installed, a script.
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -41,7 +42,8 @@ class Reports(unittest.TestCase):
     def assertValid(self, what, code, report):
         # Against the one form the report says it is, for errors that point at the field (oneOf would only
         # say that no form matched); the whole schema's oneOf must hold too.
-        form = "stopped" if "error" in report else "scriptReport" if "script" in report else "bundleReport"
+        form = ("stopped" if "error" in report else "scriptReport" if "script" in report
+                else "diffReport" if report.get("command") == "diff" else "bundleReport")
         validator = jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": f"#/$defs/{form}"})
         errors = sorted(validator.iter_errors(report), key=lambda e: list(e.absolute_path))
         self.assertEqual(errors, [], f"{what}: " + "\n".join(
@@ -74,6 +76,25 @@ class Reports(unittest.TestCase):
         # The bundles cover clean runs, findings, stops and kernels the CPU cannot run, and most kinds.
         self.assertTrue({0, 1, 3, 6} <= codes, codes)
         self.assertGreaterEqual(len(kinds), 15, sorted(kinds))
+
+    def test_diff_reports(self):
+        """tile-doctor diff against saved outputs, another target, fp64 (dynamo weighed), and a bad reference."""
+        tmp = tempfile.mkdtemp(prefix="td-schema-diff-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        gemm = ROOT / "tests" / "bundles" / "diff" / "bundle.toml"
+        floor = ROOT / "tests" / "bundles" / "diff" / "bundle_floor_grid.toml"
+        half = ROOT / "tests" / "bundles" / "numerics" / "gemv_half_accum.toml"
+        subprocess.run([BINARY, "check", gemm, "--checks", "launch", "--save-outputs", tmp], capture_output=True, check=True)
+        cases = [([floor, "--against", tmp], 1), ([gemm, "--against", "metax-c500"], 0),
+                 ([half, "--against", "fp64"], 1), ([half, "--against", "metax-c500", "--rule", "dynamo"], 0),
+                 ([gemm, "--against", "/no/such/reference"], 2)]
+        for args, expected in cases:
+            with self.subTest(args=[str(a) for a in args]):
+                proc = subprocess.run([BINARY, "diff", "--format", "json", "--jobs", "2", *map(str, args)],
+                                      capture_output=True, text=True, timeout=300)
+                report = json.loads(proc.stdout)
+                self.assertEqual(proc.returncode, expected, proc.stderr[-2000:])
+                self.assertValid(args, proc.returncode, report)
 
     def test_repeat_and_target_variants(self):
         races = ROOT / "tests" / "bundles" / "races" / "bundle_two_writers.toml"
