@@ -46,6 +46,7 @@ std::function<int()> addDiffCommand(CLI::App& app) {
       ->check(CLI::IsMember({"torch", "tilelang", "dynamo"}));
   sub->add_option("--rtol", args->rtol, "relative tolerance replacing the rule's own")->check(CLI::NonNegativeNumber);
   sub->add_option("--atol", args->atol, "absolute tolerance replacing the rule's own")->check(CLI::NonNegativeNumber);
+  sub->add_option("--images", args->req.images, "write a PNG heat map of each output's errors to DIR/NAME.png");
   sub->add_option("--worst", args->req.worst, "worst elements listed per output (default 8)")->check(CLI::Range(0, 1000));
   addCheckOptions(sub, args->check);
   return [args] { return runWritingStops(*args->check, [&] { return diffBundle(*args); }); };

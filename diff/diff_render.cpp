@@ -75,6 +75,7 @@ std::string renderDiffText(const DiffReport& r) {
       for (const ElementError& e : c.worst) s += "    " + elementText(c.name, e) + "\n";
     }
     s += "  tiles:\n" + renderTileMap(o.tiles);
+    if (!o.image.empty()) s += fmt::format("  heat map: {}\n", o.image);
   }
   if (!r.tested.findings.empty()) {
     s += fmt::format("\nwhat the run's checks found ({} findings; `tile-doctor check` for the details):\n",
@@ -132,6 +133,7 @@ nlohmann::json diffJson(const DiffReport& r) {
       x["rules"][v.rule] = rv;
     }
     const TileMap& t = o.tiles;
+    if (!o.image.empty()) x["image"] = o.image;
     x["tiles"] = {{"tile", {t.tileRows, t.tileCols}}, {"tiles", {t.tilesDown, t.tilesAcross}}, {"layout", t.layout},
                   {"worst_ratio", nlohmann::json::array()}, {"mismatched", t.mismatched}};
     for (double w : t.worst) x["tiles"]["worst_ratio"].push_back(std::isfinite(w) ? nlohmann::json(w) : nlohmann::json(nullptr));

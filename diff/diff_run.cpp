@@ -1,5 +1,6 @@
 #include "diff/diff_run.h"
 
+#include <filesystem>
 #include <fmt/format.h>
 
 #include "diff/fp64_reference.h"
@@ -42,6 +43,12 @@ OutputDiff diffOne(const ArgValue& out, std::vector<double> reference, const std
   // dynamo's allowance past allclose is not per element: its tiles use torch's
   const RuleVerdict& perElement = v.rule == "dynamo" && !v.pass ? d.verdicts.front() : v;
   d.tiles = tileMap(d.comparison, grid, perElement.rtol, perElement.atol);
+  d.heat = heatCells(d.comparison, d.tiles, perElement.rtol, perElement.atol);
+  if (!req.images.empty()) {
+    d.image = (std::filesystem::path(req.images) / (s.name + ".png")).string();
+    writeHeatMapPng(d.image, fmt::format("{} {}: {} rule, {}", s.name, elemTypeName(s.type), perElement.rule,
+                                         d.pass ? "passes" : "fails"), d.heat, d.tiles);
+  }
   return d;
 }
 
@@ -61,6 +68,11 @@ int DiffReport::exitCode() const {
 DiffReport runDiff(const DiffRequest& req) {
   if (!isRuleName(req.rule))
     throw InputError("--rule", 0, fmt::format("'{}' is not a rule: torch, tilelang or dynamo", req.rule));
+  if (!req.images.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(req.images, ec);
+    if (!std::filesystem::is_directory(req.images)) throw InputError(req.images, 0, "--images: cannot make this folder");
+  }
   DiffReport report;
   report.rule = req.rule;
   report.against = parseAgainst(req.against);

@@ -9,6 +9,7 @@
 #include "diff/acceptance_rules.h"
 #include "diff/output_comparison.h"
 #include "diff/reference_outputs.h"
+#include "diff/heat_map.h"
 #include "diff/tile_map.h"
 #include "driver/check.h"
 
@@ -20,12 +21,15 @@ struct DiffRequest {
   std::string rule = "torch";
   RuleOverrides overrides;   // --rtol, --atol
   size_t worst = 8;          // worst elements listed per output
+  std::string images;        // --images DIR: a PNG heat map per output, DIR/NAME.png
 };
 
 struct OutputDiff {
   OutputComparison comparison;
   std::vector<RuleVerdict> verdicts;  // every rule, in kRuleNames order
   TileMap tiles;                      // against the chosen rule's allowance
+  HeatCells heat;                     // the elementwise picture (--images draws it)
+  std::string image;                  // the PNG written, if any
   bool pass = false;                  // the chosen rule's verdict (a rule not evaluated passes nothing)
   bool hasFp64 = false;               // the numerics family's shadows gave an fp64 reference:
   double resultRmseVsFp64 = 0, referenceRmseVsFp64 = 0;

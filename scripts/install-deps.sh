@@ -4,7 +4,7 @@ set -euo pipefail
 # clang-19 ships clang 19's CMake config (ClangConfig.cmake); without it CMake would find another clang's.
 pkgs=(cmake ninja-build g++ llvm-19-dev clang-19 libclang-19-dev libclang-common-19-dev libclang-cpp19-dev libcapstone-dev libsqlite3-dev libcli11-dev
       libfmt-dev libgtest-dev libtomlplusplus-dev nlohmann-json3-dev libboost-context-dev libzstd-dev zlib1g-dev
-      libseccomp-dev)
+      libseccomp-dev libcairo2-dev pkg-config)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -85,7 +85,7 @@ class Reports(unittest.TestCase):
         floor = ROOT / "tests" / "bundles" / "diff" / "bundle_floor_grid.toml"
         half = ROOT / "tests" / "bundles" / "numerics" / "gemv_half_accum.toml"
         subprocess.run([BINARY, "check", gemm, "--checks", "launch", "--save-outputs", tmp], capture_output=True, check=True)
-        cases = [([floor, "--against", tmp], 1), ([gemm, "--against", "metax-c500"], 0),
+        cases = [([floor, "--against", tmp, "--images", pathlib.Path(tmp) / "images"], 1), ([gemm, "--against", "metax-c500"], 0),
                  ([half, "--against", "fp64"], 1), ([half, "--against", "metax-c500", "--rule", "dynamo"], 0),
                  ([gemm, "--against", "/no/such/reference"], 2)]
         for args, expected in cases:

@@ -6,6 +6,10 @@
 #include <filesystem>
 #include <limits>
 
+#ifdef TD_HAVE_CAIRO
+#include <cairo.h>
+#endif
+
 #include "diff/acceptance_rules.h"
 #include "diff/diff_run.h"
 #include "driver/outputs.h"
@@ -219,3 +223,45 @@ TEST(Diff, DynamoWeighsBothSidesAgainstFp64) {
   EXPECT_TRUE(o.pass);
   std::filesystem::remove_all(ref);
 }
+
+#ifdef TD_HAVE_CAIRO  // the static GPU build has no cairo
+// --images: the heat map of the unwritten edge. The numbers behind the picture (one cell per element here)
+// are hot exactly where the reference is nonzero outside the covered 64 x 64 corner, and the PNG's pixels
+// have the colours the scale gives those numbers.
+TEST(Diff, HeatMapShowsTheUnwrittenEdge) {
+  std::string ref = scratch("heat-ref"), images = scratch("heat-images");
+  CheckResult good = runCheck(diffRequest("bundle", "").check);
+  saveOutputs(good, ref);
+  DiffRequest d = diffRequest("bundle_floor_grid", ref);
+  d.images = images;
+  DiffReport r = runDiff(d);
+  const OutputDiff& o = r.outputs.at(0);
+  ASSERT_EQ(o.heat.down, 72);
+  ASSERT_EQ(o.heat.across, 72);
+  std::vector<double> C = values(good, "C");
+  for (int row = 0; row < 72; ++row)
+    for (int col = 0; col < 72; ++col) {
+      bool missed = (row >= 64 || col >= 64) && C[row * 72 + col] != 0;
+      ASSERT_EQ(o.heat.ratio[row * 72 + col] > 1, missed) << row << ", " << col;
+    }
+  ASSERT_EQ(o.image, images + "/C.png");
+  cairo_surface_t* png = cairo_image_surface_create_from_png(o.image.c_str());
+  ASSERT_EQ(cairo_surface_status(png), CAIRO_STATUS_SUCCESS);
+  const unsigned char* data = cairo_image_surface_get_data(png);
+  int stride = cairo_image_surface_get_stride(png);
+  auto pixel = [&](int row, int col) {  // the centre of an element's 7-pixel cell, 48 pixels in
+    uint32_t p = *reinterpret_cast<const uint32_t*>(data + (48 + row * 7 + 3) * stride + (48 + col * 7 + 3) * 4);
+    return std::array<int, 3>{int(p >> 16 & 255), int(p >> 8 & 255), int(p & 255)};
+  };
+  auto expected = [&](int row, int col) {
+    Rgb c = heatColour(o.heat.ratio[row * 72 + col]);
+    return std::array<int, 3>{int(c.r * 255 + 0.5), int(c.g * 255 + 0.5), int(c.b * 255 + 0.5)};
+  };
+  for (auto [row, col] : {std::pair{10, 10}, {70, 5}, {5, 70}, {71, 71}, {63, 63}})
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(pixel(row, col)[k], expected(row, col)[k], 1) << row << ", " << col;
+  EXPECT_NE(pixel(10, 10), pixel(70, 5)) << "the edge looks different from the inside";
+  cairo_surface_destroy(png);
+  std::filesystem::remove_all(ref);
+  std::filesystem::remove_all(images);
+}
+#endif
