@@ -18,14 +18,24 @@ struct DiffArgs {
   double rtol = -1, atol = -1;
 };
 
+// A TileLang script: every checked launch against its reference (diff/script_diff.h).
+int diffScript(DiffArgs& a, ReportSink& sink) {
+  ScriptDiffRequest req;
+  req.script = scriptRequest(*a.check);
+  req.diff = a.req;
+  ScriptDiffReport report = runScriptDiff(req);
+  sink.write(a.check->format == "json" ? scriptDiffJson(report).dump(2) + "\n" : renderScriptDiffText(report));
+  return report.exitCode();
+}
+
 int diffBundle(DiffArgs& a) {
-  if (isScript(a.check->req.bundlePath))
-    throw InputError(a.check->req.bundlePath, 0, "diff takes a bundle; for a TileLang script, keep its launches' bundles "
-                                                 "(tile-doctor check kernel.py --keep DIR) and diff those");
   if (a.rtol >= 0) a.req.overrides.rtol = a.rtol;
   if (a.atol >= 0) a.req.overrides.atol = a.atol;
   a.req.check = a.check->req;
   ReportSink sink(*a.check);
+  if (isScript(a.check->req.bundlePath)) return diffScript(a, sink);
+  if (!a.check->scriptArgs.empty())
+    throw InputError(a.check->req.bundlePath, 0, "arguments after the bundle are for TileLang scripts (kernel.py) only");
   DiffReport report = runDiff(a.req);
   sink.write(a.check->format == "json" ? diffJson(report).dump(2) + "\n" : renderDiffText(report));
   return report.exitCode();
@@ -37,10 +47,12 @@ std::function<int()> addDiffCommand(CLI::App& app) {
   auto args = std::make_shared<DiffArgs>();
   CLI::App* sub = app.add_subcommand("diff", "compare a kernel's outputs with a reference (saved outputs, another target "
                                              "or executor) and judge them by PyTorch's, TileLang's or dynamo's rule");
-  sub->add_option("bundle", args->check->req.bundlePath, "the bundle manifest (bundle.toml)")->required();
+  sub->add_option("bundle", args->check->req.bundlePath, "the bundle manifest (bundle.toml) or a TileLang script (kernel.py)")
+      ->required();
   sub->add_option("--against", args->req.against,
-                  "the reference: a .npy file or a folder of NAME.npy (one per output), an executor (cpu, cuda) or a "
-                  "target (tile-doctor targets) the same bundle runs for")
+                  "the reference: fp64 (the numerics shadows), an executor (cpu, cuda), a target (tile-doctor targets) "
+                  "the same bundle or script runs for, a .npy file or a folder of NAME.npy (one per output; for a "
+                  "script, a folder per launch as check --save-outputs writes)")
       ->required();
   sub->add_option("--rule", args->req.rule, "the verdict that sets the exit code: torch (default), tilelang or dynamo")
       ->check(CLI::IsMember({"torch", "tilelang", "dynamo"}));

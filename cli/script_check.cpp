@@ -9,8 +9,7 @@ namespace td::cli {
 
 bool isScript(const std::string& path) { return std::filesystem::path(path).extension() == ".py"; }
 
-int checkScript(CheckArgs& args) {
-  ReportSink sink(args);
+ScriptCheckRequest scriptRequest(const CheckArgs& args) {
   ScriptCheckRequest req;
   req.check = args.req;
   req.scriptArgs = args.scriptArgs;
@@ -21,7 +20,12 @@ int checkScript(CheckArgs& args) {
   req.launches = args.launches;
   req.autotune = args.autotune;
   req.stdoutToStderr = args.reportOwnsStdout();
-  RunSet set = checkScriptRuns(req);
+  return req;
+}
+
+int checkScript(CheckArgs& args) {
+  ReportSink sink(args);
+  RunSet set = checkScriptRuns(scriptRequest(args));
   sink.write(makeReporter(args.format, sink.colour())->render(set));
   return set.exitCode();
 }

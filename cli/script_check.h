@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "driver/check.h"
+#include "driver/script_run.h"
 #include "sanitizer/run_set.h"
 
 namespace td::cli {
@@ -33,6 +34,8 @@ void addCheckOptions(CLI::App* sub, const std::shared_ptr<CheckArgs>& args);
 // --format's stop report and rethrows for main() to give the exit code.
 int runWritingStops(CheckArgs& args, const std::function<int()>& work);
 int checkScript(CheckArgs& args);
+// The script run the options ask for (what `check kernel.py` runs, and `diff kernel.py` too).
+ScriptCheckRequest scriptRequest(const CheckArgs& args);
 
 // Where the report goes (--out FILE or standard output). Opened, with the output folders made, before
 // anything runs, so a bad path costs no run; written before outputs are saved, so nothing is lost.

@@ -54,6 +54,10 @@ OutputDiff diffOne(const ArgValue& out, std::vector<double> reference, const std
 
 }  // namespace
 
+bool needsFp64(const Against& against, const DiffRequest& req) {
+  return against.kind == Against::Fp64 || req.rule == "dynamo" || req.check.checks.find("numerics") != std::string::npos;
+}
+
 bool DiffReport::pass() const {
   for (const OutputDiff& o : outputs)
     if (!o.pass) return false;
@@ -65,7 +69,7 @@ int DiffReport::exitCode() const {
   return pass() ? 0 : 1;
 }
 
-DiffReport runDiff(const DiffRequest& req) {
+void checkDiffRequest(const DiffRequest& req) {
   if (!isRuleName(req.rule))
     throw InputError("--rule", 0, fmt::format("'{}' is not a rule: torch, tilelang or dynamo", req.rule));
   if (!req.images.empty()) {
@@ -73,12 +77,30 @@ DiffReport runDiff(const DiffRequest& req) {
     std::filesystem::create_directories(req.images, ec);
     if (!std::filesystem::is_directory(req.images)) throw InputError(req.images, 0, "--images: cannot make this folder");
   }
+}
+
+std::vector<OutputDiff> compareOutputs(const CheckResult& tested, std::map<std::string, std::vector<double>> refs,
+                                       const Fp64Outputs* fp64, const DiffRequest& req) {
+  std::vector<OutputDiff> outputs;
+  for (const ArgValue& a : tested.args)
+    if (a.spec->isBuffer && a.spec->output) {
+      const std::vector<double>* shadow = nullptr;
+      uint64_t unshadowed = 0;
+      if (fp64)
+        if (auto it = fp64->values.find(a.spec->name); it != fp64->values.end())
+          shadow = &it->second, unshadowed = fp64->unshadowed.at(a.spec->name);
+      outputs.push_back(diffOne(a, std::move(refs[a.spec->name]), shadow, unshadowed, req, tested.report.grid));
+    }
+  return outputs;
+}
+
+DiffReport runDiff(const DiffRequest& req) {
+  checkDiffRequest(req);
   DiffReport report;
   report.rule = req.rule;
   report.against = parseAgainst(req.against);
   CheckRequest testedReq = req.check;
-  report.fp64 = report.against.kind == Against::Fp64 || req.rule == "dynamo" ||
-                testedReq.checks.find("numerics") != std::string::npos;
+  report.fp64 = needsFp64(report.against, req);
   if (report.fp64) requestFp64Shadows(testedReq);
   CheckResult tested = runCheck(testedReq);
   report.tested = tested.report;
@@ -87,7 +109,7 @@ DiffReport runDiff(const DiffRequest& req) {
   std::map<std::string, std::vector<double>> refs;
   if (report.against.kind == Against::Fp64) {
     refs = fp64.values;
-    report.referenceText = "fp64: the kernel's own operations carried out in double (the numerics family's shadows)";
+    report.referenceText = kFp64ReferenceText;
   } else if (report.against.kind == Against::Files) {
     refs = readReferenceFiles(report.against, tested);
     report.referenceText = fmt::format("saved outputs in {}", report.against.name);
@@ -103,13 +125,7 @@ DiffReport runDiff(const DiffRequest& req) {
     for (const ArgValue& a : ref.args)
       if (a.spec->isBuffer && a.spec->output) refs[a.spec->name] = valuesOf(a);
   }
-  for (const ArgValue& a : tested.args)
-    if (a.spec->isBuffer && a.spec->output) {
-      auto shadow = fp64.values.find(a.spec->name);
-      report.outputs.push_back(diffOne(a, std::move(refs[a.spec->name]),
-                                       shadow == fp64.values.end() ? nullptr : &shadow->second,
-                                       fp64.unshadowed[a.spec->name], req, tested.report.grid));
-    }
+  report.outputs = compareOutputs(tested, std::move(refs), report.fp64 ? &fp64 : nullptr, req);
   return report;
 }
 

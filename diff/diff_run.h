@@ -9,6 +9,7 @@
 #include "diff/acceptance_rules.h"
 #include "diff/output_comparison.h"
 #include "diff/reference_outputs.h"
+#include "diff/fp64_reference.h"
 #include "diff/heat_map.h"
 #include "diff/tile_map.h"
 #include "driver/check.h"
@@ -51,5 +52,17 @@ struct DiffReport {
 
 // Throws InputError for bad input (a bad --against, --rule, reference file), as runCheck does.
 DiffReport runDiff(const DiffRequest& req);
+
+// The outputs of a checked run against their references (by output name), with the run's fp64 shadows when
+// it carried them: the part of runDiff a script's launches share (diff/script_diff.h).
+std::vector<OutputDiff> compareOutputs(const CheckResult& tested, std::map<std::string, std::vector<double>> refs,
+                                       const Fp64Outputs* fp64, const DiffRequest& req);
+
+// The run must carry fp64 shadows: --against fp64, --rule dynamo, or numerics among the checks.
+bool needsFp64(const Against& against, const DiffRequest& req);
+constexpr const char* kFp64ReferenceText = "fp64: the kernel's own operations carried out in double (the numerics family's shadows)";
+
+// InputError unless the rule is one of kRuleNames; makes the --images folder.
+void checkDiffRequest(const DiffRequest& req);
 
 }  // namespace td

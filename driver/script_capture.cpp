@@ -82,6 +82,7 @@ int runCaptureModule(const CaptureRequest& req, const std::string& dir, const La
                                    "--profile", req.profile.is_null() ? "{}" : req.profile.dump(),
                                    "--autotune", req.autotune, "--lowering", req.lowering, "--cache", cacheDir()};
   if (!req.keepDir.empty()) argv.push_back("--kept");
+  if (req.seed) argv.push_back("--seed=" + std::to_string(*req.seed));
   for (auto& [k, v] : req.params) argv.push_back("--param=" + k + "=" + v);
   argv.push_back(req.script);
   for (auto& a : req.scriptArgs) argv.push_back(a);

@@ -4,6 +4,7 @@
 #pragma once
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +23,7 @@ struct CaptureRequest {
   std::string autotune = "first";  // @tilelang.autotune: take the first configuration, or check all
   nlohmann::json profile;       // the target, for the torch.cuda queries of a script on a machine without GPU
   bool stdoutToStderr = false;  // the report takes standard output (JSON without --out): the script prints to stderr
+  std::optional<uint64_t> seed; // seed the script's random generators first (diff's two runs see the same inputs)
 };
 
 struct CapturedKernel {

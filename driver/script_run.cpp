@@ -116,6 +116,7 @@ class ScriptChecker {
       for (Finding& f : res.report.findings)  // launch-limit findings sit at a manifest line: name the script's
         if (f.loc.file == res.bundle.manifestPath) f.loc.python = item.compiledAt;
       saveOutputs(res, subFolder(args_.saveOutputs, item.folder));
+      if (args_.onChecked && !req.checks.empty()) args_.onChecked(item, res);
       return res;
     } catch (ExecutorCannotRun& e) {
       if (e.loc.python.empty()) e.loc.python = item.calledAt.empty() ? item.compiledAt : item.calledAt;
@@ -161,6 +162,7 @@ RunSet checkScriptRuns(const ScriptCheckRequest& r) {
   creq.profile = profileJson(r.check.target);
   creq.autotune = r.autotune;
   creq.stdoutToStderr = r.stdoutToStderr;
+  creq.seed = r.seedScript;
   ScriptChecker checker(r);
   TempDirGuard guard;
   CaptureResult cap = captureScript(creq, [&](const nlohmann::json& m) { return checker.onLaunch(m); });

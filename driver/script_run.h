@@ -2,6 +2,8 @@
 // it makes is checked (or run uninstrumented, driver/launch_policy) before the script goes on; kernels it
 // compiled and never launched are checked with their bundles' inputs. The CLI renders the RunSet.
 #pragma once
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,10 @@ struct ScriptCheckRequest {
   std::string launches = "first";  // which launches are checked (driver/launch_policy.h)
   std::string autotune = "first";  // @tilelang.autotune takes the first configuration, or checks all
   bool stdoutToStderr = false;     // the report takes standard output: the script's prints go to stderr
+  std::optional<uint64_t> seedScript;  // seed the script's random generators before it runs
+  // Called after each checked launch (and each kernel never launched) with its run and its result, while
+  // its bundle is still on disk: what `diff kernel.py` compares.
+  std::function<void(const Run& item, const CheckResult& result)> onChecked;
 };
 
 // Throws InputError when the script compiled no TileLang kernel.

@@ -100,6 +100,21 @@ std::string temporaryPrefix(const std::string& what) {
   return "tile-doctor-" + what + "-" + std::to_string(::getpid()) + "-";
 }
 
+TemporaryFolder::TemporaryFolder(const std::string& what) {
+  static std::atomic<int> next{0};
+  path_ = (fs::temp_directory_path() / (temporaryPrefix(what) + std::to_string(next++))).string();
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+  fs::create_directories(path_);
+  adoptTemporary(path_);
+}
+
+TemporaryFolder::~TemporaryFolder() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+  releaseTemporary(path_);
+}
+
 void removeStaleTemporaries(const std::string& what) {
   std::string prefix = "tile-doctor-" + what + "-";
   std::error_code ec;

@@ -31,4 +31,18 @@ void releaseTemporary(const std::string& path);
 std::string temporaryPrefix(const std::string& what);
 void removeStaleTemporaries(const std::string& what);
 
+// A fresh folder under the temp folder (temporaryPrefix(what) + a number), removed when it goes out of
+// scope or a termination signal ends the tool.
+class TemporaryFolder {
+ public:
+  explicit TemporaryFolder(const std::string& what);
+  ~TemporaryFolder();
+  TemporaryFolder(const TemporaryFolder&) = delete;
+  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 }  // namespace td

@@ -37,6 +37,19 @@ def _use_host_device(profile: dict) -> bool:
     return True
 
 
+def _seed_generators(seed: int) -> None:
+    """The same random inputs in two runs of one script (diff pairs their launches)."""
+    import random
+    random.seed(seed)
+    try:
+        import numpy
+        numpy.random.seed(seed % 2**32)
+    except ImportError:
+        pass
+    import torch
+    torch.manual_seed(seed)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tile_doctor_capture")
     parser.add_argument("--out", required=True)
@@ -47,6 +60,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--lowering", choices=("auto", "cuda", "hip", "maca"), default="auto")
     parser.add_argument("--cache", default="", help="tile-doctor's cache folder (lowerings, sources); none: off")
     parser.add_argument("--kept", action="store_true", help="--out is the user's --keep folder")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed Python's, NumPy's and torch's generators before the script runs (diff's two runs)")
     parser.add_argument("script")
     parser.add_argument("script_args", nargs=argparse.REMAINDER)
     opts = parser.parse_args(argv)
@@ -79,6 +94,8 @@ def main(argv: list[str]) -> int:
     result["tilelang_version"] = capture.tilelang_version
     result["lowering"] = capture.lowering_text
 
+    if opts.seed is not None:
+        _seed_generators(opts.seed)
     sys.argv = [script] + opts.script_args
     sys.path.insert(0, os.path.dirname(script))
     code, where, why = 0, "", ""

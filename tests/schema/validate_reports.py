@@ -42,8 +42,9 @@ class Reports(unittest.TestCase):
     def assertValid(self, what, code, report):
         # Against the one form the report says it is, for errors that point at the field (oneOf would only
         # say that no form matched); the whole schema's oneOf must hold too.
-        form = ("stopped" if "error" in report else "scriptReport" if "script" in report
-                else "diffReport" if report.get("command") == "diff" else "bundleReport")
+        diff = report.get("command") == "diff"
+        form = ("stopped" if "error" in report else ("diffScriptReport" if "script" in report else "diffReport") if diff
+                else "scriptReport" if "script" in report else "bundleReport")
         validator = jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": f"#/$defs/{form}"})
         errors = sorted(validator.iter_errors(report), key=lambda e: list(e.absolute_path))
         self.assertEqual(errors, [], f"{what}: " + "\n".join(
@@ -135,6 +136,11 @@ class Reports(unittest.TestCase):
         code, report = run(script, "--", "--buggy-bias")
         self.assertValid("three_kernels.py --buggy-bias", code, report)
         self.assertGreaterEqual(len(report["launches"]), 3)
+        # and the script's diff against fp64
+        proc = subprocess.run([BINARY, "diff", "--format", "json", ROOT / "tests" / "tilelang" / "gemm_accum_dtype.py",
+                               "--against", "fp64", "--", "--accum", "float16"], capture_output=True, text=True,
+                              timeout=600)
+        self.assertValid("diff gemm_accum_dtype.py --against fp64", proc.returncode, json.loads(proc.stdout))
 
 
 if __name__ == "__main__":

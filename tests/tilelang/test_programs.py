@@ -137,6 +137,42 @@ class TileLangPrograms(unittest.TestCase):
         self.assertAlmostEqual(stated, independent, delta=0.1 * independent)
         self.assertEqual(rc, 1)
 
+    def test_diff_of_the_script_against_fp64_names_the_gemm_line(self):
+        script = "gemm_accum_dtype.py"
+        work = tempfile.mkdtemp(prefix="td-tilelang-diff-")
+        self.work = [work]
+        proc = subprocess.run([TOOL, "diff", os.path.join(HERE, script), "--against", "fp64", "--format", "json",
+                               "--save-inputs", os.path.join(work, "in"), "--save-outputs", os.path.join(work, "out"),
+                               "--", "--accum", "float16"], capture_output=True, text=True)
+        report = json.loads(proc.stdout)
+        self.assertEqual(proc.returncode, 1, proc.stderr[-2000:])
+        (launch,) = report["launches"]
+        c_diff = next(o for o in launch["outputs"] if o["name"] == "C")
+        self.assertFalse(c_diff["rules"]["torch"]["pass"], "PyTorch's float16 rule fails the half accumulator")
+        # the errors are those of the launch's output against its product computed here in float64; an
+        # mma.sync's shadow sums its 16 products in float on the tensor core, so the reference is exact to
+        # about 1e-7 of the values, not to double's rounding
+        a, b, c = load(work, "in", "launch1", "A"), load(work, "in", "launch1", "B"), load(work, "out", "launch1", "C")
+        exact = a.astype(np.float64) @ b.astype(np.float64)
+        err = np.abs(c.astype(np.float64) - exact)
+        self.assertAlmostEqual(c_diff["max_abs_error"]["abs_error"], err.max(), delta=1e-7 * np.abs(exact).max())
+        findings = report["run"]["launches"][0]["report"]["findings"]
+        gemm_line = line_of(script, "                T.gemm(A_shared, B_shared, C_local)")
+        self.assertTrue(any(f["kind"] == "precision-drift" and f["location"]["python"].endswith(f"{script}:{gemm_line}")
+                            for f in findings), findings)
+
+    def test_diff_of_a_softmax_between_metax_and_nvidia(self):
+        # each run lowered for its own target (the HIP stand-in at wave 64, CUDA at 32), the script seeded the same
+        proc = subprocess.run([TOOL, "diff", os.path.join(HERE, "softmax.py"), "--target", "metax-c500", "--against",
+                               "nvidia-h200", "--checks", "launch", "--format", "json"], capture_output=True, text=True)
+        report = json.loads(proc.stdout)
+        self.assertEqual(proc.returncode, 0, proc.stderr[-2000:])
+        (launch,) = report["launches"]
+        self.assertNotIn("error", launch)
+        y = next(o for o in launch["outputs"] if o["name"] == "Y")
+        self.assertTrue(y["rules"]["torch"]["pass"], y["rules"]["torch"])
+        self.assertLessEqual(y["max_rel_error"]["rel_error"] or 0, 1e-6, "within float rounding")
+
     def test_float_accumulating_gemm_is_clean_under_numerics(self):
         report, work = self.run_clean("gemm_accum_dtype.py", "--checks", "numerics")
         a, b, c = load(work, "in", "launch1", "A"), load(work, "in", "launch1", "B"), load(work, "out", "launch1", "C")

@@ -101,6 +101,15 @@ TEST(Diff, AnotherTargetAgreesUnlessTheKernelDependsOnTheWaveSize) {
     if (o.comparison.name == "warp_sum") sumFails = !o.pass;
   }
   EXPECT_TRUE(sizeFails && sumFails) << "warpSize and the sums over it differ between 32 and 64 lanes";
+  // the other way round, the wave-64 run names the lines that assume 32 lanes
+  probe.check.target = "metax-c500";
+  probe.check.checks = "all";
+  probe.against = "nvidia-h200";
+  DiffReport named = runDiff(probe);
+  EXPECT_EQ(named.exitCode(), 1);
+  bool assumption = false;
+  for (const Finding& f : named.tested.findings) assumption |= f.kind == "warp-size-assumption" && f.loc.line == 8u;
+  EXPECT_TRUE(assumption) << "the shuffle reduction written for 32 lanes, at probe.cu:8";
   EXPECT_EQ(wave.exitCode(), 1);
 }
 
