@@ -42,6 +42,16 @@ nlohmann::json elementJson(const ElementError& e) {
           {"abs_error", num(e.abs)}, {"rel_error", num(e.rel)}, {"ulps", num(e.ulps)}};
 }
 
+std::string warpsText(const WarpErrors& w) {
+  if (w.elements.empty()) return "  per warp: the race family's shadow tells who wrote what (--checks race, or all)\n";
+  std::string s = fmt::format("  per warp of a block (the {}-lane warp that last wrote each element):", w.warpSize);
+  for (size_t i = 0; i < w.elements.size(); ++i)
+    if (w.elements[i]) s += fmt::format(" {}:{}", i, tileSymbol(w.worst[i]));
+  if (w.unattributed)
+    s += fmt::format("  no store: {} ({} elements no instrumented store wrote)", tileSymbol(w.unattributedWorst), w.unattributed);
+  return s + "\n";
+}
+
 std::string outputText(const OutputDiff& o, const std::string& rule) {
   const OutputComparison& c = o.comparison;
   std::string s;
@@ -68,6 +78,7 @@ std::string outputText(const OutputDiff& o, const std::string& rule) {
     for (const ElementError& e : c.worst) s += "    " + elementText(c.name, e) + "\n";
   }
   s += "  tiles:\n" + renderTileMap(o.tiles);
+  s += warpsText(o.warps);
   if (!o.image.empty()) s += fmt::format("  heat map: {}\n", o.image);
   return s;
 }
@@ -115,6 +126,17 @@ nlohmann::json outputJson(const OutputDiff& o) {
   }
   const TileMap& t = o.tiles;
   if (!o.image.empty()) x["image"] = o.image;
+  if (!o.warps.elements.empty()) {
+    double worst = o.warps.unattributedWorst;
+    x["warps"] = {{"warp_size", o.warps.warpSize}, {"unattributed", o.warps.unattributed},
+                  {"unattributed_worst_ratio", std::isfinite(worst) ? nlohmann::json(worst) : nlohmann::json(nullptr)},
+                  {"per_warp", nlohmann::json::array()}};
+    for (size_t i = 0; i < o.warps.elements.size(); ++i)
+      if (o.warps.elements[i])
+        x["warps"]["per_warp"].push_back({{"warp", i}, {"elements", o.warps.elements[i]},
+                                          {"worst_ratio", std::isfinite(o.warps.worst[i]) ? nlohmann::json(o.warps.worst[i]) : nlohmann::json(nullptr)},
+                                          {"mismatched", o.warps.mismatched[i]}});
+  }
   x["tiles"] = {{"tile", {t.tileRows, t.tileCols}}, {"tiles", {t.tilesDown, t.tilesAcross}}, {"layout", t.layout},
                 {"worst_ratio", nlohmann::json::array()}, {"mismatched", t.mismatched}};
   for (double w : t.worst) x["tiles"]["worst_ratio"].push_back(std::isfinite(w) ? nlohmann::json(w) : nlohmann::json(nullptr));

@@ -5,6 +5,8 @@
 
 #include "diff/fp64_reference.h"
 #include "frontend/input_error.h"
+#include "frontend/profile.h"
+#include "instrument/pipeline.h"
 
 namespace td {
 
@@ -16,8 +18,9 @@ const RuleVerdict& chosen(const OutputDiff& d, const std::string& rule) {
   return d.verdicts.front();
 }
 
-OutputDiff diffOne(const ArgValue& out, std::vector<double> reference, const std::vector<double>* fp64,
-                   uint64_t unshadowed, const DiffRequest& req, const std::array<int64_t, 3>& grid) {
+OutputDiff diffOne(const CheckResult& tested, const ArgValue& out, std::vector<double> reference,
+                   const std::vector<double>* fp64, uint64_t unshadowed, const DiffRequest& req) {
+  const std::array<int64_t, 3>& grid = tested.report.grid;
   OutputDiff d;
   const ArgSpec& s = *out.spec;
   d.comparison = compareOutput(s.name, s.type, s.shape, valuesOf(out), std::move(reference), req.worst);
@@ -44,6 +47,8 @@ OutputDiff diffOne(const ArgValue& out, std::vector<double> reference, const std
   const RuleVerdict& perElement = v.rule == "dynamo" && !v.pass ? d.verdicts.front() : v;
   d.tiles = tileMap(d.comparison, grid, perElement.rtol, perElement.atol);
   d.heat = heatCells(d.comparison, d.tiles, perElement.rtol, perElement.atol);
+  d.warps = warpErrors(tested, d.comparison, static_cast<unsigned>(loadProfile(tested.report.target).warpSize),
+                       perElement.rtol, perElement.atol);
   if (!req.images.empty()) {
     d.image = (std::filesystem::path(req.images) / (s.name + ".png")).string();
     writeHeatMapPng(d.image, fmt::format("{} {}: {} rule, {}", s.name, elemTypeName(s.type), perElement.rule,
@@ -53,6 +58,11 @@ OutputDiff diffOne(const ArgValue& out, std::vector<double> reference, const std
 }
 
 }  // namespace
+
+void requestDiffStates(CheckRequest& req, bool fp64) {
+  if (fp64) requestFp64Shadows(req);
+  if (CheckSet::parse(req.checks, req.settings).has("race")) req.readBackBufferStates = true;
+}
 
 bool needsFp64(const Against& against, const DiffRequest& req) {
   return against.kind == Against::Fp64 || req.rule == "dynamo" || req.check.checks.find("numerics") != std::string::npos;
@@ -89,7 +99,7 @@ std::vector<OutputDiff> compareOutputs(const CheckResult& tested, std::map<std::
       if (fp64)
         if (auto it = fp64->values.find(a.spec->name); it != fp64->values.end())
           shadow = &it->second, unshadowed = fp64->unshadowed.at(a.spec->name);
-      outputs.push_back(diffOne(a, std::move(refs[a.spec->name]), shadow, unshadowed, req, tested.report.grid));
+      outputs.push_back(diffOne(tested, a, std::move(refs[a.spec->name]), shadow, unshadowed, req));
     }
   return outputs;
 }
@@ -101,7 +111,7 @@ DiffReport runDiff(const DiffRequest& req) {
   report.against = parseAgainst(req.against);
   CheckRequest testedReq = req.check;
   report.fp64 = needsFp64(report.against, req);
-  if (report.fp64) requestFp64Shadows(testedReq);
+  requestDiffStates(testedReq, report.fp64);
   CheckResult tested = runCheck(testedReq);
   report.tested = tested.report;
   Fp64Outputs fp64;

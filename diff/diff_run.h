@@ -12,6 +12,7 @@
 #include "diff/fp64_reference.h"
 #include "diff/heat_map.h"
 #include "diff/tile_map.h"
+#include "diff/warp_errors.h"
 #include "driver/check.h"
 
 namespace td {
@@ -30,6 +31,7 @@ struct OutputDiff {
   std::vector<RuleVerdict> verdicts;  // every rule, in kRuleNames order
   TileMap tiles;                      // against the chosen rule's allowance
   HeatCells heat;                     // the elementwise picture (--images draws it)
+  WarpErrors warps;                   // per warp of a block, when the race family ran (its last writers)
   std::string image;                  // the PNG written, if any
   bool pass = false;                  // the chosen rule's verdict (a rule not evaluated passes nothing)
   bool hasFp64 = false;               // the numerics family's shadows gave an fp64 reference:
@@ -61,6 +63,9 @@ std::vector<OutputDiff> compareOutputs(const CheckResult& tested, std::map<std::
 // The run must carry fp64 shadows: --against fp64, --rule dynamo, or numerics among the checks.
 bool needsFp64(const Against& against, const DiffRequest& req);
 constexpr const char* kFp64ReferenceText = "fp64: the kernel's own operations carried out in double (the numerics family's shadows)";
+
+// The per-buffer states a diff reads back: the numerics shadows (fp64) and the race family's last writers.
+void requestDiffStates(CheckRequest& req, bool fp64);
 
 // InputError unless the rule is one of kRuleNames; makes the --images folder.
 void checkDiffRequest(const DiffRequest& req);

@@ -16,13 +16,7 @@ HeatCells heatCells(const OutputComparison& c, const TileMap& tiles, double rtol
     for (int64_t col = 0; col < tiles.cols; ++col) {
       size_t i = static_cast<size_t>(r * tiles.cols + col);
       if (i >= c.result.size() || i >= c.reference.size()) continue;
-      double a = c.result[i], e = c.reference[i], ratio;
-      if (std::isnan(a) && std::isnan(e)) ratio = 0;
-      else if (!std::isfinite(a) || !std::isfinite(e)) ratio = a == e ? 0 : INFINITY;
-      else {
-        double allowance = atol + rtol * std::fabs(e), err = std::fabs(a - e);
-        ratio = allowance > 0 ? err / allowance : err > 0 ? INFINITY : 0;
-      }
+      double ratio = allowanceRatio(c.result[i], c.reference[i], rtol, atol);
       double& cell = h.ratio[static_cast<size_t>(r / h.rowsPerCell * h.across + col / h.colsPerCell)];
       cell = std::max(cell, ratio);
     }

@@ -40,6 +40,13 @@ double ulpOf(ElemType type, double x) {
   return std::ldexp(1.0, e - mantissa);
 }
 
+double allowanceRatio(double a, double e, double rtol, double atol) {
+  if (std::isnan(a) && std::isnan(e)) return 0;
+  if (!std::isfinite(a) || !std::isfinite(e)) return a == e ? 0 : INFINITY;
+  double allowance = atol + rtol * std::fabs(e), err = std::fabs(a - e);
+  return allowance > 0 ? err / allowance : err > 0 ? INFINITY : 0;
+}
+
 OutputComparison compareOutput(const std::string& name, ElemType type, const std::vector<int64_t>& shape,
                                std::vector<double> result, std::vector<double> reference, size_t worstCount) {
   OutputComparison c;

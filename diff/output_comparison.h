@@ -43,6 +43,10 @@ std::vector<int64_t> coordinatesOf(uint64_t i, const std::vector<int64_t>& shape
 // One unit in the last place of `type` at magnitude |x| (1 for integer types).
 double ulpOf(ElemType type, double x);
 
+// |result - reference| as a multiple of a rule's allowance atol + rtol |reference|: 0 for equal values (NaN
+// pairs included), inf for a non-finite mismatch. What tiles, warps and heat maps show.
+double allowanceRatio(double result, double reference, double rtol, double atol);
+
 // Compares `result` with `reference` (same length) and keeps the `worstCount` worst elements.
 OutputComparison compareOutput(const std::string& name, ElemType type, const std::vector<int64_t>& shape,
                                std::vector<double> result, std::vector<double> reference, size_t worstCount);

@@ -91,7 +91,7 @@ ScriptDiffReport runScriptDiff(const ScriptDiffRequest& req) {
     report.referenceText = kFp64ReferenceText;
   }
   ScriptCheckRequest tested = req.script;
-  if (report.fp64) requestFp64Shadows(tested.check);
+  requestDiffStates(tested.check, report.fp64);
   std::optional<TemporaryFolder> testedInputs;
   if (!refInputs.empty()) {  // both runs' inputs, to see that the launches paired really had the same
     tested.seedScript = req.script.check.seed;

@@ -50,14 +50,7 @@ TileMap tileMap(const OutputComparison& c, const std::array<int64_t, 3>& grid, d
     for (int64_t col = 0; col < m.cols; ++col) {
       size_t i = static_cast<size_t>(r * m.cols + col);
       if (i >= c.result.size() || i >= c.reference.size()) continue;
-      double a = c.result[i], e = c.reference[i];
-      double ratio;
-      if (std::isnan(a) && std::isnan(e)) ratio = 0;
-      else if (!std::isfinite(a) || !std::isfinite(e)) ratio = a == e ? 0 : INFINITY;
-      else {
-        double allowance = atol + rtol * std::fabs(e), err = std::fabs(a - e);
-        ratio = allowance > 0 ? err / allowance : err > 0 ? INFINITY : 0;
-      }
+      double ratio = allowanceRatio(c.result[i], c.reference[i], rtol, atol);
       size_t t = static_cast<size_t>(r / m.tileRows * m.tilesAcross + col / m.tileCols);
       m.worst[t] = std::max(m.worst[t], ratio);
       if (ratio > 1) ++m.mismatched[t];

@@ -18,6 +18,17 @@
 // exchanged as one word, so the GPU's concurrent updates never pair one access's thread with another's
 // site or epoch; beside them each access's warp and other-sync counts, and the bytes any thread wrote in
 // this launch.
+// Shadow tags (td_granule.w/.r; the host reads the last writer of an output element from them: diff): bits 0-10 the thread's linear id + 1 (0: none), 11-14 the bytes of the
+// granule it accessed, 15 atomic, 16-31 the site (0xffff: one past 65534), 32-43 the linear block id
+// modulo 4096 (blocks that alias only hide races), 44-63 the thread's full-block barrier count.
+#define TD_TAG_THREAD(t) ((unsigned int)((t) & 0x7ffu))
+#define TD_TAG_BYTES(t) ((unsigned int)((t) >> 11) & 0xfu)
+#define TD_TAG_ATOMIC (1ull << 15)
+#define TD_TAG_SITE(t) ((unsigned int)((t) >> 16) & 0xffffu)
+#define TD_TAG_BLOCK_SHIFT 32
+#define TD_TAG_BLOCK_MASK (0xfffull << TD_TAG_BLOCK_SHIFT)
+#define TD_TAG_EPOCH_SHIFT 44
+
 typedef struct td_granule {
   unsigned long long w, r;
   unsigned int w_aux, r_aux;  // low 16 bits: the thread's __syncwarp count; high 16: the block's other-sync count

@@ -274,3 +274,24 @@ TEST(Diff, HeatMapShowsTheUnwrittenEdge) {
   std::filesystem::remove_all(images);
 }
 #endif
+
+// One warp of every block rounds through half: the tiles are all alike (every block has that warp), the
+// per-warp errors — who last wrote each element, from the race family's shadow — single it out.
+TEST(Diff, OneBadWarpOfEveryBlockStandsOutPerWarp) {
+  DiffRequest d;
+  d.check.bundlePath = diffBundle("bundle_warp_scale");
+  d.check.launch.jobs = 2;
+  d.against = "fp64";
+  DiffReport r = runDiff(d);
+  const OutputDiff& o = r.outputs.at(0);
+  EXPECT_FALSE(o.pass);
+  ASSERT_EQ(o.warps.elements.size(), 4u);
+  EXPECT_EQ(o.warps.unattributed, 0u);
+  for (size_t w = 0; w < 4; ++w) {
+    EXPECT_EQ(o.warps.elements[w], 8u * 32u) << "warp " << w;
+    EXPECT_EQ(o.warps.worst[w] > 1, w == 2) << "warp " << w << ": " << o.warps.worst[w];
+  }
+  uint64_t failing = 0;
+  for (size_t t = 0; t < o.tiles.worst.size(); ++t) failing += o.tiles.worst[t] > 1;
+  EXPECT_EQ(failing, o.tiles.worst.size()) << "every tile holds the bad warp's elements";
+}
