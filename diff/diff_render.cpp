@@ -83,15 +83,22 @@ std::string outputText(const OutputDiff& o, const std::string& rule) {
   return s;
 }
 
+// What the run's checks found: where the difference comes from (precision-drift sites), or bugs behind it.
 std::string findingsText(const std::vector<Finding>& findings) {
-  std::string s;
+  if (findings.empty()) return "";
+  std::string s = fmt::format("\nwhat the run's checks found ({} findings; `tile-doctor check` for the details):\n",
+                              findings.size());
   for (const Finding& f : findings) s += fmt::format("  {}{}: {}\n", f.kind, locationText(f), f.title);
   return s;
 }
 
-nlohmann::json againstJson(const Against& a, const std::string& description) {
+// The fields a bundle's and a script's diff report open with.
+nlohmann::json diffHead(const Against& a, const std::string& referenceText, const std::string& rule, bool pass,
+                        int exitCode) {
   const char* kinds[] = {"fp64", "executor", "target", "files"};
-  return {{"kind", kinds[a.kind]}, {"name", a.name}, {"description", description}};
+  return {{"tool", "tile-doctor"}, {"schema_version", 1}, {"command", "diff"},
+          {"against", {{"kind", kinds[a.kind]}, {"name", a.name}, {"description", referenceText}}}, {"rule", rule},
+          {"pass", pass}, {"exit_code", exitCode}};
 }
 
 nlohmann::json outputJson(const OutputDiff& o) {
@@ -154,11 +161,7 @@ std::string renderDiffText(const DiffReport& r) {
     failing += !o.pass;
     s += outputText(o, r.rule);
   }
-  if (!r.tested.findings.empty()) {
-    s += fmt::format("\nwhat the run's checks found ({} findings; `tile-doctor check` for the details):\n",
-                     r.tested.findings.size());
-    s += findingsText(r.tested.findings);
-  }
+  s += findingsText(r.tested.findings);
   s += fmt::format("\nSUMMARY: tile-doctor diff: {} of {} outputs {} the {} rule against {}\n",
                    failing ? failing : static_cast<int>(r.outputs.size()), r.outputs.size(), failing ? "fail" : "pass",
                    r.rule, r.referenceText);
@@ -167,14 +170,7 @@ std::string renderDiffText(const DiffReport& r) {
 }
 
 nlohmann::json diffJson(const DiffReport& r) {
-  nlohmann::json j;
-  j["tool"] = "tile-doctor";
-  j["schema_version"] = 1;
-  j["command"] = "diff";
-  j["against"] = againstJson(r.against, r.referenceText);
-  j["rule"] = r.rule;
-  j["pass"] = r.pass();
-  j["exit_code"] = r.exitCode();
+  nlohmann::json j = diffHead(r.against, r.referenceText, r.rule, r.pass(), r.exitCode());
   j["run"] = reportJson(r.tested);
   if (r.hasReferenceRun) j["reference_run"] = reportJson(r.reference);
   j["outputs"] = nlohmann::json::array();
@@ -199,9 +195,7 @@ std::string renderScriptDiffText(const ScriptDiffReport& r) {
   std::vector<Finding> findings;
   for (const Run& run : r.tested.runs)
     if (run.report && run.speaks()) findings.insert(findings.end(), run.report->findings.begin(), run.report->findings.end());
-  if (!findings.empty())
-    s += fmt::format("\nwhat the run's checks found ({} findings; `tile-doctor check` for the details):\n{}", findings.size(),
-                     findingsText(findings));
+  s += findingsText(findings);
   s += fmt::format("\nSUMMARY: tile-doctor diff: {} launches compared, {} of {} outputs {} the {} rule against {}\n",
                    r.launches.size(), failing ? failing : outputs, outputs, failing ? "fail" : "pass", r.rule, r.referenceText);
   if (r.exitCode() == 2) s += "some launches could not be compared (above): the diff is incomplete\n";
@@ -210,15 +204,8 @@ std::string renderScriptDiffText(const ScriptDiffReport& r) {
 }
 
 nlohmann::json scriptDiffJson(const ScriptDiffReport& r) {
-  nlohmann::json j;
-  j["tool"] = "tile-doctor";
-  j["schema_version"] = 1;
-  j["command"] = "diff";
+  nlohmann::json j = diffHead(r.against, r.referenceText, r.rule, r.pass(), r.exitCode());
   j["script"] = r.tested.script ? r.tested.script->script : "";
-  j["against"] = againstJson(r.against, r.referenceText);
-  j["rule"] = r.rule;
-  j["pass"] = r.pass();
-  j["exit_code"] = r.exitCode();
   j["run"] = scriptJson(r.tested);
   j["launches"] = nlohmann::json::array();
   for (const LaunchDiff& l : r.launches) {
