@@ -23,6 +23,9 @@ OutputDiff diffOne(const CheckResult& tested, const ArgValue& out, std::vector<d
   const std::array<int64_t, 3>& grid = tested.report.grid;
   OutputDiff d;
   const ArgSpec& s = *out.spec;
+  if (reference.size() != s.elementCount())  // never compare part of an output and call it the whole
+    throw InputError(s.name, 0, fmt::format("the reference of output '{}' has {} elements, the output {}", s.name,
+                                            reference.size(), s.elementCount()));
   d.comparison = compareOutput(s.name, s.type, s.shape, valuesOf(out), std::move(reference), req.worst);
   OutputComparison resultVsFp64, referenceVsFp64;
   if (fp64) {
