@@ -29,6 +29,8 @@ int diffScript(DiffArgs& a, ReportSink& sink) {
 }
 
 int diffBundle(DiffArgs& a) {
+  if (a.check->format != "text" && a.check->format != "json")
+    throw InputError("--format", 0, fmt::format("diff reports are text or json, not {}", a.check->format));
   if (a.rtol >= 0) a.req.overrides.rtol = a.rtol;
   if (a.atol >= 0) a.req.overrides.atol = a.atol;
   a.req.check = a.check->req;

@@ -46,16 +46,31 @@ class JsonReporter : public Reporter {
   bool machineReadable() const override { return true; }
 };
 
+// SARIF and JUnit: a run that stops has no report to give (the message on standard error says why; the
+// exit code tells CI).
+class CiReporter : public Reporter {
+ public:
+  explicit CiReporter(std::string (*render)(const RunSet&)) : render_(render) {}
+  std::string render(const RunSet& set) const override { return render_(set); }
+  std::string renderStop(int, const char*, const std::string&, int, const std::string&) const override { return ""; }
+  bool machineReadable() const override { return true; }
+
+ private:
+  std::string (*render_)(const RunSet&);
+};
+
 }  // namespace
 
 const std::vector<std::string>& reportFormats() {
-  static const std::vector<std::string> formats = {"text", "json"};
+  static const std::vector<std::string> formats = {"text", "json", "sarif", "junit"};
   return formats;
 }
 
 std::unique_ptr<Reporter> makeReporter(const std::string& format, bool colour) {
   if (format == "text") return std::make_unique<TextReporter>(colour);
   if (format == "json") return std::make_unique<JsonReporter>();
+  if (format == "sarif") return std::make_unique<CiReporter>(renderSarif);
+  if (format == "junit") return std::make_unique<CiReporter>(renderJunit);
   return nullptr;
 }
 

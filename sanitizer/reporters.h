@@ -34,5 +34,7 @@ std::string renderJson(const Report& r);
 nlohmann::json reportJson(const Report& r);  // one launch's report as a JSON value
 std::string renderScriptText(const RunSet& set, bool colour);
 nlohmann::json scriptJson(const RunSet& set);
+std::string renderSarif(const RunSet& set);  // SARIF 2.1.0 (GitHub code scanning)
+std::string renderJunit(const RunSet& set);  // JUnit XML
 
 }  // namespace td

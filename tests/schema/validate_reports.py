@@ -128,6 +128,44 @@ class Reports(unittest.TestCase):
             self.assertValid("missing manifest", code, report)
             self.assertEqual(report["error"]["kind"], "bad-input")
 
+    def test_sarif_and_junit(self):
+        """--format sarif validates against OASIS's SARIF 2.1.0 schema (tests/data) and has what GitHub code
+        scanning requires; --format junit parses, a failure per finding of the same run's JSON report."""
+        import xml.etree.ElementTree as ET
+        sarif_schema = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
+        validator = jsonschema.Draft4Validator(sarif_schema)
+        bundles = ["shared_overflow", "warp_probe", "missing_barrier", "reduce"]
+        for name in bundles:
+            manifest = ROOT / "tests" / "bundles" / name / "bundle.toml"
+            with self.subTest(bundle=name):
+                code, report = run(manifest, "--jobs", "2", "--target", "metax-c500")
+                sarif_proc = subprocess.run([BINARY, "check", manifest, "--jobs", "2", "--target", "metax-c500",
+                                             "--format", "sarif"], capture_output=True, text=True, timeout=300)
+                self.assertEqual(sarif_proc.returncode, code)
+                sarif = json.loads(sarif_proc.stdout)
+                errors = sorted(validator.iter_errors(sarif), key=lambda e: list(e.absolute_path))
+                self.assertEqual(errors, [], [f"{list(e.absolute_path)}: {e.message[:200]}" for e in errors[:5]])
+                self.assertEqual(sarif["version"], "2.1.0")
+                self.assertIn("$schema", sarif)
+                (sarif_run,) = sarif["runs"]
+                rules = sarif_run["tool"]["driver"]["rules"]
+                self.assertEqual(sarif_run["tool"]["driver"]["name"], "tile-doctor")
+                self.assertEqual(len(sarif_run["results"]), len(report["findings"]))
+                for result, finding in zip(sarif_run["results"], report["findings"]):
+                    self.assertEqual(result["ruleId"], finding["kind"])
+                    self.assertEqual(rules[result["ruleIndex"]]["id"], result["ruleId"])
+                    self.assertTrue(result["message"]["text"].startswith(finding["message"]))
+                    self.assertGreaterEqual(result["locations"][0]["physicalLocation"]["region"]["startLine"], 1)
+                    self.assertTrue(result["partialFingerprints"])
+                junit = subprocess.run([BINARY, "check", manifest, "--jobs", "2", "--target", "metax-c500",
+                                        "--format", "junit"], capture_output=True, text=True, timeout=300)
+                self.assertEqual(junit.returncode, code)
+                suite = ET.fromstring(junit.stdout)
+                self.assertEqual(suite.tag, "testsuite")
+                self.assertEqual(len(suite.findall("testcase")), 1)
+                self.assertEqual(int(suite.get("failures")), len(report["findings"]))
+                self.assertEqual(len(suite.findall("testcase/failure")), len(report["findings"]))
+
     def test_a_script_report(self):
         python = os.environ.get("TILE_DOCTOR_PYTHON", str(ROOT / ".venv-tilelang" / "bin" / "python"))
         if subprocess.run([python, "-c", "import tilelang"], capture_output=True).returncode != 0:
@@ -141,6 +179,16 @@ class Reports(unittest.TestCase):
                                "--against", "fp64", "--", "--accum", "float16"], capture_output=True, text=True,
                               timeout=600)
         self.assertValid("diff gemm_accum_dtype.py --against fp64", proc.returncode, json.loads(proc.stdout))
+        # SARIF of a script: the Python line is the first location of each result
+        sarif_proc = subprocess.run([BINARY, "check", "--format", "sarif", script, "--", "--buggy-bias"],
+                                    capture_output=True, text=True, timeout=600)
+        sarif = json.loads(sarif_proc.stdout)
+        schema = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
+        jsonschema.Draft4Validator(schema).validate(sarif)
+        results = sarif["runs"][0]["results"]
+        self.assertTrue(results)
+        for r in results:
+            self.assertTrue(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("three_kernels.py"), r)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,91 @@
+// --format sarif: SARIF 2.1.0 as GitHub code scanning takes it (../shared/research/wave2-anchors.md §4):
+// one run, the driver's rules[] from the rule registry (sanitizer/rules.h), a result per finding at its
+// place — for a TileLang script the Python line first, then the generated kernel's line — with the
+// finding's fingerprint as partialFingerprints and the rule's severity as level.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "sanitizer/reporters.h"
+#include "sanitizer/rules.h"
+
+namespace td {
+
+namespace {
+
+// A path as an artifact URI: relative to the working folder when it lies inside it (GitHub resolves those
+// against the repository), else absolute.
+std::string artifactUri(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path rel = std::filesystem::relative(path, std::filesystem::current_path(), ec);
+  if (!ec && !rel.empty() && rel.native().rfind("..", 0) != 0) return rel.generic_string();
+  return std::filesystem::absolute(path, ec).generic_string();
+}
+
+nlohmann::json location(const std::string& file, unsigned line, unsigned column) {
+  nlohmann::json region = {{"startLine", std::max(line, 1u)}};
+  if (column) region["startColumn"] = column;
+  return {{"physicalLocation", {{"artifactLocation", {{"uri", artifactUri(file)}}}, {"region", region}}}};
+}
+
+// "gemm.py:14" -> (gemm.py, 14); line 0 when there is none.
+std::pair<std::string, unsigned> pythonPlace(const std::string& python) {
+  size_t colon = python.rfind(':');
+  if (colon == std::string::npos) return {python, 0};
+  try {
+    return {python.substr(0, colon), static_cast<unsigned>(std::stoul(python.substr(colon + 1)))};
+  } catch (const std::exception&) {
+    return {python, 0};
+  }
+}
+
+// The finding with its paths as artifact URIs: its fingerprint then stays the same in another checkout.
+Finding portable(Finding f) {
+  for (SourceLoc* l : {&f.loc, &f.partner})
+    if (!l->file.empty()) l->file = artifactUri(l->file);
+  return f;
+}
+
+nlohmann::json result(const Finding& f, const std::string& fallbackFile, const std::vector<Rule>& rules) {
+  size_t index = 0;
+  while (index < rules.size() && f.kind != rules[index].id) ++index;
+  const Rule* rule = index < rules.size() ? &rules[index] : nullptr;
+  std::string text = f.title;
+  for (const std::string& n : f.notes) text += "\n" + n;
+  nlohmann::json r = {{"ruleId", f.kind}, {"level", rule && rule->severity == Severity::Warning ? "warning" : "error"},
+                      {"message", {{"text", text}}}, {"locations", nlohmann::json::array()},
+                      {"partialFingerprints", {{"tileDoctorFinding/v1", fingerprint(portable(f))}}}};
+  if (rule) r["ruleIndex"] = index;
+  if (f.count > 1) r["occurrenceCount"] = f.count;
+  auto [py, pyLine] = pythonPlace(f.loc.python);
+  if (pyLine) r["locations"].push_back(location(py, pyLine, 0));
+  if (!f.loc.file.empty()) r["locations"].push_back(location(f.loc.file, f.loc.line, f.loc.col));
+  if (r["locations"].empty()) r["locations"].push_back(location(fallbackFile, 1, 0));  // the bundle's manifest
+  return r;
+}
+
+}  // namespace
+
+std::string renderSarif(const RunSet& set) {
+  std::vector<Rule> rules = allRules();
+  nlohmann::json driverRules = nlohmann::json::array();
+  for (const Rule& r : rules)
+    driverRules.push_back({{"id", r.id}, {"name", r.id}, {"shortDescription", {{"text", r.shortDescription}}},
+                           {"fullDescription", {{"text", r.fullDescription}}}, {"help", {{"text", r.help}}},
+                           {"defaultConfiguration", {{"level", severityName(r.severity)}}},
+                           {"properties", {{"tags", {r.family}}}}});
+  nlohmann::json results = nlohmann::json::array();
+  for (const Run& run : set.runs)
+    if (run.report && run.speaks())
+      for (const Finding& f : run.report->findings)
+        results.push_back(result(f, set.script ? set.script->script : run.report->bundle, rules));
+  nlohmann::json log = {
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs", {{{"tool", {{"driver", {{"name", "tile-doctor"}, {"informationUri", "https://tile-doctor.invalid/docs/guide-check.md"},
+                                       {"rules", driverRules}}}}},
+                 {"results", results},
+                 {"invocations", {{{"executionSuccessful", set.exitCode() <= 1}, {"exitCode", set.exitCode()}}}}}}}};
+  return log.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace td
