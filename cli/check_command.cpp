@@ -141,7 +141,7 @@ void addCheckOptions(CLI::App* sub, const std::shared_ptr<CheckArgs>& args) {
   sub->add_flag_callback(
       "--subnormals", [args] { args->req.settings["subnormals"] = "on"; },
       "numerics: count the subnormal values each store writes, and the zeros exact arithmetic would not give");
-  sub->add_option("--format", args->format, "report format: text or json")->check(CLI::IsMember(reportFormats()));
+  sub->add_option("--format", args->format, "report format: text, json, sarif (SARIF 2.1.0) or junit (JUnit XML); diff: text or json")->check(CLI::IsMember(reportFormats()));
   sub->add_option("--out", args->out, "write the report to FILE instead of standard output");
   sub->add_option("--seed", args->req.seed, "seed for random buffer initialisers (default 0)");
   sub->add_option("--jobs", args->req.launch.jobs, "worker threads for the CPU executor (default: all cores)");

@@ -47,7 +47,7 @@ int diffBundle(DiffArgs& a) {
 
 std::function<int()> addDiffCommand(CLI::App& app) {
   auto args = std::make_shared<DiffArgs>();
-  CLI::App* sub = app.add_subcommand("diff", "compare a kernel's outputs with a reference (saved outputs, another target "
+  CLI::App* sub = app.add_subcommand("diff", "compare a kernel's outputs with a reference (fp64, saved outputs, another target "
                                              "or executor) and judge them by PyTorch's, TileLang's or dynamo's rule");
   sub->add_option("bundle", args->check->req.bundlePath, "the bundle manifest (bundle.toml) or a TileLang script (kernel.py)")
       ->required();
