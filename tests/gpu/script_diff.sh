@@ -4,10 +4,7 @@
 # tensors — the GPU against the CPU executor, and against fp64 — text and JSON reports to $OUT/diff/.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-out=${OUT:-/tmp/td-out}/diff
-mkdir -p "$out"
-export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH} TILE_DOCTOR_PYTHON=python3 TILE_DOCTOR_PYTHONPATH=$PWD/python
-export TILE_DOCTOR_PROFILES=$PWD/profiles TILE_DOCTOR_CACHE=/tmp/td-cache
+source tests/gpu/tilelang_env.sh diff
 bin=${1:-/tmp/td/tile-doctor}
 run() {  # NAME SCRIPT AGAINST [ARGS...]
   name=$1 script=$2 against=$3; shift 3

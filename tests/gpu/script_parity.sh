@@ -5,10 +5,7 @@
 # compute-sanitizer memcheck, with and without PyTorch's caching allocator.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-out=${OUT:-/tmp/td-out}/scripts
-mkdir -p "$out"
-export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH} TILE_DOCTOR_PYTHON=python3 TILE_DOCTOR_PYTHONPATH=$PWD/python
-export TILE_DOCTOR_PROFILES=$PWD/profiles TILE_DOCTOR_CACHE=/tmp/td-cache
+source tests/gpu/tilelang_env.sh scripts
 python3 -c "import torch, tilelang; print('torch', torch.__version__, 'cuda', torch.cuda.is_available(), 'TileLang', tilelang.__version__)"
 run() {  # NAME SCRIPT [ARGS...]; $ARCH: --tilelang-arch
   name=$1 script=$2; shift 2
