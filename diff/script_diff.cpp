@@ -65,7 +65,9 @@ ScriptDiffReport runScriptDiff(const ScriptDiffRequest& req) {
   std::optional<TemporaryFolder> saved;
   if (report.against.kind == Against::Files) {
     refDir = report.against.name;
-    report.referenceText = fmt::format("saved outputs in {} (a folder per launch)", refDir);
+    // tile-doctor did not see the run that saved them: it cannot check that the launches had these inputs
+    report.referenceText = fmt::format("saved outputs in {} (a folder per launch; their inputs are not compared: the "
+                                       "script must make the same ones, seeded)", refDir);
   } else if (report.against.kind != Against::Fp64) {
     removeStaleTemporaries("diff");
     saved.emplace("diff");
