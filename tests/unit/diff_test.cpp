@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fmt/format.h>
 #include <filesystem>
 #include <limits>
 
@@ -152,8 +153,16 @@ TEST(Diff, RulesCountWhatTheirTestsSay) {
   OutputComparison h = compareOutput("h", ElemType::F16, {1}, {1.0009765625}, {1.0}, 1);
   EXPECT_TRUE(torchRule(h, {}).pass) << "1 ulp of half at 1.0 is within rtol 1e-3";
   EXPECT_EQ(h.ulpHistogram[1], 1u);
+  // dynamo without fp64: the cosine fallback, computed here too
   RuleVerdict d = dynamoRule(c, nullptr, nullptr, {});
-  EXPECT_FALSE(d.evaluated);
+  double dot = 0, a2 = 0, b2 = 0;
+  for (int i = 0; i < 1000; ++i)
+    if (i != 500) dot += res[i] * ref[i], a2 += res[i] * res[i], b2 += ref[i] * ref[i];
+  EXPECT_TRUE(d.evaluated && d.pass) << d.detail;
+  EXPECT_NE(d.detail.find(fmt::format("{:.6f}", dot / std::sqrt(a2 * b2))), std::string::npos) << d.detail;
+  std::vector<double> opposite(ref);
+  for (double& x : opposite) x = -x;
+  EXPECT_FALSE(dynamoRule(compareOutput("out", ElemType::F32, shape, opposite, ref, 1), nullptr, nullptr, {}).pass);
 }
 
 TEST(Diff, BadReferencesAreNamed) {
@@ -202,7 +211,7 @@ TEST(Diff, AgainstFp64TheHalfAccumulatorFailsAndIsNamed) {
   }
   EXPECT_NEAR(o.comparison.maxAbs.abs, maxAbs, 1e-9 * maxAbs);
   EXPECT_NEAR(o.comparison.rmse, std::sqrt(sumSquares / 256), 1e-9 * maxAbs);
-  EXPECT_FALSE(o.verdicts[2].evaluated) << "dynamo against fp64 alone has nothing to weigh";
+  EXPECT_NE(o.verdicts[2].detail.find("cosine"), std::string::npos) << "dynamo against fp64 alone: the fallback";
 
   DiffRequest twin = half;
   twin.check.bundlePath = bundleFile("numerics", "gemv_float_accum");
