@@ -19,7 +19,7 @@ const RuleVerdict& chosen(const OutputDiff& d, const std::string& rule) {
 }
 
 OutputDiff diffOne(const CheckResult& tested, const ArgValue& out, std::vector<double> reference,
-                   const std::vector<double>* fp64, uint64_t unshadowed, const DiffRequest& req) {
+                   const std::vector<double>* fp64, uint64_t unshadowed, unsigned warpSize, const DiffRequest& req) {
   const std::array<int64_t, 3>& grid = tested.report.grid;
   OutputDiff d;
   const ArgSpec& s = *out.spec;
@@ -37,20 +37,18 @@ OutputDiff diffOne(const CheckResult& tested, const ArgValue& out, std::vector<d
     d.referenceRmseVsFp64 = referenceVsFp64.rmse;
   }
   // against fp64 itself, dynamo's rule has no second implementation to weigh the result against
-  bool weigh = fp64 && req.against != "fp64";
+  bool againstFp64 = req.against == "fp64", weigh = fp64 && !againstFp64;
   for (const char* rule : kRuleNames)
     d.verdicts.push_back(applyRule(rule, d.comparison, weigh ? &resultVsFp64 : nullptr, weigh ? &referenceVsFp64 : nullptr,
                                    req.overrides));
-  if (req.against == "fp64")  // the reference is fp64 itself: no second implementation to weigh
-    d.verdicts.back().detail += " (against fp64 itself: the cosine fallback)";
+  if (againstFp64) d.verdicts.back().detail += " (against fp64 itself: the cosine fallback)";
   const RuleVerdict& v = chosen(d, req.rule);
   d.pass = v.evaluated && v.pass;
   // dynamo's allowance past allclose is not per element: its tiles use torch's
   const RuleVerdict& perElement = v.rule == "dynamo" && !v.pass ? d.verdicts.front() : v;
   d.tiles = tileMap(d.comparison, grid, perElement.rtol, perElement.atol);
   d.heat = heatCells(d.comparison, d.tiles, perElement.rtol, perElement.atol);
-  d.warps = warpErrors(tested, d.comparison, static_cast<unsigned>(loadProfile(tested.report.target).warpSize),
-                       perElement.rtol, perElement.atol);
+  d.warps = warpErrors(tested, d.comparison, warpSize, perElement.rtol, perElement.atol);
   if (!req.images.empty()) {
     d.image = (std::filesystem::path(req.images) / (s.name + ".png")).string();
     writeHeatMapPng(d.image, fmt::format("{} {}: {} rule, {}", s.name, elemTypeName(s.type), perElement.rule,
@@ -94,6 +92,7 @@ void checkDiffRequest(const DiffRequest& req) {
 std::vector<OutputDiff> compareOutputs(const CheckResult& tested, std::map<std::string, std::vector<double>> refs,
                                        const Fp64Outputs* fp64, const DiffRequest& req) {
   std::vector<OutputDiff> outputs;
+  unsigned warpSize = static_cast<unsigned>(loadProfile(tested.report.target).warpSize);
   for (const ArgValue& a : tested.args)
     if (a.spec->isBuffer && a.spec->output) {
       const std::vector<double>* shadow = nullptr;
@@ -101,7 +100,7 @@ std::vector<OutputDiff> compareOutputs(const CheckResult& tested, std::map<std::
       if (fp64)
         if (auto it = fp64->values.find(a.spec->name); it != fp64->values.end())
           shadow = &it->second, unshadowed = fp64->unshadowed.at(a.spec->name);
-      outputs.push_back(diffOne(tested, a, std::move(refs[a.spec->name]), shadow, unshadowed, req));
+      outputs.push_back(diffOne(tested, a, std::move(refs[a.spec->name]), shadow, unshadowed, warpSize, req));
     }
   return outputs;
 }

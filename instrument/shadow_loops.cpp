@@ -2,7 +2,7 @@
 // loop with a shadowed store gets an iteration counter; each accumulator (an FP phi of a loop header: a
 // running sum, an mma fragment) counts its steps and has its drift checked inline at every TD_NUM_STRIDE-th
 // step, against the largest magnitude the thread's accumulator had at the steps checked; the runtime hears
-// of it only when the drift reaches a new level (numerics_abi.h, TD_NUM_LEVELS).
+// of it once, when the drift reaches its type's threshold level (numerics_abi.h, TD_NUM_LEVELS).
 #include "instrument/function_shadows.h"
 
 #include <cmath>
@@ -134,7 +134,6 @@ void FunctionShadows::watchAccumulator(const Accumulation& a) {
   // so far, and the relative error to report: its type's threshold level, inf once reported (the host
   // asks no more: the first iteration at that level). Kept in allocas, promoted to registers at the end.
   llvm::IRBuilder<> entry(&*f_.getEntryBlock().getFirstInsertionPt());
-  llvm::Type* dbl = entry.getDoubleTy();
   llvm::Type* i32 = entry.getInt32Ty();
   // The checks run in the shadow's type: float for half and bfloat16 (fp32 shadows), double for float.
   auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(a.fpType);
@@ -159,8 +158,8 @@ void FunctionShadows::watchAccumulator(const Accumulation& a) {
 
   // Every TD_NUM_STRIDE-th step (the first included): each element's error against its largest magnitude
   // at the steps checked so far, compared with the threshold level (no division, no reduction but the final
-  // "any"); the cold path, taken once, works out the level reached. Checking every step would cost more
-  // than the accumulation itself on the GPU.
+  // "any"); the cold path, taken once, reports that level at this step. Checking every step would cost
+  // more than the accumulation itself on the GPU.
   llvm::IRBuilder<> counting(header, header->getFirstInsertionPt());
   llvm::Value* step = counting.CreateLoad(i32, steps);
   counting.CreateStore(counting.CreateAdd(step, counting.getInt32(1)), steps);
@@ -190,19 +189,9 @@ void FunctionShadows::watchAccumulator(const Accumulation& a) {
   llvm::Instruction* then = llvm::SplitBlockAndInsertIfThen(hit, b.GetInsertPoint(), false, cold);
   llvm::IRBuilder<> t(then);
   t.SetCurrentDebugLocation(b.getCurrentDebugLocation());
-  // The level: the largest finite err / scale over the measurable elements, from its exponent bits
-  // (numerics_runtime.cu, td_num_level).
-  llvm::Value* rel = t.CreateFDiv(err, scale);
-  llvm::Value* usable = t.CreateAnd(measurable, t.CreateFCmpOLT(rel, llvm::ConstantFP::getInfinity(wide)));
-  rel = t.CreateSelect(usable, rel, llvm::ConstantFP::get(wide, 0.0));
-  if (vec) rel = t.CreateFPMaxReduce(rel);
-  rel = convert(t, rel, dbl);
-  llvm::Value* exponent = t.CreateTrunc(t.CreateLShr(t.CreateBitCast(rel, t.getInt64Ty()), 52), i32);
-  llvm::Value* level = t.CreateSub(t.CreateAnd(exponent, 0x7ff), t.getInt32(1023 - TD_NUM_LEVELS));
-  level = t.CreateSelect(t.CreateICmpSGT(level, t.getInt32(TD_NUM_LEVELS - 1)), t.getInt32(TD_NUM_LEVELS - 1), level);
-  level = t.CreateBinaryIntrinsic(llvm::Intrinsic::smax, level, t.getInt32(threshold));  // rounding aside
+  // The threshold level, not the one reached: the host reads no other (drift_findings, firstIteration).
   llvm::FunctionCallee hook = m_.getOrInsertFunction("__td_num_accumulator", t.getVoidTy(), i32, i32, i32);
-  t.CreateCall(hook, {t.getInt32(id), step, level});
+  t.CreateCall(hook, {t.getInt32(id), step, t.getInt32(threshold)});
   t.CreateStore(llvm::ConstantFP::getInfinity(scalar), next);
 }
 

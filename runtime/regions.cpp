@@ -26,10 +26,13 @@ void sizeRegions(std::vector<td_region>& table, uint64_t windowBytes, uint64_t n
 std::vector<BufferRegionNeed> bufferRegionNeeds(const std::vector<td_region>& table, const std::vector<ArgValue>& args,
                                                 uint64_t nsites) {
   std::vector<BufferRegionNeed> needs;
-  for (const td_region& r : table)
+  for (size_t id = 0; id < table.size(); ++id) {
+    const td_region& r = table[id];
     if (present(r) && r.scope == TD_SCOPE_BUFFER && r.slot < TD_BUFFER_REGIONS)
       for (size_t i = 0; i < args.size() && i < TD_MAX_BUFFERS; ++i)
-        if (args[i].spec->isBuffer && args[i].bytes) needs.push_back({i, r.slot, regionInstanceBytes(r, args[i].bytes, nsites)});
+        if (args[i].spec->isBuffer && args[i].bytes)
+          needs.push_back({i, r.slot, regionInstanceBytes(r, args[i].bytes, nsites), static_cast<unsigned>(id)});
+  }
   return needs;
 }
 

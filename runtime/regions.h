@@ -27,11 +27,12 @@ bool buffersReadBack(const td_region& r);
 inline uint64_t roundUp16(uint64_t n) { return (n + 15) / 16 * 16; }
 
 // An instance of a per-buffer region an executor must allocate, zeroed, and put at
-// bufferRegions[arg][slot] (control_block.h).
+// bufferRegions[arg][slot] (control_block.h); `id` is the region's index in the table (buffersReadBack).
 struct BufferRegionNeed {
   size_t arg;
   unsigned slot;
   uint64_t bytes;
+  unsigned id;
 };
 std::vector<BufferRegionNeed> bufferRegionNeeds(const std::vector<td_region>& table, const std::vector<ArgValue>& args,
                                                 uint64_t nsites);

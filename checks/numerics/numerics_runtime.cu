@@ -86,6 +86,13 @@ static __device__ __forceinline__ td_num_site* td_num_slot(td_num_site* sites, u
   return &sites[site * TD_NUM_SLOTS + warp % TD_NUM_SLOTS];
 }
 
+// Where a store went: its byte offset in its buffer (space 0) or in the block's shared window. Asked for only
+// where it is kept (a new worst store, or a warp's shuffle of it).
+static __device__ __forceinline__ unsigned long long td_num_offset(const void* p, unsigned int space, unsigned int object) {
+  return space == 0 ? (unsigned long long)p - __td_ctl.buffers[object].base
+                    : (unsigned long long)__td_shared_window_offset(p);
+}
+
 // Warp-wide maximum of non-negative floats, by their bits (which order as the values do): one redux.sync
 // where the GPU has it.
 static __device__ __forceinline__ float td_num_warp_max(float x) {
@@ -173,9 +180,9 @@ __device__ TD_INLINE_ON_CPU void __td_num_store(unsigned int site, void* p, unsi
     double scale = td_num_from_bits(s->max_mag);
     if (scale >= td_num_smallest_normal(type)) td_num_reached(s, td_num_level(err / scale), iter);
   }
-  unsigned long long offset = space == 0 ? (unsigned long long)p - __td_ctl.buffers[object].base
-                                         : (unsigned long long)__td_shared_window_offset(p);
-  if (__td_ctl.lanes_concurrent && td_num_store_as_warp(s, site, err, mag, ulps, rel, value, shadow, offset)) return;
+  if (__td_ctl.lanes_concurrent &&
+      td_num_store_as_warp(s, site, err, mag, ulps, rel, value, shadow, td_num_offset(p, space, object)))
+    return;
   atomicAdd(&s->count, 1ull);
   atomicAdd(&s->sum_err, err);
   atomicAdd(&s->sum_mag, mag);
@@ -185,7 +192,7 @@ __device__ TD_INLINE_ON_CPU void __td_num_store(unsigned int site, void* p, unsi
   if (td_num_raise(&s->max_err, err)) {  // the worst store so far: say where (racy between equal errors)
     s->where_value = value;
     s->where_shadow = shadow;
-    s->where_offset = offset;
+    s->where_offset = td_num_offset(p, space, object);
     s->where_block = td_block_linear();
     s->where_thread = td_thread_linear();
   }
@@ -223,7 +230,8 @@ __device__ void __td_num_mma(unsigned int k, const double* a, const double* b, c
   __syncwarp();
 }
 
-// An accumulator reached a new drift level (the pass checks each iteration inline and calls only then).
+// An accumulator reached its type's threshold level (the pass checks every TD_NUM_STRIDE-th step inline and
+// calls only then, once).
 __device__ __attribute__((noinline, cold)) void __td_num_accumulator(unsigned int site, unsigned int iter, int level) {
   td_num_site* sites = (td_num_site*)__td_region(TD_REGION_NUM_SITES);
   if (sites) td_num_reached(td_num_slot(sites, site), level, iter);

@@ -208,13 +208,9 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   std::vector<BufferRegions> bufferRegions(args.size(), BufferRegions{});
   std::vector<RegionReadback> bufferReadbacks;  // instances that come back: region id, argument, bytes
   for (const BufferRegionNeed& need : bufferRegionNeeds(regions, args, nsites)) {
-    auto region = std::find_if(regions.begin(), regions.end(), [&](const td_region& r) {
-      return present(r) && r.scope == TD_SCOPE_BUFFER && r.slot == need.slot;
-    });
-    bool back = region != regions.end() && buffersReadBack(*region);
+    bool back = buffersReadBack(regions[need.id]);
     bufferRegions[need.arg][need.slot] = reinterpret_cast<uint64_t>(mapRegion(need.bytes, back ? MAP_SHARED : MAP_PRIVATE));
-    if (back) bufferReadbacks.push_back({static_cast<unsigned>(region - regions.begin()), std::vector<uint8_t>(need.bytes),
-                                         static_cast<int>(need.arg)});
+    if (back) bufferReadbacks.push_back({need.id, std::vector<uint8_t>(need.bytes), static_cast<int>(need.arg)});
   }
   std::vector<td_region> bakedRegions = regions;  // the module sees sizes only: addresses differ per run
   for (td_region& r : regions)

@@ -220,11 +220,10 @@ std::vector<ReadbackSlot> readbackSlots(const std::vector<td_region>& table, con
     totalBytes += roundUp16(bytes);
   }
   for (const BufferRegionNeed& n : bufferRegionNeeds(table, args, nsites))
-    for (size_t i = 0; i < table.size(); ++i)
-      if (buffersReadBack(table[i]) && table[i].slot == n.slot) {
-        slots.push_back({static_cast<unsigned>(i), totalBytes, n.bytes, false, static_cast<int>(n.arg)});
-        totalBytes += roundUp16(n.bytes);
-      }
+    if (buffersReadBack(table[n.id])) {
+      slots.push_back({n.id, totalBytes, n.bytes, false, static_cast<int>(n.arg)});
+      totalBytes += roundUp16(n.bytes);
+    }
   return slots;
 }
 
