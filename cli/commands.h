@@ -2,6 +2,8 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace td::cli {
 
@@ -11,5 +13,7 @@ std::function<int()> addTargetsCommand(CLI::App& app);
 std::function<int()> addRulesCommand(CLI::App& app);
 std::function<int()> addInstrumentCommand(CLI::App& app);
 std::function<int()> addDiffCommand(CLI::App& app);
+// bisect-shape passes check options on to its probes as the user wrote them: it needs the command line.
+std::function<int()> addBisectCommand(CLI::App& app, std::vector<std::string> argv);
 
 }  // namespace td::cli

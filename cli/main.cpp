@@ -1,7 +1,8 @@
 // tile-doctor: debugging and diagnostics for GPU tile kernels.
 // Exit codes: 0 no finding, 1 findings, 2 bad input, 3 the kernel crashed or hung (or the run passed
 // --timeout in tile-doctor's own work), 4 internal error,
-// 5 a checked script failed with no finding, 6 the executor cannot run the kernel.
+// 5 a checked script failed with no finding, 6 the executor cannot run the kernel, 7 bisect-shape stopped
+// at --max-probes (the same command resumes).
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
@@ -30,7 +31,8 @@ static std::string rawOption(int argc, char** argv, const std::string& name) {
 static int run(int argc, char** argv) {
   CLI::App app{fmt::format("tile-doctor: finds out why GPU tile kernels crash, hang, race or drift.\n"
                            "Exit codes: 0 no finding, 1 findings, 2 bad input, 3 kernel crashed or hung (or the run passed --timeout), 4 internal "
-                           "error, 5 a checked script failed with no finding, 6 the executor cannot run the kernel."
+                           "error, 5 a checked script failed with no finding, 6 the executor cannot run the kernel, 7 bisect-shape "
+                           "stopped at --max-probes."
                            "\nDefault target: {}",
                            td::kDefaultTarget)};
   app.require_subcommand(1);
@@ -39,6 +41,7 @@ static int run(int argc, char** argv) {
   std::function<int()> rules = td::cli::addRulesCommand(app);
   std::function<int()> instrument = td::cli::addInstrumentCommand(app);
   std::function<int()> diff = td::cli::addDiffCommand(app);
+  std::function<int()> bisect = td::cli::addBisectCommand(app, std::vector<std::string>(argv, argv + argc));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -55,6 +58,7 @@ static int run(int argc, char** argv) {
     if (app.got_subcommand("rules")) return rules();
     if (app.got_subcommand("instrument")) return instrument();
     if (app.got_subcommand("diff")) return diff();
+    if (app.got_subcommand("bisect-shape")) return bisect();
   } catch (const td::ExecutorCannotRun& e) {
     std::cerr << fmt::format("tile-doctor: cannot run: {}: {}\n", e.where(), e.what());
     return td::kExitExecutorCannotRun;
