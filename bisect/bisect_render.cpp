@@ -139,7 +139,8 @@ nlohmann::json bisectJson(const BisectReport& r) {
     if (!o.place.empty()) j["place"] = o.place;
     return j;
   };
-  nlohmann::json j = {{"tool", "tile-doctor"}, {"schema_version", 1}, {"input", r.input}, {"script", r.script},
+  nlohmann::json j = {{"tool", "tile-doctor"}, {"schema_version", 1}, {"command", "bisect-shape"}, {"input", r.input},
+                      {"script", r.script},
                       {"target", r.target}, {"executor", r.executor}, {"fail_on", r.failOn}, {"confirm", r.confirm},
                       {"parallel", r.parallel}, {"axes", nlohmann::json::array()}, {"probes", nlohmann::json::array()}};
   for (const AxisResult& ar : r.result.axes) {

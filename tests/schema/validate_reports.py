@@ -43,7 +43,8 @@ class Reports(unittest.TestCase):
         # Against the one form the report says it is, for errors that point at the field (oneOf would only
         # say that no form matched); the whole schema's oneOf must hold too.
         diff = report.get("command") == "diff"
-        form = ("stopped" if "error" in report else ("diffScriptReport" if "script" in report else "diffReport") if diff
+        form = ("stopped" if "error" in report else "bisectReport" if report.get("command") == "bisect-shape"
+                else ("diffScriptReport" if "script" in report else "diffReport") if diff
                 else "scriptReport" if "script" in report else "bundleReport")
         validator = jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": f"#/$defs/{form}"})
         errors = sorted(validator.iter_errors(report), key=lambda e: list(e.absolute_path))
@@ -96,6 +97,25 @@ class Reports(unittest.TestCase):
                 report = json.loads(proc.stdout)
                 self.assertEqual(proc.returncode, expected, proc.stderr[-2000:])
                 self.assertValid(args, proc.returncode, report)
+
+    def test_bisect_reports(self):
+        """bisect-shape: a threshold with its changes and repro, non-monotone evidence with residues, no failure
+        in the range, a search stopped by a probe that is bad input, and one interrupted by --max-probes."""
+        tmp = tempfile.mkdtemp(prefix="td-schema-bisect-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        bundles = ROOT / "tests" / "bundles" / "bisect"
+        cases = [([bundles / "row_tile.toml", "--axis", "TILE=256:65536:256", "--target", "metax-c500"], 1),
+                 ([bundles / "vector16.toml", "--axis", "N=16:256:8", "--checks", "bounds", "--scan-residues"], 1),
+                 ([bundles / "row_buffer.toml", "--axis", "N=64:1024", "--checks", "bounds"], 0),
+                 ([bundles / "row_tile.toml", "--axis", "Q=1:4"], 2),
+                 ([bundles / "row_buffer.toml", "--axis", "N=64:8192", "--max-probes", "2"], 7)]
+        for i, (args, expected) in enumerate(cases):
+            with self.subTest(args=[str(a) for a in args]):
+                proc = subprocess.run([BINARY, "bisect-shape", "--format", "json", "--no-cache", "--repro",
+                                       pathlib.Path(tmp) / f"repro{i}.toml", *map(str, args)],
+                                      capture_output=True, text=True, timeout=300)
+                self.assertEqual(proc.returncode, expected, proc.stderr[-2000:])
+                self.assertValid(args, proc.returncode, json.loads(proc.stdout))
 
     def test_repeat_and_target_variants(self):
         races = ROOT / "tests" / "bundles" / "races" / "bundle_two_writers.toml"
