@@ -27,7 +27,9 @@ void launchFromReport(LaunchFacts& f, const nlohmann::json& r) {
     f.grid[i] = l["grid"][i].get<int64_t>();
     f.block[i] = l["block"][i].get<int64_t>();
   }
-  f.sharedBytes = l.value("dynamic_shared_bytes", int64_t(0)) + l.value("static_shared_bytes", int64_t(0));
+  // The target's own lowering's dynamic shared memory where the source is a stand-in: what the limit checks.
+  f.sharedBytes = l.value("target_dynamic_shared_bytes", l.value("dynamic_shared_bytes", int64_t(0))) +
+                  l.value("static_shared_bytes", int64_t(0));
   f.target = r.value("target", std::string());
   f.kernel = r.value("kernel", std::string());
   f.known = true;
@@ -76,7 +78,8 @@ LaunchFacts scriptLaunchFacts(const nlohmann::json& item) {
   if (item.contains("report")) launchFromReport(f, item["report"]);
   if (!f.known) return f;
   static const std::regex tensor(R"(^([a-z0-9_]+)\[([0-9, ]*)\]$)");
-  for (auto& [name, desc] : item.value("shapes", nlohmann::json::object()).items()) {
+  const nlohmann::json shapes = item.value("shapes", nlohmann::json::object());  // items() needs it alive
+  for (auto& [name, desc] : shapes.items()) {
     if (!desc.is_string()) continue;
     std::string d = desc.get<std::string>();
     std::smatch m;
@@ -94,7 +97,8 @@ LaunchFacts scriptLaunchFacts(const nlohmann::json& item) {
       f.integers.push_back({name, std::stoll(d)});
     }
   }
-  for (auto& [name, value] : item.value("scalars", nlohmann::json::object()).items())
+  const nlohmann::json scalars = item.value("scalars", nlohmann::json::object());
+  for (auto& [name, value] : scalars.items())
     if (value.is_string() && std::regex_match(value.get<std::string>(), std::regex(R"(-?[0-9]+)")))
       f.integers.push_back({name, std::stoll(value.get<std::string>())});
   return f;

@@ -12,7 +12,9 @@ std::string placeOf(const nlohmann::json& finding) {
   if (!finding.contains("location")) return "";
   const nlohmann::json& l = finding["location"];
   std::string place = fmt::format("{}:{}", l.value("file", std::string()), l.value("line", 0));
-  if (l.contains("python")) place = l["python"].get<std::string>() + " (" + place + ")";
+  // A script's kernel lives in a capture folder gone with its probe: then the Python line alone says where.
+  bool gone = l.value("file", std::string()).find("/tile-doctor-capture-") != std::string::npos;
+  if (l.contains("python")) place = gone ? l["python"].get<std::string>() : l["python"].get<std::string>() + " (" + place + ")";
   return place;
 }
 

@@ -151,6 +151,7 @@ CheckResult runCheck(const CheckRequest& req) {
   r.grid = b.grid;
   r.block = b.block;
   r.dynamicShared = b.dynamicShared;
+  r.targetDynamicShared = b.targetShared;
   r.staticShared = static_cast<int64_t>(layOutShared(km.sites).staticBytes);
   r.blocksTotal = static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2]);
   r.compileSeconds = km.compileSeconds + km.instrumentSeconds;

@@ -38,6 +38,7 @@ struct Report {
   std::string kernel, bundle, target, executor, device;
   std::array<int64_t, 3> grid{1, 1, 1}, block{1, 1, 1};
   int64_t dynamicShared = 0, staticShared = 0;
+  int64_t targetDynamicShared = -1;  // what the target's own lowering allocates, where the source is a stand-in
   std::vector<Finding> findings;
   uint64_t recordsDropped = 0;
   bool launched = false;

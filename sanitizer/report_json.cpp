@@ -23,6 +23,7 @@ nlohmann::json reportJson(const Report& r) {
                  {"static_shared_bytes", r.staticShared}, {"launched", r.launched}, {"blocks_run", r.blocksRun},
                  {"blocks_total", r.blocksTotal}, {"blocks_selection", r.blocksNote.empty() ? "all" : r.blocksNote}};
   j["launch"]["runs"] = r.repeats;
+  if (r.targetDynamicShared >= 0) j["launch"]["target_dynamic_shared_bytes"] = r.targetDynamicShared;
   j["records_dropped"] = r.recordsDropped;
   j["unchecked"] = r.unchecked;
   j["exit_code"] = r.exitCode();

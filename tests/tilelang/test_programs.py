@@ -487,6 +487,31 @@ class TileLangPrograms(unittest.TestCase):
         self.assertEqual(proc.returncode, 6, "below sm_89 the fp8 mma is a trap the CPU executor will not run")
         self.assertIn("try a newer --tilelang-arch", proc.stdout)
 
+    def test_bisect_shape_through_a_script_argument(self):
+        """bisect-shape over the script's own --stages: MACA's pipeline keeps a 16 KiB stage of A and B tiles
+        per T.Pipelined stage, so 4 stages fit metax-c500's 65536 bytes and 5 do not."""
+        work = tempfile.mkdtemp(prefix="td-tilelang-bisect-")
+        self.work = [work]
+        out = os.path.join(work, "bisect.json")
+        proc = subprocess.run([TOOL, "bisect-shape", os.path.join(HERE, "gemm_pipelined.py"), "--axis", "S=2:16",
+                               "--target", "metax-c500", "--blocks", "sample:2", "--no-cache", "--format", "json",
+                               "--out", out, "--", "--shape", "256", "256", "128", "--stages", "{S}"],
+                              capture_output=True, text=True, timeout=600)
+        self.assertEqual(proc.returncode, 1, proc.stderr[-3000:])
+        with open(out) as f:
+            report = json.load(f)
+        t = report["threshold"]
+        self.assertEqual((t["passing"], t["failing"]), ({"S": 4}, {"S": 5}))
+        self.assertEqual(t["failure"]["kind"], "shared-memory-limit")
+        self.assertRegex(t["failure"]["place"], r"gemm_pipelined\.py:\d+$")
+        self.assertTrue(any("65536 -> 81920 bytes" in c["text"] for c in t["changes"]), t["changes"])
+        self.assertLessEqual(report["probes_run"], 4 + 4)  # ceil(log2(15)) + 4
+        # every probe ran the script with its own --stages, in a process of its own
+        self.assertEqual(sorted(p["command"][-1] for p in report["probes"]),
+                         sorted(str(p["shape"]["S"]) for p in report["probes"]))
+        with open(report["repro"]["path"]) as f:
+            self.assertIn("--stages 5", f.read())
+
     def test_shared_memory_over_metax_limit(self):
         # 128x128x64 fp16 tiles in three stages: 3 * (128*64 + 64*128) * 2 = 98304 bytes
         rc, report, work = check(os.path.join(HERE, "gemm_pipelined.py"), "--target", "metax-c500",
