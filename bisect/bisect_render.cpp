@@ -1,5 +1,6 @@
 // bisect-shape's reports: the probes in the order made, the threshold (or why there is none), the failure
 // at it with its place, what changed across it, non-monotone evidence, and how to reproduce it.
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "bisect/bisect_report.h"
@@ -34,7 +35,9 @@ std::string axisLine(const BisectReport& r, const AxisResult& ar) {
     case AxisResult::Kind::NoFailure: {
       std::string vs;
       for (int64_t v : ar.probedPassing) vs += fmt::format("{}{}", vs.empty() ? "" : ", ", v);
-      return fmt::format("{}: no failure in [{}, {}]{} (passed at {})", a.name, a.lo, a.hi, alone, vs);
+      bool scanFailed = ar.residues && std::find(ar.residues->fails.begin(), ar.residues->fails.end(), true) != ar.residues->fails.end();
+      return fmt::format("{}: {} [{}, {}]{} (passed at {}){}", a.name, scanFailed ? "no failure at the values the search probed in" : "no failure in",
+                         a.lo, a.hi, alone, vs, scanFailed ? "; the residue scan found failures between them" : "");
     }
     case AxisResult::Kind::Stopped:
       break;
@@ -82,7 +85,8 @@ std::string renderBisectText(const BisectReport& r, bool colour) {
     if (s.lowestFails) {
       out += red("failure") + fmt::format(" at the lowest shape {}: no passing shape in the ranges\n", shapeText(r.axes, *s.failing));
     } else if (s.passing) {
-      out += red("threshold") + fmt::format(": passes at {}, fails at {}{}\n", shapeText(r.axes, *s.passing),
+      // Without monotony there is no threshold, only the first failure above a pass.
+      out += red(s.monotone() ? "threshold" : "first failure") + fmt::format(": passes at {}, fails at {}{}\n", shapeText(r.axes, *s.passing),
                                             shapeText(r.axes, *s.failing),
                                             s.combination ? " (the smallest failing combination: lowering any one axis "
                                                             "by a step passes)" : "");

@@ -140,14 +140,15 @@ class Searcher {
       }
     }
     if (fail >= 0 && fail + 1 < n) fails(at(fail + 1), stage);  // confirms the failure holds above it
+    if (r.kind == AxisResult::Kind::NoFailure)  // the values the search itself probed, all passing
+      for (const ProbeRecord& p : res_.probes) {
+        Shape other = p.shape;
+        other[i] = held[i];
+        if (other == held) r.probedPassing.push_back(p.shape[i]);
+      }
+    std::sort(r.probedPassing.begin(), r.probedPassing.end());
     if (opts_.scanResidues) scanResidues(r, fail >= 0 ? std::max<int64_t>(fail - 1, 0) : 0);
     counting_ = nullptr;
-    for (const ProbeRecord& p : res_.probes) {
-      Shape other = p.shape;
-      other[i] = held[i];
-      if (other == held && r.kind == AxisResult::Kind::NoFailure) r.probedPassing.push_back(p.shape[i]);
-    }
-    std::sort(r.probedPassing.begin(), r.probedPassing.end());
     collectContradictions(r);
     return r;
   }
