@@ -1,4 +1,6 @@
+#include <chrono>
 #include <cmath>
+#include <optional>
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
@@ -9,6 +11,10 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/input_list.h"
+#include "history/run_db.h"
+#include "sanitizer/baseline.h"
+#include "sanitizer/suppressions.h"
 #include "cli/script_check.h"
 #include "driver/check.h"
 #include "driver/launch_policy.h"
@@ -34,17 +40,111 @@ void parseParams(CheckArgs& args) {
   }
 }
 
-int checkBundle(CheckArgs& args) {
-  ReportSink sink(args);
+// One input's runs. `outputs` keeps a bundle's result for --save-outputs, written after the report.
+RunSet runInput(CheckArgs& args, const std::string& input, std::optional<CheckResult>* outputs) {
+  args.req.bundlePath = input;
+  if (isScript(input)) return checkScriptRuns(scriptRequest(args));
+  if (!args.scriptArgs.empty())
+    throw InputError(input, 0, "arguments after the bundle are for TileLang scripts (kernel.py) only");
   CheckResult res = runCheck(args.req);
   RunSet set;
   Run& run = set.runs.emplace_back();
   run.entry = res.bundle.entry;
-  run.bundle = args.req.bundlePath;
+  run.bundle = input;
   run.report = res.report;
-  sink.write(makeReporter(args.format, sink.colour())->render(set));
-  saveOutputs(res, args.saveOutputs);
-  return set.exitCode();
+  if (outputs) *outputs = std::move(res);
+  return set;
+}
+
+// An input that stopped, among many: its error in place of its runs, so the others still run and report.
+RunSet stoppedInput(const std::string& input, int code, const std::string& where, const std::string& what) {
+  RunSet set;
+  Run& run = set.runs.emplace_back();
+  run.bundle = input;
+  run.errorCode = code;
+  run.errorWhere = where;
+  run.error = what;
+  return set;
+}
+
+Baseline baselineOf(const CheckArgs& args) {
+  if (args.baseline != "last" && args.baseline.find_first_not_of("0123456789") != std::string::npos)
+    return loadBaselineFile(args.baseline);
+  if (args.db.empty()) throw InputError("--baseline", 0, fmt::format("'{}' names a run of the history: give --db FILE", args.baseline));
+  RunDb db(args.db);
+  int64_t id = args.baseline == "last" ? db.latest() : std::stoll(args.baseline);
+  if (id == 0) throw InputError(args.db, 0, "--baseline last: the history holds no run yet");
+  db.run(id);  // InputError when there is no such run
+  Baseline b;
+  b.source = fmt::format("run {} of {}", id, args.db);
+  for (const FindingRow& f : db.findings(id)) b.findings.push_back({f.id, f.kind, f.message, f.place});
+  return b;
+}
+
+std::string commandLine(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  return s;
+}
+
+int checkInputs(CheckArgs& args, const std::string& command) {
+  auto started = std::chrono::steady_clock::now();
+  std::vector<std::string> inputs = expandInputs(args.inputs);
+  CiOutcome ci;
+  if (!args.shard.empty()) {
+    inputs = shardOf(inputs, args.shard, &ci.shardSkipped);
+    ci.shard = args.shard;
+  }
+  bool many = inputs.size() != 1 || !args.shard.empty();
+  if (many) {
+    for (const auto& [option, value] : {std::pair<const char*, const std::string*>{"--save-outputs", &args.saveOutputs},
+                                        {"--save-inputs", &args.req.saveInputs}, {"--keep", &args.keep}})
+      if (!value->empty()) throw InputError(option, 0, "takes one input (each input would write there)");
+    if (!args.scriptArgs.empty()) throw InputError("--", 0, "arguments after -- take one script, not several inputs");
+  }
+  // Everything that can be bad input is read before anything runs.
+  std::optional<Suppressions> suppressions;
+  if (!args.suppressions.empty()) suppressions = Suppressions::load(args.suppressions);
+  std::optional<Baseline> baseline;
+  if (!args.baseline.empty()) baseline = baselineOf(args);
+  std::optional<RunDb> db;
+  if (!args.db.empty()) db.emplace(args.db);
+  ReportSink sink(args);
+  std::vector<RunSet> sets;
+  std::optional<CheckResult> outputs;
+  for (const std::string& input : inputs) {
+    if (!many) {
+      sets.push_back(runInput(args, input, &outputs));
+      continue;
+    }
+    try {
+      sets.push_back(runInput(args, input, nullptr));
+    } catch (const ExecutorCannotRun& e) {
+      sets.push_back(stoppedInput(input, kExitExecutorCannotRun, e.where(), e.what()));
+    } catch (const InputError& e) {
+      sets.push_back(stoppedInput(input, 2, e.where(), e.what()));
+    } catch (const WorkTimedOut& e) {
+      sets.push_back(stoppedInput(input, 3, input, e.what()));
+    } catch (const std::filesystem::filesystem_error& e) {
+      sets.push_back(stoppedInput(input, 2, e.path1().string(), e.code().message()));
+    }
+  }
+  if (suppressions) {
+    suppressions->apply(sets);
+    ci.suppressing = true;
+    for (const Suppression& s : suppressions->entries()) ci.suppressions.push_back({s.file, s.line, s.rule, s.pattern, s.matched});
+  }
+  if (baseline) applyBaseline(*baseline, sets, ci);
+  int code = exitCodeOf(sets);
+  if (db) {
+    RunRecord rec{command, args.req.target.empty() ? kDefaultTarget : args.req.target, args.req.executor, args.lowering,
+                  args.shard, args.params,
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()};
+    db->record(rec, sets, code);
+  }
+  sink.write(makeReporter(args.format, sink.colour())->renderAll(sets, ci));
+  if (outputs) saveOutputs(*outputs, args.saveOutputs);
+  return code;
 }
 
 }  // namespace
@@ -118,7 +218,6 @@ static void writeStopReport(const CheckArgs& args, int exitCode, const char* kin
 }
 
 void addCheckOptions(CLI::App* sub, const std::shared_ptr<CheckArgs>& args) {
-  sub->add_option("script-args", args->scriptArgs, "after --: arguments for the TileLang script");
   sub->add_option("--param", args->params, "override a parameter: NAME=VALUE (repeatable)")->allow_extra_args(false);
   sub->add_option("--target", args->req.target, fmt::format("target profile (default {}; see `tile-doctor targets`)",
                                                             kDefaultTarget));
@@ -189,24 +288,35 @@ void addCheckOptions(CLI::App* sub, const std::shared_ptr<CheckArgs>& args) {
       ->check(CLI::IsMember({"auto", "cuda", "hip", "maca"}));
 }
 
-std::function<int()> addCheckCommand(CLI::App& app) {
+std::function<int()> addCheckCommand(CLI::App& app, int argc, char** argv) {
   auto args = std::make_shared<CheckArgs>();
-  CLI::App* sub = app.add_subcommand("check", "run a kernel bundle, or the kernels a TileLang script compiles, under "
-                                              "the checks and report what they find");
-  sub->add_option("bundle", args->req.bundlePath, "the bundle manifest (bundle.toml) or a TileLang script (kernel.py)")
+  CLI::App* sub = app.add_subcommand("check", "run kernel bundles, or the kernels TileLang scripts compile, under "
+                                              "the checks and report what they find (a script's own arguments "
+                                              "follow --)");
+  sub->add_option("inputs", args->inputs,
+                  "bundle manifests (bundle.toml), TileLang scripts (kernel.py), folders (every bundle under them) or "
+                  "patterns (kernels/**/*.toml); several give one report, one summary and one exit code")
       ->required();
   addCheckOptions(sub, args);
-  return [args] {
-    return runWritingStops(*args, [&] {
-      if (isScript(args->req.bundlePath)) return checkScript(*args);
-      if (!args->scriptArgs.empty())
-        throw InputError(args->req.bundlePath, 0, "arguments after the bundle are for TileLang scripts (kernel.py) only");
-      return checkBundle(*args);
-    });
-  };
+  sub->add_option("--suppressions", args->suppressions,
+                  "findings to suppress, one RULE:PATTERN a line (docs/ci.md); unused ones are reported");
+  sub->add_option("--baseline", args->baseline,
+                  "fail only on new findings: a JSON or SARIF report of an earlier check, last (the latest run of --db) "
+                  "or a run id of --db");
+  sub->add_option("--db", args->db, "record the run in this SQLite history (tile-doctor history reads it)");
+  sub->add_option("--shard", args->shard, "I/N: check every N-th input from the I-th on (a CI matrix or job array)");
+  std::string command = commandLine(argc, argv);
+  return [args, command] { return runWritingStops(*args, [&] { return checkInputs(*args, command); }); };
 }
 
+namespace {
+std::vector<std::string> gScriptArguments;
+}  // namespace
+
+void setScriptArguments(std::vector<std::string> args) { gScriptArguments = std::move(args); }
+
 int runWritingStops(CheckArgs& args, const std::function<int()>& work) {
+  args.scriptArgs = gScriptArguments;
   try {
     parseParams(args);
     removeStaleTemporaries("capture");  // a run killed by SIGKILL could not remove its own

@@ -36,14 +36,23 @@ static int run(int argc, char** argv) {
                            "\nDefault target: {}",
                            td::kDefaultTarget)};
   app.require_subcommand(1);
-  std::function<int()> check = td::cli::addCheckCommand(app);
+  std::function<int()> check = td::cli::addCheckCommand(app, argc, argv);
   std::function<int()> targets = td::cli::addTargetsCommand(app);
   std::function<int()> rules = td::cli::addRulesCommand(app);
   std::function<int()> instrument = td::cli::addInstrumentCommand(app);
   std::function<int()> diff = td::cli::addDiffCommand(app);
+  std::function<int()> history = td::cli::addHistoryCommand(app);
   std::function<int()> bisect = td::cli::addBisectCommand(app, std::vector<std::string>(argv, argv + argc));
+  // The script's arguments, after the first "--", go to the script as they are (cli/script_check.h).
+  int cliArgc = argc;
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--") {
+      td::cli::setScriptArguments(std::vector<std::string>(argv + i + 1, argv + argc));
+      cliArgc = i;
+      break;
+    }
   try {
-    app.parse(argc, argv);
+    app.parse(cliArgc, argv);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     if (rc == 0) return 0;  // --help
@@ -58,6 +67,7 @@ static int run(int argc, char** argv) {
     if (app.got_subcommand("rules")) return rules();
     if (app.got_subcommand("instrument")) return instrument();
     if (app.got_subcommand("diff")) return diff();
+    if (app.got_subcommand("history")) return history();
     if (app.got_subcommand("bisect-shape")) return bisect();
   } catch (const td::ExecutorCannotRun& e) {
     std::cerr << fmt::format("tile-doctor: cannot run: {}: {}\n", e.where(), e.what());

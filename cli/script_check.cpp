@@ -23,11 +23,4 @@ ScriptCheckRequest scriptRequest(const CheckArgs& args) {
   return req;
 }
 
-int checkScript(CheckArgs& args) {
-  ReportSink sink(args);
-  RunSet set = checkScriptRuns(scriptRequest(args));
-  sink.write(makeReporter(args.format, sink.colour())->render(set));
-  return set.exitCode();
-}
-
 }  // namespace td::cli

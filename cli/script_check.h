@@ -23,6 +23,9 @@ struct CheckArgs {
   std::string format = "text", out, saveOutputs, keep, tilelangArch = "sm_80", lowering = "auto", schedule = "forward";
   std::string launches = "first";  // scripts: which launches are checked (driver/launch_policy.h)
   std::string autotune = "first";  // scripts: @tilelang.autotune takes the first configuration, or checks all
+  // check's own (cli/check_command.cpp): its inputs and the CI options over all of them
+  std::vector<std::string> inputs;
+  std::string suppressions, baseline, db, shard;
 };
 
 bool isScript(const std::string& path);  // a .py file
@@ -33,7 +36,9 @@ void addCheckOptions(CLI::App* sub, const std::shared_ptr<CheckArgs>& args);
 // a run that stops (bad input, timeout, an executor that cannot run it, an internal error) writes the
 // --format's stop report and rethrows for main() to give the exit code.
 int runWritingStops(CheckArgs& args, const std::function<int()>& work);
-int checkScript(CheckArgs& args);
+// What follows `--` on the command line: the script's own arguments. main() takes them off before CLI11
+// parses, so that inputs (several for check) and script arguments never mix.
+void setScriptArguments(std::vector<std::string> args);
 // The script run the options ask for (what `check kernel.py` runs, and `diff kernel.py` too).
 ScriptCheckRequest scriptRequest(const CheckArgs& args);
 

@@ -1,5 +1,6 @@
 #include "sanitizer/finding.h"
 
+#include <filesystem>
 #include <fmt/format.h>
 
 namespace td {
@@ -16,6 +17,41 @@ int Report::exitCode() const {
 std::string fingerprint(const Finding& f) {
   return fmt::format("{}|{}:{}:{}|{}:{}:{}|{}", f.kind, f.loc.file, f.loc.line, f.loc.col, f.partner.file,
                      f.partner.line, f.partner.col, f.buffer);
+}
+
+std::string portablePath(const std::string& path) {
+  if (path.empty()) return path;
+  std::error_code ec;
+  std::filesystem::path rel = std::filesystem::relative(path, std::filesystem::current_path(), ec);
+  if (!ec && !rel.empty() && rel.native().rfind("..", 0) != 0) return rel.generic_string();
+  return std::filesystem::absolute(path, ec).generic_string();
+}
+
+namespace {
+
+std::string stablePlace(const SourceLoc& l) {
+  if (l.file.empty()) return "";
+  if (!l.python.empty()) {  // a script's kernel: its generated file lives in a temporary folder
+    size_t colon = l.python.rfind(':');
+    std::string py = colon == std::string::npos ? l.python : portablePath(l.python.substr(0, colon)) + l.python.substr(colon);
+    return fmt::format("{}@{}:{}:{}", py, std::filesystem::path(l.file).filename().string(), l.line, l.col);
+  }
+  return fmt::format("{}:{}:{}", portablePath(l.file), l.line, l.col);
+}
+
+}  // namespace
+
+std::string stableFingerprint(const Finding& f) {
+  return fmt::format("{}|{}|{}|{}", f.kind, stablePlace(f.loc), stablePlace(f.partner), f.buffer);
+}
+
+std::string findingId(const Finding& f) {
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a, 64 bits: short, stable, no dependency
+  for (unsigned char c : stableFingerprint(f)) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return fmt::format("{:016x}", h);
 }
 
 // Row-major coordinates of a linear element index; the outermost may run past its extent.

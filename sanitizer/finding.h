@@ -27,6 +27,8 @@ struct Finding {
   std::vector<ThreadRef> threads;  // first threads that hit it
   std::vector<std::string> notes;  // further lines of explanation
   bool fatal = false;        // the kernel crashed or hung (exit code 3)
+  std::string suppressedBy;  // suppressed (Report::suppressed): "FILE:LINE" of the suppression
+  std::string baselineState; // with --baseline: "new" (in findings) or "unchanged" (Report::baselined)
 };
 
 // A finding's identity across runs: its kind, each source place (the access, and a race's other access)
@@ -34,12 +36,24 @@ struct Finding {
 // suppressions, baselines, history); counts, threads and coordinates may differ between them.
 std::string fingerprint(const Finding& f);
 
+// The same identity as it survives a move to another checkout or machine (what suppressions, baselines,
+// the run history and SARIF's partialFingerprints use): paths relative to the working folder where they
+// lie inside it, and for a script's kernel (generated into a temporary folder) the Python line and the
+// generated file's name instead of its path. Its 16 hex digits are the finding's id in reports.
+std::string stableFingerprint(const Finding& f);
+std::string findingId(const Finding& f);
+// A path relative to the working folder when it lies inside it, else absolute.
+std::string portablePath(const std::string& path);
+
 struct Report {
   std::string kernel, bundle, target, executor, device;
   std::array<int64_t, 3> grid{1, 1, 1}, block{1, 1, 1};
   int64_t dynamicShared = 0, staticShared = 0;
   int64_t targetDynamicShared = -1;  // what the target's own lowering allocates, where the source is a stand-in
   std::vector<Finding> findings;
+  // Findings taken out of `findings` (they no longer count for the exit code), still reported as such:
+  std::vector<Finding> suppressed;  // by --suppressions
+  std::vector<Finding> baselined;   // by --baseline: seen in the baseline run already
   uint64_t recordsDropped = 0;
   bool launched = false;
   uint64_t blocksRun = 0, blocksTotal = 0;

@@ -10,6 +10,46 @@ nlohmann::json threadJson(const ThreadRef& t) {
 }
 }  // namespace
 
+nlohmann::json findingJson(const Finding& f) {
+  nlohmann::json x;
+  x["id"] = findingId(f);
+  x["kind"] = f.kind;
+  x["message"] = f.title;
+  x["fatal"] = f.fatal;
+  x["count"] = f.count;
+  if (!f.loc.file.empty())
+  {
+    x["location"] = {{"file", f.loc.file}, {"line", f.loc.line}, {"column", f.loc.col}, {"function", f.loc.function}};
+    if (!f.loc.python.empty()) x["location"]["python"] = f.loc.python;
+    if (!f.loc.helper.empty()) x["location"]["inside"] = f.loc.helper;
+  }
+  if (!f.partner.file.empty())
+    x["other_access"] = {{"file", f.partner.file}, {"line", f.partner.line}, {"column", f.partner.col},
+                         {"function", f.partner.function}};
+  if (!f.related.empty()) {
+    x["related"] = nlohmann::json::array();
+    for (const auto& [what, loc] : f.related) {
+      nlohmann::json r = {{"what", what}, {"file", loc.file}, {"line", loc.line}, {"column", loc.col}, {"function", loc.function}};
+      if (!loc.python.empty()) r["python"] = loc.python;
+      x["related"].push_back(r);
+    }
+  }
+  if (!f.buffer.empty()) {
+    x["buffer"] = f.buffer;
+    x["coordinates"] = f.coords;
+    x["element"] = f.element;
+    x["byte_offset"] = f.byteOffset;
+  }
+  if (!f.access.empty()) x["access"] = f.access;
+  if (f.width) x["width"] = f.width;
+  x["threads"] = nlohmann::json::array();
+  for (const ThreadRef& t : f.threads) x["threads"].push_back(threadJson(t));
+  x["notes"] = f.notes;
+  if (!f.suppressedBy.empty()) x["suppressed_by"] = f.suppressedBy;
+  if (!f.baselineState.empty()) x["baseline_state"] = f.baselineState;
+  return x;
+}
+
 nlohmann::json reportJson(const Report& r) {
   nlohmann::json j;
   j["tool"] = "tile-doctor";
@@ -30,41 +70,14 @@ nlohmann::json reportJson(const Report& r) {
   j["timing"] = {{"compile_seconds", r.compileSeconds}, {"run_seconds", r.runSeconds},
                  {"kernel_ms_median", r.kernelMsMedian}};
   j["findings"] = nlohmann::json::array();
-  for (const Finding& f : r.findings) {
-    nlohmann::json x;
-    x["kind"] = f.kind;
-    x["message"] = f.title;
-    x["fatal"] = f.fatal;
-    x["count"] = f.count;
-    if (!f.loc.file.empty())
-    {
-      x["location"] = {{"file", f.loc.file}, {"line", f.loc.line}, {"column", f.loc.col}, {"function", f.loc.function}};
-      if (!f.loc.python.empty()) x["location"]["python"] = f.loc.python;
-      if (!f.loc.helper.empty()) x["location"]["inside"] = f.loc.helper;
-    }
-    if (!f.partner.file.empty())
-      x["other_access"] = {{"file", f.partner.file}, {"line", f.partner.line}, {"column", f.partner.col},
-                           {"function", f.partner.function}};
-    if (!f.related.empty()) {
-      x["related"] = nlohmann::json::array();
-      for (const auto& [what, loc] : f.related) {
-        nlohmann::json r = {{"what", what}, {"file", loc.file}, {"line", loc.line}, {"column", loc.col}, {"function", loc.function}};
-        if (!loc.python.empty()) r["python"] = loc.python;
-        x["related"].push_back(r);
-      }
-    }
-    if (!f.buffer.empty()) {
-      x["buffer"] = f.buffer;
-      x["coordinates"] = f.coords;
-      x["element"] = f.element;
-      x["byte_offset"] = f.byteOffset;
-    }
-    if (!f.access.empty()) x["access"] = f.access;
-    if (f.width) x["width"] = f.width;
-    x["threads"] = nlohmann::json::array();
-    for (const ThreadRef& t : f.threads) x["threads"].push_back(threadJson(t));
-    x["notes"] = f.notes;
-    j["findings"].push_back(x);
+  for (const Finding& f : r.findings) j["findings"].push_back(findingJson(f));
+  if (!r.suppressed.empty()) {
+    j["suppressed"] = nlohmann::json::array();
+    for (const Finding& f : r.suppressed) j["suppressed"].push_back(findingJson(f));
+  }
+  if (!r.baselined.empty()) {
+    j["baselined"] = nlohmann::json::array();
+    for (const Finding& f : r.baselined) j["baselined"].push_back(findingJson(f));
   }
   return j;
 }

@@ -30,9 +30,8 @@ std::string caseName(const Run& run) {
   return run.entry.empty() ? run.bundle : run.entry;
 }
 
-}  // namespace
-
-std::string renderJunit(const RunSet& set) {
+// One input's test suite.
+std::string junitSuite(const RunSet& set, const std::string& indent) {
   std::string suite = set.script ? set.script->script : set.runs.empty() ? "" : set.runs[0].bundle;
   std::string cases;
   int failures = 0, errors = 0;
@@ -59,9 +58,18 @@ std::string renderJunit(const RunSet& set) {
     cases += fmt::format("  <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\"{}", xmlEscape(classname),
                          xmlEscape(caseName(run)), seconds, body.empty() ? "/>\n" : ">\n" + body + "  </testcase>\n");
   }
-  return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"tile-doctor: {}\" tests=\"{}\" "
-                     "failures=\"{}\" errors=\"{}\">\n{}</testsuite>\n",
-                     xmlEscape(suite), set.runs.size(), failures, errors, cases);
+  return fmt::format("{}<testsuite name=\"tile-doctor: {}\" tests=\"{}\" failures=\"{}\" errors=\"{}\">\n{}{}</testsuite>\n",
+                     indent, xmlEscape(suite), set.runs.size(), failures, errors, cases, indent);
+}
+
+}  // namespace
+
+std::string renderJunit(const std::vector<RunSet>& sets) {
+  std::string head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  if (sets.size() == 1) return head + junitSuite(sets[0], "");
+  std::string suites;
+  for (const RunSet& s : sets) suites += junitSuite(s, "");
+  return head + "<testsuites name=\"tile-doctor\">\n" + suites + "</testsuites>\n";
 }
 
 }  // namespace td

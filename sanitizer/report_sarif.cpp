@@ -2,7 +2,6 @@
 // one run, the driver's rules[] from the rule registry (sanitizer/rules.h), a result per finding at its
 // place — for a TileLang script the Python line first, then the generated kernel's line — with the
 // finding's fingerprint as partialFingerprints and the rule's severity as level.
-#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "sanitizer/reporters.h"
@@ -14,12 +13,7 @@ namespace {
 
 // A path as an artifact URI: relative to the working folder when it lies inside it (GitHub resolves those
 // against the repository), else absolute.
-std::string artifactUri(const std::string& path) {
-  std::error_code ec;
-  std::filesystem::path rel = std::filesystem::relative(path, std::filesystem::current_path(), ec);
-  if (!ec && !rel.empty() && rel.native().rfind("..", 0) != 0) return rel.generic_string();
-  return std::filesystem::absolute(path, ec).generic_string();
-}
+std::string artifactUri(const std::string& path) { return portablePath(path); }
 
 nlohmann::json location(const std::string& file, unsigned line, unsigned column) {
   nlohmann::json region = {{"startLine", std::max(line, 1u)}};
@@ -38,13 +32,6 @@ std::pair<std::string, unsigned> pythonPlace(const std::string& python) {
   }
 }
 
-// The finding with its paths as artifact URIs: its fingerprint then stays the same in another checkout.
-Finding portable(Finding f) {
-  for (SourceLoc* l : {&f.loc, &f.partner})
-    if (!l->file.empty()) l->file = artifactUri(l->file);
-  return f;
-}
-
 nlohmann::json result(const Finding& f, const std::string& fallbackFile, const std::vector<Rule>& rules) {
   size_t index = 0;
   while (index < rules.size() && f.kind != rules[index].id) ++index;
@@ -53,7 +40,7 @@ nlohmann::json result(const Finding& f, const std::string& fallbackFile, const s
   for (const std::string& n : f.notes) text += "\n" + n;
   nlohmann::json r = {{"ruleId", f.kind}, {"level", rule && rule->severity == Severity::Warning ? "warning" : "error"},
                       {"message", {{"text", text}}}, {"locations", nlohmann::json::array()},
-                      {"partialFingerprints", {{"tileDoctorFinding/v1", fingerprint(portable(f))}}}};
+                      {"partialFingerprints", {{"tileDoctorFinding/v2", findingId(f)}}}};
   if (rule) r["ruleIndex"] = index;
   if (f.count > 1) r["occurrenceCount"] = f.count;
   auto [py, pyLine] = pythonPlace(f.loc.python);
@@ -65,7 +52,7 @@ nlohmann::json result(const Finding& f, const std::string& fallbackFile, const s
 
 }  // namespace
 
-std::string renderSarif(const RunSet& set) {
+std::string renderSarif(const std::vector<RunSet>& sets, const CiOutcome& ci) {
   std::vector<Rule> rules = allRules();
   nlohmann::json driverRules = nlohmann::json::array();
   for (const Rule& r : rules)
@@ -74,17 +61,41 @@ std::string renderSarif(const RunSet& set) {
                            {"defaultConfiguration", {{"level", severityName(r.severity)}}},
                            {"properties", {{"tags", {r.family}}}}});
   nlohmann::json results = nlohmann::json::array();
-  for (const Run& run : set.runs)
-    if (run.report && run.speaks())
-      for (const Finding& f : run.report->findings)
-        results.push_back(result(f, set.script ? set.script->script : run.report->bundle, rules));
+  for (const RunSet& set : sets)
+    for (const Run& run : set.runs) {
+      if (!run.report || !run.speaks()) continue;
+      std::string fallback = set.script ? set.script->script : run.report->bundle;
+      for (const Finding& f : run.report->findings) {
+        results.push_back(result(f, fallback, rules));
+        if (ci.baseline) results.back()["baselineState"] = "new";
+      }
+      // Known problems stay visible as such: a suppressed result (GitHub shows it as dismissed), an
+      // unchanged one marked so.
+      for (const Finding& f : run.report->suppressed) {
+        results.push_back(result(f, fallback, rules));
+        results.back()["suppressions"] = {{{"kind", "external"}, {"justification", "suppressed by " + f.suppressedBy}}};
+      }
+      for (const Finding& f : run.report->baselined) {
+        results.push_back(result(f, fallback, rules));
+        results.back()["baselineState"] = "unchanged";
+      }
+    }
+  for (const BaselineFinding& b : ci.absent) {
+    nlohmann::json r = {{"ruleId", b.kind}, {"level", "none"}, {"baselineState", "absent"},
+                        {"message", {{"text", b.message.empty() ? b.kind : b.message}}},
+                        {"partialFingerprints", {{"tileDoctorFinding/v2", b.id}}}};
+    auto [file, line] = pythonPlace(b.place);
+    if (line) r["locations"] = {location(file, line, 0)};
+    results.push_back(r);
+  }
+  int exitCode = exitCodeOf(sets);
   nlohmann::json log = {
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},
       {"runs", {{{"tool", {{"driver", {{"name", "tile-doctor"}, {"informationUri", "https://tile-doctor.invalid/docs/guide-check.md"},
                                        {"rules", driverRules}}}}},
                  {"results", results},
-                 {"invocations", {{{"executionSuccessful", set.exitCode() <= 1}, {"exitCode", set.exitCode()}}}}}}}};
+                 {"invocations", {{{"executionSuccessful", exitCode <= 1}, {"exitCode", exitCode}}}}}}}};
   return log.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

@@ -48,10 +48,19 @@ std::string renderText(const Report& r, bool colour) {
                             r.block[0], r.block[1], r.block[2], r.blocksRun, r.blocksTotal,
                             r.blocksNote.empty() ? "" : " (" + r.blocksNote + ")");
   if (r.repeats > 1) where += fmt::format(", {} runs compared", r.repeats);
-  if (r.findings.empty()) out += paint("1;32", "tile-doctor: no findings") + " — " + where + "\n";
+  // Findings the CI options took out are still named, one line each: known is not the same as absent.
+  for (const Finding& f : r.baselined)
+    out += fmt::format("unchanged since the baseline: {}: {}{}\n", f.kind, f.title, f.loc.file.empty() ? "" : " at " + f.loc.str());
+  for (const Finding& f : r.suppressed)
+    out += fmt::format("suppressed by {}: {}: {}{}\n", f.suppressedBy, f.kind, f.title, f.loc.file.empty() ? "" : " at " + f.loc.str());
+  std::string known;
+  if (!r.baselined.empty()) known += fmt::format(", {} unchanged since the baseline", r.baselined.size());
+  if (!r.suppressed.empty()) known += fmt::format(", {} suppressed", r.suppressed.size());
+  if (r.findings.empty())
+    out += paint("1;32", known.empty() ? "tile-doctor: no findings" : "tile-doctor: no new findings" + known) + " — " + where + "\n";
   else
-    out += paint("1", fmt::format("SUMMARY: tile-doctor: {} finding{}", r.findings.size(),
-                                  r.findings.size() == 1 ? "" : "s")) + " — " + where + "\n";
+    out += paint("1", fmt::format("SUMMARY: tile-doctor: {} finding{}{}", r.findings.size(),
+                                  r.findings.size() == 1 ? "" : "s", known)) + " — " + where + "\n";
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sanitizer/ci_outcome.h"
 #include "sanitizer/finding.h"
 #include "sanitizer/run_set.h"
 
@@ -16,6 +17,9 @@ class Reporter {
  public:
   virtual ~Reporter() = default;
   virtual std::string render(const RunSet& set) const = 0;
+  // A whole check: one RunSet per input (a single input renders as render() does, with what the CI
+  // options did), and the CI options' outcome.
+  virtual std::string renderAll(const std::vector<RunSet>& sets, const CiOutcome& ci) const = 0;
   // A check stopped before it had a report (bad input, the tool's own --timeout, an internal error): what
   // goes where the report would have; "" where the message on standard error is all there is to say.
   virtual std::string renderStop(int exitCode, const char* kind, const std::string& file, int line,
@@ -32,9 +36,15 @@ std::unique_ptr<Reporter> makeReporter(const std::string& format, bool colour);
 std::string renderText(const Report& r, bool colour);
 std::string renderJson(const Report& r);
 nlohmann::json reportJson(const Report& r);  // one launch's report as a JSON value
+nlohmann::json findingJson(const Finding& f);
 std::string renderScriptText(const RunSet& set, bool colour);
 nlohmann::json scriptJson(const RunSet& set);
-std::string renderSarif(const RunSet& set);  // SARIF 2.1.0 (GitHub code scanning)
-std::string renderJunit(const RunSet& set);  // JUnit XML
+std::string renderSarif(const std::vector<RunSet>& sets, const CiOutcome& ci);  // SARIF 2.1.0 (GitHub code scanning)
+std::string renderJunit(const std::vector<RunSet>& sets);                       // JUnit XML
+// One input's JSON (a bundle's or script's report, or the stop object of an input that did not run).
+nlohmann::json inputJson(const RunSet& set);
+nlohmann::json ciJson(const CiOutcome& ci);  // the fields the CI options add
+std::string renderCiText(const CiOutcome& ci, const std::vector<RunSet>& sets);
+
 
 }  // namespace td

@@ -35,4 +35,10 @@ int RunSet::exitCode() const {
   return worst;
 }
 
+int exitCodeOf(const std::vector<RunSet>& sets) {
+  int worst = 0;
+  for (const RunSet& s : sets) worst = combine(worst, s.exitCode());
+  return worst;
+}
+
 }  // namespace td

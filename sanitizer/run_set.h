@@ -55,4 +55,7 @@ struct RunSet {
   int exitCode() const;
 };
 
+// The exit code of a whole check: the worst over its inputs, ranked as RunSet::exitCode ranks runs.
+int exitCodeOf(const std::vector<RunSet>& sets);
+
 }  // namespace td

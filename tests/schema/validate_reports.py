@@ -44,6 +44,7 @@ class Reports(unittest.TestCase):
         # say that no form matched); the whole schema's oneOf must hold too.
         diff = report.get("command") == "diff"
         form = ("stopped" if "error" in report else "bisectReport" if report.get("command") == "bisect-shape"
+                else "multiReport" if report.get("command") == "check"
                 else ("diffScriptReport" if "script" in report else "diffReport") if diff
                 else "scriptReport" if "script" in report else "bundleReport")
         validator = jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": f"#/$defs/{form}"})
@@ -191,6 +192,48 @@ class Reports(unittest.TestCase):
                 self.assertEqual(len(suite.findall("testcase")), 1)
                 self.assertEqual(int(suite.get("failures")), len(report["findings"]))
                 self.assertEqual(len(suite.findall("testcase/failure")), len(report["findings"]))
+
+    def test_ci_options(self):
+        """Several inputs (multiReport), --suppressions, --baseline and --shard in JSON against the report
+        schema; SARIF with suppressed, unchanged, new and absent results against OASIS's SARIF schema; JUnit
+        of several inputs as testsuites."""
+        import xml.etree.ElementTree as ET
+        tmp = pathlib.Path(tempfile.mkdtemp(prefix="td-schema-ci-"))
+        self.addCleanup(shutil.rmtree, tmp, True)
+        overflow = ROOT / "tests" / "bundles" / "shared_overflow" / "bundle.toml"
+        barrier = ROOT / "tests" / "bundles" / "missing_barrier" / "bundle.toml"
+        (tmp / "known.supp").write_text("shared-out-of-bounds:*\nrace:no_such_kernel\n")
+        (tmp / "broken.toml").write_text("[kernel]\nsource = 'nowhere.cu'\n")
+        base = tmp / "base.json"
+        subprocess.run([BINARY, "check", barrier, "--jobs", "2", "--format", "json", "--out", base], capture_output=True)
+        cases = [([overflow, barrier], 1), ([overflow, tmp / "broken.toml"], 2),
+                 ([overflow, "--suppressions", tmp / "known.supp"], 0), ([barrier, overflow, "--baseline", base], 1),
+                 ([barrier, "--baseline", base], 0), ([overflow, barrier, "--shard", "2/2"], 1),
+                 ([barrier.with_name("bundle_fixed.toml"), "--baseline", base], 0)]
+        sarif_schema = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
+        sarif_validator = jsonschema.Draft4Validator(sarif_schema)
+        states = set()
+        for args, expected in cases:
+            with self.subTest(args=[str(a) for a in args]):
+                code, report = run(*args, "--jobs", "2")
+                self.assertEqual(code, expected)
+                self.assertValid(args, code, report)
+                proc = subprocess.run([BINARY, "check", *map(str, args), "--jobs", "2", "--format", "sarif"],
+                                      capture_output=True, text=True, timeout=300)
+                self.assertEqual(proc.returncode, expected)
+                sarif = json.loads(proc.stdout) if proc.stdout.strip() else None
+                if sarif is None:
+                    continue
+                errors = sorted(sarif_validator.iter_errors(sarif), key=lambda e: list(e.absolute_path))
+                self.assertEqual(errors, [], [f"{list(e.absolute_path)}: {e.message[:200]}" for e in errors[:5]])
+                for r in sarif["runs"][0]["results"]:
+                    states.add(r.get("baselineState", "suppressed" if r.get("suppressions") else "plain"))
+        self.assertEqual(states, {"plain", "suppressed", "new", "unchanged", "absent"})
+        junit = subprocess.run([BINARY, "check", overflow, barrier, "--jobs", "2", "--format", "junit"],
+                               capture_output=True, text=True, timeout=300)
+        suites = ET.fromstring(junit.stdout)
+        self.assertEqual(suites.tag, "testsuites")
+        self.assertEqual(len(suites.findall("testsuite")), 2)
 
     def test_a_script_report(self):
         python = os.environ.get("TILE_DOCTOR_PYTHON", str(ROOT / ".venv-tilelang" / "bin" / "python"))
