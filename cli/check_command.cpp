@@ -73,9 +73,12 @@ Baseline baselineOf(const CheckArgs& args) {
   if (args.db.empty()) throw InputError("--baseline", 0, fmt::format("'{}' names a run of the history: give --db FILE", args.baseline));
   RunDb db(args.db);
   int64_t id = args.baseline == "last" ? db.latest() : std::stoll(args.baseline);
-  if (id == 0) throw InputError(args.db, 0, "--baseline last: the history holds no run yet");
-  db.run(id);  // InputError when there is no such run
   Baseline b;
+  if (id == 0) {  // a history's first run: nothing is known yet, every finding is new
+    b.source = fmt::format("{} (no earlier run: every finding is new)", args.db);
+    return b;
+  }
+  db.run(id);  // InputError when there is no such run
   b.source = fmt::format("run {} of {}", id, args.db);
   for (const FindingRow& f : db.findings(id)) b.findings.push_back({f.id, f.kind, f.message, f.place});
   return b;
