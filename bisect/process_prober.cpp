@@ -38,6 +38,7 @@ struct Child {
 pid_t spawn(const std::vector<std::string>& argv, const std::string& log) {
   pid_t pid = forkChildOfTool();
   if (pid != 0) return pid;
+  setpgid(0, 0);  // its own process group: the watchdog ends everything the probe started
   int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   int null = ::open("/dev/null", O_RDONLY);
   if (fd >= 0) {
@@ -163,6 +164,7 @@ std::vector<ProbeOutcome> ProcessProber::runOnce(const std::vector<Shape>& shape
       }
       ProbeOutcome& o = runs[it->job];
       if (got == 0) {  // outlived the watchdog: the probe's whole process tree dies with it
+        kill(-it->pid, SIGKILL);
         kill(it->pid, SIGKILL);
         waitpid(it->pid, &status, 0);
         o = judgeKilledProbe(seconds, setup_.failOn);
