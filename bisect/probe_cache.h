@@ -28,6 +28,7 @@ class ProbeCache {
   int64_t size() const;
 
  private:
+  std::optional<ProbeOutcome> lookUp(const std::string& key) const;
   std::string path_;
   sqlite3* db_ = nullptr;
 };

@@ -8,6 +8,7 @@
 #include <sqlite3.h>
 
 #include "frontend/input_error.h"
+#include "history/sqlite_file.h"
 
 namespace td {
 
@@ -26,32 +27,6 @@ CREATE TABLE IF NOT EXISTS findings (id INTEGER PRIMARY KEY AUTOINCREMENT, run_i
 CREATE INDEX IF NOT EXISTS findings_by_run ON findings(run_id);
 )";
 
-class Statement {
- public:
-  Statement(sqlite3* db, const char* sql) {
-    if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK)
-      throw std::runtime_error(std::string("history database: ") + sqlite3_errmsg(db));
-  }
-  ~Statement() { sqlite3_finalize(s_); }
-  Statement& bind(int i, const std::string& v) { sqlite3_bind_text(s_, i, v.c_str(), -1, SQLITE_TRANSIENT); return *this; }
-  Statement& bind(int i, int64_t v) { sqlite3_bind_int64(s_, i, v); return *this; }
-  Statement& bind(int i, double v) { sqlite3_bind_double(s_, i, v); return *this; }
-  bool step() {
-    int rc = sqlite3_step(s_);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) throw std::runtime_error(std::string("history database: ") + sqlite3_errstr(rc));
-    return rc == SQLITE_ROW;
-  }
-  std::string text(int i) const {
-    const unsigned char* t = sqlite3_column_text(s_, i);
-    return t ? reinterpret_cast<const char*>(t) : "";
-  }
-  int64_t integer(int i) const { return sqlite3_column_int64(s_, i); }
-  double real(int i) const { return sqlite3_column_double(s_, i); }
-
- private:
-  sqlite3_stmt* s_ = nullptr;
-};
-
 std::string now() {
   std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   char buf[32];
@@ -66,7 +41,7 @@ std::string placeOf(const Finding& f) {
 
 std::string inputOf(const RunSet& set, const Run& run) { return set.script ? set.script->script : run.bundle; }
 
-RunRow rowOf(const Statement& s) {
+RunRow rowOf(const SqlStatement& s) {
   RunRow r;
   r.id = s.integer(0);
   r.started = s.text(1);
@@ -91,27 +66,7 @@ constexpr const char* kRunColumns =
 
 }  // namespace
 
-RunDb::RunDb(const std::string& path) : path_(path) {
-  std::error_code ec;
-  std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) {
-    std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw InputError(path, 0, "cannot open the history database: " + why);
-  }
-  sqlite3_busy_timeout(db_, 30000);
-  char* err = nullptr;
-  if (sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, &err) != SQLITE_OK ||
-      sqlite3_exec(db_, kSchema, nullptr, nullptr, &err) != SQLITE_OK) {
-    std::string why = err ? err : "unknown error";
-    sqlite3_free(err);
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw InputError(path, 0, "not a tile-doctor history database: " + why);
-  }
-}
+RunDb::RunDb(const std::string& path) : path_(path), db_(openSqliteFile(path, kSchema, "the history database")) {}
 
 RunDb::~RunDb() {
   if (db_) sqlite3_close(db_);
@@ -129,7 +84,7 @@ void RunDb::exec(const char* sql) const {
 int64_t RunDb::record(const RunRecord& run, const std::vector<RunSet>& sets, int exitCode) {
   exec("BEGIN IMMEDIATE");
   try {
-    Statement r(db_, "INSERT INTO runs (started, tool_version, command, target, executor, lowering, params, shard, inputs, "
+    SqlStatement r(db_, "INSERT INTO runs (started, tool_version, command, target, executor, lowering, params, shard, inputs, "
                      "exit_code, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     r.bind(1, now()).bind(2, std::string(toolVersion())).bind(3, run.command).bind(4, run.target).bind(5, run.executor)
         .bind(6, run.lowering).bind(7, nlohmann::json(run.params).dump()).bind(8, run.shard)
@@ -138,7 +93,7 @@ int64_t RunDb::record(const RunRecord& run, const std::vector<RunSet>& sets, int
     int64_t runId = sqlite3_last_insert_rowid(db_);
     for (const RunSet& set : sets)
       for (const Run& item : set.runs) {
-        Statement c(db_, "INSERT INTO checks (run_id, input, kernel, launch, called_at, shapes, target, executor, exit_code, "
+        SqlStatement c(db_, "INSERT INTO checks (run_id, input, kernel, launch, called_at, shapes, target, executor, exit_code, "
                          "compile_seconds, run_seconds, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         const Report* rep = item.report ? &*item.report : nullptr;
         nlohmann::json shapes = {{"shapes", item.shapes}, {"scalars", item.scalars}};
@@ -151,7 +106,7 @@ int64_t RunDb::record(const RunRecord& run, const std::vector<RunSet>& sets, int
         int64_t checkId = sqlite3_last_insert_rowid(db_);
         if (!rep) continue;
         auto put = [&](const Finding& f, const char* state) {
-          Statement s(db_, "INSERT INTO findings (run_id, check_id, input, kernel, finding_id, kind, message, place, count, "
+          SqlStatement s(db_, "INSERT INTO findings (run_id, check_id, input, kernel, finding_id, kind, message, place, count, "
                            "state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
           s.bind(1, runId).bind(2, checkId).bind(3, inputOf(set, item)).bind(4, rep->kernel).bind(5, findingId(f))
               .bind(6, f.kind).bind(7, f.title).bind(8, placeOf(f)).bind(9, static_cast<int64_t>(f.count))
@@ -171,27 +126,27 @@ int64_t RunDb::record(const RunRecord& run, const std::vector<RunSet>& sets, int
 }
 
 std::vector<RunRow> RunDb::runs() const {
-  Statement s(db_, (std::string(kRunColumns) + " ORDER BY r.id").c_str());
+  SqlStatement s(db_, (std::string(kRunColumns) + " ORDER BY r.id").c_str());
   std::vector<RunRow> out;
   while (s.step()) out.push_back(rowOf(s));
   return out;
 }
 
 RunRow RunDb::run(int64_t id) const {
-  Statement s(db_, (std::string(kRunColumns) + " WHERE r.id = ?").c_str());
+  SqlStatement s(db_, (std::string(kRunColumns) + " WHERE r.id = ?").c_str());
   s.bind(1, id);
   if (!s.step()) throw InputError(path_, 0, fmt::format("the history has no run {}", id));
   return rowOf(s);
 }
 
 int64_t RunDb::latest() const {
-  Statement s(db_, "SELECT COALESCE(MAX(id), 0) FROM runs");
+  SqlStatement s(db_, "SELECT COALESCE(MAX(id), 0) FROM runs");
   s.step();
   return s.integer(0);
 }
 
 std::vector<FindingRow> RunDb::findings(int64_t runId) const {
-  Statement s(db_, "SELECT input, kernel, finding_id, kind, message, place, count, state FROM findings WHERE run_id = ? ORDER BY id");
+  SqlStatement s(db_, "SELECT input, kernel, finding_id, kind, message, place, count, state FROM findings WHERE run_id = ? ORDER BY id");
   s.bind(1, runId);
   std::vector<FindingRow> out;
   while (s.step()) out.push_back({s.text(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5), s.text(7), s.integer(6)});
@@ -202,34 +157,34 @@ int RunDb::merge(const std::string& other) {
   if (!std::filesystem::is_regular_file(other)) throw InputError(other, 0, "no such history database");
   if (std::filesystem::equivalent(other, path_)) throw InputError(other, 0, "is the database merged into");
   { RunDb source(other); }  // is one (its schema made if it was empty)
-  Statement a(db_, "ATTACH DATABASE ? AS shard");
+  SqlStatement a(db_, "ATTACH DATABASE ? AS shard");
   a.bind(1, other);
   a.step();
   int copied = 0;
   try {
     exec("BEGIN IMMEDIATE");
-    Statement ids(db_, "SELECT id FROM shard.runs ORDER BY id");
+    SqlStatement ids(db_, "SELECT id FROM shard.runs ORDER BY id");
     std::vector<int64_t> runs;
     while (ids.step()) runs.push_back(ids.integer(0));
     for (int64_t old : runs) {
-      Statement r(db_, "INSERT INTO runs (started, tool_version, command, target, executor, lowering, params, shard, inputs, "
+      SqlStatement r(db_, "INSERT INTO runs (started, tool_version, command, target, executor, lowering, params, shard, inputs, "
                        "exit_code, seconds, origin) SELECT started, tool_version, command, target, executor, lowering, params, "
                        "shard, inputs, exit_code, seconds, CASE WHEN origin = '' THEN ? ELSE origin END FROM shard.runs WHERE id = ?");
       r.bind(1, other).bind(2, old);
       r.step();
       int64_t fresh = sqlite3_last_insert_rowid(db_);
-      Statement checks(db_, "SELECT id FROM shard.checks WHERE run_id = ? ORDER BY id");
+      SqlStatement checks(db_, "SELECT id FROM shard.checks WHERE run_id = ? ORDER BY id");
       checks.bind(1, old);
       std::vector<int64_t> oldChecks;
       while (checks.step()) oldChecks.push_back(checks.integer(0));
       for (int64_t oc : oldChecks) {
-        Statement c(db_, "INSERT INTO checks (run_id, input, kernel, launch, called_at, shapes, target, executor, exit_code, "
+        SqlStatement c(db_, "INSERT INTO checks (run_id, input, kernel, launch, called_at, shapes, target, executor, exit_code, "
                          "compile_seconds, run_seconds, error) SELECT ?, input, kernel, launch, called_at, shapes, target, "
                          "executor, exit_code, compile_seconds, run_seconds, error FROM shard.checks WHERE id = ?");
         c.bind(1, fresh).bind(2, oc);
         c.step();
         int64_t nc = sqlite3_last_insert_rowid(db_);
-        Statement f(db_, "INSERT INTO findings (run_id, check_id, input, kernel, finding_id, kind, message, place, count, "
+        SqlStatement f(db_, "INSERT INTO findings (run_id, check_id, input, kernel, finding_id, kind, message, place, count, "
                          "state) SELECT ?, ?, input, kernel, finding_id, kind, message, place, count, state FROM "
                          "shard.findings WHERE check_id = ?");
         f.bind(1, fresh).bind(2, nc).bind(3, oc);

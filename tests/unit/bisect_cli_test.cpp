@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
+#include "temp_folder_test.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;
@@ -25,15 +26,8 @@ struct Bisection {
   nlohmann::json report;
 };
 
-class BisectCli : public ::testing::Test {
+class BisectCli : public td::test::TempFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / fmt::format("td-bisect-test-{}-{}", ::getpid(),
-                                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
 
   Bisection bisect(const std::string& args, const std::string& cache = "") {
     std::string out = (dir_ / "report.json").string();
@@ -46,7 +40,6 @@ class BisectCli : public ::testing::Test {
     return b;
   }
 
-  fs::path dir_;
 };
 
 int budget(int64_t lo, int64_t hi, int64_t align) {

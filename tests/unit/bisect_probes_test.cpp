@@ -10,22 +10,15 @@
 #include <sys/stat.h>
 
 #include "bisect/process_prober.h"
+#include "temp_folder_test.h"
 
 using namespace td::bisect;
 namespace fs = std::filesystem;
 
 namespace {
 
-class BisectProbes : public ::testing::Test {
+class BisectProbes : public td::test::TempFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / fmt::format("td-probes-test-{}-{}", ::getpid(),
-                                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    std::ofstream(dir_ / "bundle.toml") << "[kernel]\n";
-  }
-  void TearDown() override { fs::remove_all(dir_); }
 
   // A stand-in check: `body` runs with $OUT the report path and $COUNT the times it ran so far.
   std::string tool(const std::string& body) {
@@ -46,7 +39,6 @@ class BisectProbes : public ::testing::Test {
     return s;
   }
 
-  fs::path dir_;
 };
 
 const char* kFault = R"({"tool": "tile-doctor", "exit_code": 3, "findings": [{"kind": "kernel-fault", "message": "the kernel crashed", "location": {"file": "k.cu", "line": 7}}]})";

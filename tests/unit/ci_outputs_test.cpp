@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "temp_folder_test.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;
@@ -20,16 +21,8 @@ const std::string kOverflow = kBundles + "shared_overflow/bundle.toml";  // one 
 const std::string kBarrier = kBundles + "missing_barrier/bundle.toml";   // two races and an uninitialised read
 const std::string kFixed = kBundles + "missing_barrier/bundle_fixed.toml";  // clean
 
-class CiOutputs : public ::testing::Test {
+class CiOutputs : public td::test::TempFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / fmt::format("td-ci-test-{}-{}", ::getpid(),
-                                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
   void write(const std::string& name, const std::string& text) const { std::ofstream(path(name)) << text; }
 
   // check ARGS --format json --out FILE: (exit code, report)
@@ -43,7 +36,6 @@ class CiOutputs : public ::testing::Test {
     return {c.code, j};
   }
 
-  fs::path dir_;
 };
 
 std::multiset<std::string> kindsOf(const nlohmann::json& report, const char* list = "findings") {
