@@ -15,9 +15,12 @@ namespace {
 // against the repository), else absolute.
 std::string artifactUri(const std::string& path) { return portablePath(path); }
 
+// A full region, as GitHub's code scanning asks: the finding's column (or the line's start) and one
+// character; a Python line has no column, so it stands at the line's start.
 nlohmann::json location(const std::string& file, unsigned line, unsigned column) {
-  nlohmann::json region = {{"startLine", std::max(line, 1u)}};
-  if (column) region["startColumn"] = column;
+  unsigned startLine = std::max(line, 1u), startColumn = std::max(column, 1u);
+  nlohmann::json region = {{"startLine", startLine}, {"startColumn", startColumn}, {"endLine", startLine},
+                           {"endColumn", startColumn + 1}};
   return {{"physicalLocation", {{"artifactLocation", {{"uri", artifactUri(file)}}}, {"region", region}}}};
 }
 
