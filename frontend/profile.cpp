@@ -48,6 +48,14 @@ Profile readProfile(const fs::path& file) {
   p.bandwidthGBs = number("bandwidth_gbs");
   p.fp16Tflops = number("fp16_tflops");
   if (const toml::node* n = t.get("private_per_thread")) p.privatePerThread = n->value<int64_t>().value_or(0);
+  for (auto [key, field] : {std::pair<const char*, int64_t*>{"blocks_per_sm", &p.blocksPerSm},
+                            {"reserved_shared_per_block", &p.reservedSharedPerBlock},
+                            {"shared_alloc_unit", &p.sharedAllocUnit}, {"register_alloc_unit", &p.registerAllocUnit}})
+    if (const toml::node* n = t.get(key)) {
+      *field = n->value<int64_t>().value_or(-1);
+      if (*field < 0)
+        throw InputError(file.string(), static_cast<int>(n->source().begin.line), fmt::format("{} must be a count", key));
+    }
   if (const toml::node* n = t.get("default_launch_bounds")) {
     p.defaultLaunchBounds = n->value<int64_t>().value_or(0);
     if (p.defaultLaunchBounds <= 0)

@@ -19,6 +19,11 @@ struct Profile {
   int64_t defaultLaunchBounds = 0;
   std::vector<std::string> unsupported;  // hardware features it lacks (instrument/target_features.h names them)
   std::vector<std::string> ignores;      // statements it does not execute (instrument/target_semantics.h names them)
+  // Occupancy (profiler/occupancy.h); 0 where the profile does not know it:
+  int64_t blocksPerSm = 0;              // resident blocks per SM (CU)
+  int64_t reservedSharedPerBlock = 0;   // shared memory the runtime keeps per block (1 KB on NVIDIA sm_80 on)
+  int64_t sharedAllocUnit = 0;          // shared memory per block is rounded up to this
+  int64_t registerAllocUnit = 0;        // registers per warp are rounded up to this
   int64_t memoryBytes = 0;
   double bandwidthGBs = 0, fp16Tflops = 0;
 };
