@@ -14,6 +14,7 @@ std::function<int()> addRulesCommand(CLI::App& app);
 std::function<int()> addInstrumentCommand(CLI::App& app);
 std::function<int()> addDiffCommand(CLI::App& app);
 std::function<int()> addHistoryCommand(CLI::App& app);
+std::function<int()> addProfileCommand(CLI::App& app);
 // bisect-shape passes check options on to its probes as the user wrote them: it needs the command line.
 std::function<int()> addBisectCommand(CLI::App& app, std::vector<std::string> argv);
 

@@ -42,6 +42,7 @@ static int run(int argc, char** argv) {
   std::function<int()> instrument = td::cli::addInstrumentCommand(app);
   std::function<int()> diff = td::cli::addDiffCommand(app);
   std::function<int()> history = td::cli::addHistoryCommand(app);
+  std::function<int()> profile = td::cli::addProfileCommand(app);
   std::function<int()> bisect = td::cli::addBisectCommand(app, std::vector<std::string>(argv, argv + argc));
   // The script's arguments, after the first "--", go to the script as they are (cli/script_check.h).
   int cliArgc = argc;
@@ -68,6 +69,7 @@ static int run(int argc, char** argv) {
     if (app.got_subcommand("instrument")) return instrument();
     if (app.got_subcommand("diff")) return diff();
     if (app.got_subcommand("history")) return history();
+    if (app.got_subcommand("profile")) return profile();
     if (app.got_subcommand("bisect-shape")) return bisect();
   } catch (const td::ExecutorCannotRun& e) {
     std::cerr << fmt::format("tile-doctor: cannot run: {}: {}\n", e.where(), e.what());

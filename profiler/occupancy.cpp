@@ -69,7 +69,7 @@ Occupancy occupancyOf(const LaunchResources& l, const Profile& p) {
       needs.push_back(fmt::format("at most {} registers a thread", perWarp / p.warpSize));
     }
   }
-  if (o.blocksPerSm == 0) o.toRaise = "the block does not fit an " + std::string(sm) + " at all";
+  if (o.blocksPerSm == 0) o.toRaise = fmt::format("one block does not fit on one {}", sm);
   else o.toRaise = fmt::format("{} blocks per {} need {}", next, sm, fmt::join(needs, " and "));
   return o;
 }
