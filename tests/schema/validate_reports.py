@@ -45,6 +45,7 @@ class Reports(unittest.TestCase):
         diff = report.get("command") == "diff"
         form = ("stopped" if "error" in report else "bisectReport" if report.get("command") == "bisect-shape"
                 else "multiReport" if report.get("command") == "check"
+                else "profileReport" if report.get("command") == "profile"
                 else ("diffScriptReport" if "script" in report else "diffReport") if diff
                 else "scriptReport" if "script" in report else "bundleReport")
         validator = jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": f"#/$defs/{form}"})
@@ -117,6 +118,16 @@ class Reports(unittest.TestCase):
                                       capture_output=True, text=True, timeout=300)
                 self.assertEqual(proc.returncode, expected, proc.stderr[-2000:])
                 self.assertValid(args, proc.returncode, json.loads(proc.stdout))
+
+    def test_profile_reports(self):
+        """tile-doctor profile on the examples, on MetaX and NVIDIA side by side (a tile over MetaX's limit too)."""
+        for example in ("gemm", "gemm_edge_bug", "tile_too_large"):
+            with self.subTest(example=example):
+                proc = subprocess.run([BINARY, "profile", "--format", "json", ROOT / "examples" / example / "bundle.toml",
+                                       "--target", "metax-c500", "--target", "nvidia-h200"],
+                                      capture_output=True, text=True, timeout=300)
+                self.assertEqual(proc.returncode, 0, proc.stderr[-2000:])
+                self.assertValid(example, 0, json.loads(proc.stdout))
 
     def test_repeat_and_target_variants(self):
         races = ROOT / "tests" / "bundles" / "races" / "bundle_two_writers.toml"
