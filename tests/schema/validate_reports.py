@@ -119,6 +119,25 @@ class Reports(unittest.TestCase):
                 self.assertEqual(proc.returncode, expected, proc.stderr[-2000:])
                 self.assertValid(args, proc.returncode, json.loads(proc.stdout))
 
+    def test_history_listings(self):
+        """tile-doctor history's JSON: the runs, one run, a comparison."""
+        tmp = pathlib.Path(tempfile.mkdtemp(prefix="td-schema-history-"))
+        self.addCleanup(shutil.rmtree, tmp, True)
+        db = tmp / "history.sqlite"
+        barrier = ROOT / "tests" / "bundles" / "missing_barrier" / "bundle.toml"
+        overflow = ROOT / "tests" / "bundles" / "shared_overflow" / "bundle.toml"
+        subprocess.run([BINARY, "check", barrier, "--jobs", "2", "--db", db], capture_output=True)
+        subprocess.run([BINARY, "check", barrier, overflow, "--jobs", "2", "--db", db, "--baseline", "last"], capture_output=True)
+        for args, form in ((["history"], "historyList"), (["history", "show", "2"], "historyShow"),
+                           (["history", "compare", "1", "2"], "historyCompare")):
+            with self.subTest(args=args):
+                proc = subprocess.run([BINARY, *args, "--format", "json", "--db", db], capture_output=True, text=True)
+                report = json.loads(proc.stdout)
+                validator = jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": f"#/$defs/{form}"})
+                errors = [f"/{'/'.join(map(str, e.absolute_path))}: {e.message[:200]}" for e in validator.iter_errors(report)]
+                self.assertEqual(errors, [])
+                jsonschema.Draft202012Validator(SCHEMA).validate(report)
+
     def test_profile_reports(self):
         """tile-doctor profile on the examples, on MetaX and NVIDIA side by side (a tile over MetaX's limit too)."""
         for example in ("gemm", "gemm_edge_bug", "tile_too_large"):
