@@ -317,6 +317,7 @@ std::vector<std::string> gScriptArguments;
 }  // namespace
 
 void setScriptArguments(std::vector<std::string> args) { gScriptArguments = std::move(args); }
+const std::vector<std::string>& scriptArguments() { return gScriptArguments; }
 
 int runWritingStops(CheckArgs& args, const std::function<int()>& work) {
   args.scriptArgs = gScriptArguments;

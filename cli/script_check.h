@@ -39,6 +39,7 @@ int runWritingStops(CheckArgs& args, const std::function<int()>& work);
 // What follows `--` on the command line: the script's own arguments. main() takes them off before CLI11
 // parses, so that inputs (several for check) and script arguments never mix.
 void setScriptArguments(std::vector<std::string> args);
+const std::vector<std::string>& scriptArguments();
 // The script run the options ask for (what `check kernel.py` runs, and `diff kernel.py` too).
 ScriptCheckRequest scriptRequest(const CheckArgs& args);
 

@@ -31,7 +31,7 @@ LaunchProfile profileLaunch(const std::string& manifest, const std::vector<std::
   p.staticSharedBytes = static_cast<int64_t>(layOutShared(km.sites).staticBytes);
   p.privateBytes = static_cast<int64_t>(km.privateMemory.bytes);
   if (ptxArch.empty()) {
-    p.registersWhy = "no NVIDIA target asked for";
+    p.registersWhy = "no NVIDIA target asked for: NVIDIA's assembler counts for NVIDIA only, and no MACA compiler runs here";
     return p;
   }
   try {

@@ -104,7 +104,8 @@ std::optional<PtxasUsage> ptxasUsage(const std::string& ptx, const std::string& 
   std::string out;
   int rc = runCapturing({ptxas, "-v", "--gpu-name", arch, "-o", dir.path() + "/kernel.cubin", in}, dir.path() + "/log", &out);
   if (rc != 0) {
-    *why = fmt::format("ptxas failed (exit {}): {}", rc, out.substr(0, 300));
+    std::string first = out.substr(0, out.find('\n'));
+    *why = fmt::format("ptxas failed (exit {}): {}", rc, first.substr(0, 200));
     return std::nullopt;
   }
   std::optional<PtxasUsage> u = parsePtxasVerbose(out, entry);

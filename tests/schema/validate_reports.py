@@ -45,7 +45,7 @@ class Reports(unittest.TestCase):
         diff = report.get("command") == "diff"
         form = ("stopped" if "error" in report else "bisectReport" if report.get("command") == "bisect-shape"
                 else "multiReport" if report.get("command") == "check"
-                else "profileReport" if report.get("command") == "profile"
+                else ("profileScriptReport" if "script" in report else "profileReport") if report.get("command") == "profile"
                 else ("diffScriptReport" if "script" in report else "diffReport") if diff
                 else "scriptReport" if "script" in report else "bundleReport")
         validator = jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": f"#/$defs/{form}"})

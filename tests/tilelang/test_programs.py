@@ -512,6 +512,33 @@ class TileLangPrograms(unittest.TestCase):
         with open(report["repro"]["path"]) as f:
             self.assertIn("--stages 5", f.read())
 
+    def test_profile_of_the_gemm_on_metax_and_nvidia(self):
+        """profile kernel.py: the script's launch on each target, lowered for it; shared memory equals the two
+        T.alloc_shared tiles (64x32 + 32x64 half = 8192 bytes); occupancy by hand from the profiles."""
+        import jsonschema
+        proc = subprocess.run([TOOL, "profile", os.path.join(HERE, "gemm_tensorcore.py"), "--target", "metax-c500",
+                               "--target", "nvidia-h200", "--format", "json"], capture_output=True, text=True, timeout=600)
+        self.assertEqual(proc.returncode, 0, proc.stderr[-3000:])
+        report = json.loads(proc.stdout)
+        with open(os.path.join(HERE, "..", "..", "docs", "report-schema.json")) as f:
+            schema = json.load(f)
+        jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/profileScriptReport"}).validate(report)
+        by_target = {l["profile"]["targets"][0]["target"]: l["profile"] for l in report["launches"]}
+        self.assertEqual(set(by_target), {"metax-c500", "nvidia-h200"})
+        for target, p in by_target.items():
+            self.assertEqual(p["shared"]["static_bytes"] + p["shared"]["dynamic_bytes"], 64 * 32 * 2 + 32 * 64 * 2, target)
+            self.assertEqual(p["threads_per_block"], 128)
+        metax = by_target["metax-c500"]["targets"][0]
+        # 128 threads = 2 waves of 64; 65536 / 8192 = 8 blocks by shared memory, 32 / 2 = 16 by waves
+        self.assertEqual((metax["blocks_per_sm"], metax["limiting"]), (8, ["shared memory"]))
+        self.assertIsNone(metax["registers_per_thread"])
+        h200 = by_target["nvidia-h200"]
+        regs = h200["registers"].get("per_thread")
+        if regs:  # ptxas here: 65536 / roundup(32 R, 256) / 4 warps, against 16 by warps and 25 by shared memory
+            self.assertIn("ptxas", h200["registers"]["source"])
+            by_regs = 65536 // ((regs * 32 + 255) // 256 * 256) // 4
+            self.assertEqual(h200["targets"][0]["blocks_per_sm"], min(16, 25, 32, by_regs))
+
     def test_shared_memory_over_metax_limit(self):
         # 128x128x64 fp16 tiles in three stages: 3 * (128*64 + 64*128) * 2 = 98304 bytes
         rc, report, work = check(os.path.join(HERE, "gemm_pipelined.py"), "--target", "metax-c500",
