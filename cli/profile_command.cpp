@@ -1,6 +1,7 @@
 // `tile-doctor profile BUNDLE [--target T]...`: a launch's resources and its occupancy on each target
 // (profiler/profile_report.h).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <map>
 
 #include "cli/commands.h"
@@ -19,6 +20,33 @@ struct ProfileArgs {
   std::vector<std::string> targets, params;
 };
 
+// What the timeline says of the peak: its bytes, the launch in flight, the tensors alive (largest first)
+// with the lines that made them. Null when the script wrote no timeline.
+nlohmann::json memorySummary(const nlohmann::json& timeline) {
+  if (!timeline.is_object()) return nullptr;
+  return {{"peak_bytes", timeline.value("peak_bytes", int64_t(0))},
+          {"launch_at_peak", timeline.value("launch_at_peak", nlohmann::json())},
+          {"alive_at_peak", timeline.value("alive_at_peak", nlohmann::json::array())},
+          {"end_bytes", timeline.value("end_bytes", int64_t(0))},
+          {"events", timeline.contains("events") ? timeline["events"].size() : 0},
+          {"events_dropped", timeline.value("events_dropped", int64_t(0))}};
+}
+
+std::string memoryText(const nlohmann::json& m, const std::string& target) {
+  if (m.is_null()) return "memory timeline: none (the script wrote no timeline)\n";
+  std::string out = fmt::format("== memory of the script's tensors (its run for {}) ==\npeak: {} bytes", target,
+                                m["peak_bytes"].get<int64_t>());
+  const nlohmann::json& at = m["launch_at_peak"];
+  out += at.is_object() ? fmt::format(", during launch {} at {}\n", at.value("launch", 0), at.value("where", std::string()))
+                        : "\n";
+  out += "alive at the peak, the largest first:\n";
+  for (const nlohmann::json& t : m["alive_at_peak"])
+    out += fmt::format("  {:>12} bytes  {}[{}]  made at {}\n", t.value("bytes", int64_t(0)), t.value("dtype", std::string()),
+                       fmt::join(t.value("shape", std::vector<int64_t>{}), ", "), t.value("where", std::string()));
+  out += fmt::format("at the end: {} bytes still alive; {} events\n", m["end_bytes"].get<int64_t>(), m["events"].get<int64_t>());
+  return out;
+}
+
 // A script, once per target (each lowers it its own way: CUDA for NVIDIA, the wave-64 stand-in for MetaX),
 // with the launch checks only; every launch checked is profiled from its captured bundle while that is on
 // disk. Launches are matched across targets by their number.
@@ -28,6 +56,7 @@ int profileScript(const ProfileArgs& a, const std::vector<std::string>& targets)
   std::vector<std::string> failures;
   ReportSink sink(a.out);
   int worst = 0;
+  nlohmann::json memory;  // the first target's run records the timeline
   for (const std::string& target : targets) {
     ScriptCheckRequest req;
     req.check.bundlePath = a.input;
@@ -35,10 +64,12 @@ int profileScript(const ProfileArgs& a, const std::vector<std::string>& targets)
     req.check.checks = "launch";
     req.scriptArgs = scriptArguments();
     req.stdoutToStderr = a.out.empty() && a.format == "json";
+    req.memoryTimeline = target == targets.front();
     req.onChecked = [&](const Run& item, const CheckResult& res) {
       launches[item.launch].push_back({item, buildProfileReport(res.bundle.manifestPath, {}, {target})});
     };
     RunSet set = checkScriptRuns(req);
+    if (req.memoryTimeline && set.script) memory = memorySummary(set.script->memory);
     int code = set.exitCode();
     if (code != 0 && code != 1 && code != kExitScriptFailed) worst = std::max(worst, code);
     if (set.script && set.script->exitCode != 0)
@@ -46,7 +77,7 @@ int profileScript(const ProfileArgs& a, const std::vector<std::string>& targets)
   }
   if (a.format == "json") {
     nlohmann::json j = {{"tool", "tile-doctor"}, {"schema_version", 1}, {"command", "profile"}, {"script", a.input},
-                        {"launches", nlohmann::json::array()}, {"notes", failures}};
+                        {"launches", nlohmann::json::array()}, {"notes", failures}, {"memory", memory}};
     for (const auto& [number, perTarget] : launches)
       for (const auto& [item, report] : perTarget)
         j["launches"].push_back({{"launch", item.launch}, {"entry", item.entry}, {"called_at", item.calledAt},
@@ -64,6 +95,7 @@ int profileScript(const ProfileArgs& a, const std::vector<std::string>& targets)
                           report.targets.front().target.name) +
               renderProfileText(report) + "\n";
   if (launches.empty()) text += "no launch was profiled (the script launched no kernel)\n";
+  text += memoryText(memory, targets.front());
   for (const std::string& f : failures) text += "note: " + f + "\n";
   sink.write(text);
   return worst;

@@ -83,6 +83,7 @@ int runCaptureModule(const CaptureRequest& req, const std::string& dir, const La
                                    "--autotune", req.autotune, "--lowering", req.lowering, "--cache", cacheDir()};
   if (!req.keepDir.empty()) argv.push_back("--kept");
   if (req.seed) argv.push_back("--seed=" + std::to_string(*req.seed));
+  if (req.memoryTimeline) argv.push_back("--memory");
   for (auto& [k, v] : req.params) argv.push_back("--param=" + k + "=" + v);
   argv.push_back(req.script);
   for (auto& a : req.scriptArgs) argv.push_back(a);
@@ -162,6 +163,11 @@ CaptureResult captureScript(const CaptureRequest& req, const LaunchHandler& onLa
     res.exitWhy = rc > 128 ? fmt::format("the Python process was killed by signal {}", rc - 128)
                            : fmt::format("the Python process exited with {} before the script ended", rc);
     return res;
+  }
+  if (req.memoryTimeline) {  // read while the capture folder exists
+    std::ifstream memory(fs::path(res.dir) / "memory.json");
+    if (memory) res.memory = nlohmann::json::parse(memory, nullptr, false);
+    if (res.memory.is_discarded()) res.memory = nullptr;
   }
   nlohmann::json j;
   try {

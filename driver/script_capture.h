@@ -24,6 +24,7 @@ struct CaptureRequest {
   nlohmann::json profile;       // the target, for the torch.cuda queries of a script on a machine without GPU
   bool stdoutToStderr = false;  // the report takes standard output (JSON without --out): the script prints to stderr
   std::optional<uint64_t> seed; // seed the script's random generators first (diff's two runs see the same inputs)
+  bool memoryTimeline = false;  // record the script's tensor allocations (profile; memory_timeline.py)
 };
 
 struct CapturedKernel {
@@ -43,6 +44,7 @@ struct CaptureResult {
   int scriptExit = 0;               // the script's exit status (1 for an uncaught exception)
   std::string exitWhere, exitWhy;   // where and why it failed ("" when it ran through)
   bool interrupted = false;         // the interpreter died (signal) before it could say how the script ended
+  nlohmann::json memory;            // memoryTimeline: the timeline the script's run wrote (null when none)
 };
 
 // Answers one launch request ({"op": "launch", "bundle", "outputs", ...}) with {"ran": bool, "message"}.

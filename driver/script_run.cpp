@@ -163,6 +163,7 @@ RunSet checkScriptRuns(const ScriptCheckRequest& r) {
   creq.autotune = r.autotune;
   creq.stdoutToStderr = r.stdoutToStderr;
   creq.seed = r.seedScript;
+  creq.memoryTimeline = r.memoryTimeline;
   ScriptChecker checker(r);
   TempDirGuard guard;
   CaptureResult cap = captureScript(creq, [&](const nlohmann::json& m) { return checker.onLaunch(m); });
@@ -190,6 +191,7 @@ RunSet checkScriptRuns(const ScriptCheckRequest& r) {
   run.notes = cap.notes;
   run.keptBundles = !cap.temporary;
   run.keptIn = cap.dir;
+  run.memory = cap.memory;
   return set;
 }
 

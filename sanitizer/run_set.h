@@ -46,6 +46,7 @@ struct ScriptRun {
   std::vector<ScriptNote> notes;
   std::string keptIn;        // where the bundles are kept ("" when they were temporary)
   bool keptBundles = false;
+  nlohmann::json memory;     // profile: the script's memory timeline (python/tile_doctor_capture/memory_timeline.py)
 };
 
 struct RunSet {

@@ -62,6 +62,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--kept", action="store_true", help="--out is the user's --keep folder")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed Python's, NumPy's and torch's generators before the script runs (diff's two runs)")
+    parser.add_argument("--memory", action="store_true",
+                        help="record the memory timeline of the script's tensors into --out/memory.json (profile)")
     parser.add_argument("script")
     parser.add_argument("script_args", nargs=argparse.REMAINDER)
     opts = parser.parse_args(argv)
@@ -99,6 +101,11 @@ def main(argv: list[str]) -> int:
     sys.argv = [script] + opts.script_args
     sys.path.insert(0, os.path.dirname(script))
     code, where, why = 0, "", ""
+    timeline = None
+    if opts.memory:
+        from tile_doctor_capture.memory_timeline import MemoryTimeline
+        timeline = capture.timeline = MemoryTimeline(script)
+        timeline.__enter__()
     try:
         runpy.run_path(script, run_name="__main__")
     except SystemExit as e:
@@ -116,6 +123,9 @@ def main(argv: list[str]) -> int:
                     "TILE_DOCTOR_PYTHON at an interpreter that has it)")
         if not isinstance(e, hooks.CaptureError):
             traceback.print_exception(e)  # as Python would have shown it
+    if timeline is not None:
+        timeline.__exit__(None, None, None)
+        timeline.save(os.path.join(opts.out, "memory.json"))
     result["script_exit"] = {"code": code, "where": where, "why": why}
     for k in capture.kernels:
         k["launched"] = k["index"] in capture.launched

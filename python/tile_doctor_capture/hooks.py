@@ -41,6 +41,7 @@ class Capture:
         self.kernels: list[dict] = []
         self.launches = 0
         self.launched: set[int] = set()
+        self.timeline = None  # the memory timeline (memory_timeline.py), when profile asks for it
         self.notes = Notes()
         self.tilelang_version = getattr(tilelang, "__version__", "unknown")
         self.tilelang_dir = os.path.dirname(os.path.abspath(tilelang.__file__))

@@ -113,9 +113,19 @@ def assemble(kernel, args) -> tuple[list, set[int], dict]:
 
 def run(capture, kernel, args, where: str):
     """Runs one call of a stand-in kernel under tile-doctor and returns what TileLang's adapter would."""
+    try:
+        return _run(capture, kernel, args, where)
+    finally:
+        if capture.timeline is not None:  # the launch is over, failed or not: the script's tensors count again
+            capture.timeline.launched()
+
+
+def _run(capture, kernel, args, where: str):
     values, allocated, symbols = assemble(kernel, args)
     func = kernel.prim_func
     number = capture.next_launch()
+    if capture.timeline is not None:
+        capture.timeline.launch(number, where)
     by_name = {}
     floats = {}
     for var, value in zip(func.params, values):

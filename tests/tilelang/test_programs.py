@@ -539,6 +539,32 @@ class TileLangPrograms(unittest.TestCase):
             by_regs = 65536 // ((regs * 32 + 255) // 256 * 256) // 4
             self.assertEqual(h200["targets"][0]["blocks_per_sm"], min(16, 25, 32, by_regs))
 
+    def test_memory_peak_of_a_fused_intermediate_and_of_its_split(self):
+        """profile kernel.py's memory timeline: the fused intermediate H (1024 x 512 floats) makes the peak and is
+        named with its line; the split version frees each half before the next and peaks 1 MiB lower."""
+        import jsonschema
+        with open(os.path.join(HERE, "..", "..", "docs", "report-schema.json")) as f:
+            schema = json.load(f)
+        validator = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/profileScriptReport"})
+        script = os.path.join(HERE, "fused_intermediate.py")
+        peaks = {}
+        for args in ([], ["--split"]):
+            proc = subprocess.run([TOOL, "profile", script, "--target", "metax-c500", "--format", "json", "--", *args],
+                                  capture_output=True, text=True, timeout=600)
+            self.assertEqual(proc.returncode, 0, proc.stderr[-3000:])
+            report = json.loads(proc.stdout)
+            validator.validate(report)
+            memory = report["memory"]
+            peaks[tuple(args)] = memory["peak_bytes"]
+            largest = memory["alive_at_peak"][0]
+            with open(script) as src:
+                wanted = "h = torch.empty(half" if args else "h = torch.empty(ROWS"
+                line = next(i + 1 for i, text in enumerate(src.read().splitlines()) if wanted in text)
+            self.assertTrue(largest["where"].endswith(f"fused_intermediate.py:{line}"), largest)
+            self.assertEqual(largest["bytes"], (512 if args else 1024) * 512 * 4)
+            self.assertEqual(memory["end_bytes"], 0)
+        self.assertEqual(peaks[()] - peaks[("--split",)], 512 * 512 * 4)  # half of H
+
     def test_shared_memory_over_metax_limit(self):
         # 128x128x64 fp16 tiles in three stages: 3 * (128*64 + 64*128) * 2 = 98304 bytes
         rc, report, work = check(os.path.join(HERE, "gemm_pipelined.py"), "--target", "metax-c500",
