@@ -24,11 +24,15 @@ void decode(uint64_t pc, DecodedFault& f) {
   std::snprintf(f.instruction, sizeof f.instruction, "%s %s", insn[0].mnemonic, insn[0].op_str);
   if (insn[0].detail) {
     const cs_x86& x86 = insn[0].detail->x86;
+    // Capstone 4 marks the memory destination of AVX moves (vmovss [mem], xmm) as read: a move's first
+    // operand is its destination in Intel syntax, whatever the access flags say.
+    bool move = std::strncmp(insn[0].mnemonic, "mov", 3) == 0 || std::strncmp(insn[0].mnemonic, "vmov", 4) == 0;
     for (uint8_t i = 0; i < x86.op_count; ++i) {
       const cs_x86_op& op = x86.operands[i];
       if (op.type != X86_OP_MEM) continue;
       f.width = op.size;
-      std::snprintf(f.access, sizeof f.access, "%s", (op.access & CS_AC_WRITE) ? "write" : "read");
+      bool write = (op.access & CS_AC_WRITE) || (move && i == 0);
+      std::snprintf(f.access, sizeof f.access, "%s", write ? "write" : "read");
       break;
     }
   }

@@ -101,6 +101,17 @@ TEST(Robustness, WildPointerFaultIsReportedAndSurvived) {
   EXPECT_EQ(r.report.exitCode(), 3);
 }
 
+TEST(Robustness, AStoreOfAComputedFloatThroughANullPointerIsAWrite) {
+  // split_workspace.cu:8 stores a sum through a null workspace: the host instruction is an AVX move
+  // (vmovss [mem], xmm), whose destination Capstone 4 flags as read.
+  CheckResult r = check(bundleFile("bisect", "split_workspace"), "nvidia-h200", {{"K", "5000"}});
+  const Finding* f = find(r, "kernel-fault");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->loc.line, 8u);
+  EXPECT_EQ(f->access, "write");
+  EXPECT_EQ(f->width, 4u);
+}
+
 TEST(Robustness, EndlessLoopStoppedByTimeout) {
   CheckResult r = check(bundle("hang"), "nvidia-h200", {}, 2.0);
   const Finding* f = find(r, "kernel-hang");
