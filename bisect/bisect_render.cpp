@@ -39,10 +39,8 @@ std::string axisLine(const BisectReport& r, const AxisResult& ar) {
       return fmt::format("{}: {} [{}, {}]{} (passed at {}){}", a.name, scanFailed ? "no failure at the values the search probed in" : "no failure in",
                          a.lo, a.hi, alone, vs, scanFailed ? "; the residue scan found failures between them" : "");
     }
-    case AxisResult::Kind::Stopped:
-      break;
   }
-  return a.name + ": stopped";
+  return a.name;
 }
 
 }  // namespace
@@ -149,7 +147,7 @@ nlohmann::json bisectJson(const BisectReport& r) {
                       {"parallel", r.parallel}, {"axes", nlohmann::json::array()}, {"probes", nlohmann::json::array()}};
   for (const AxisResult& ar : r.result.axes) {
     const Axis& a = r.axes[ar.axis];
-    static const char* kinds[] = {"threshold", "fails-at-lowest", "no-failure", "stopped"};
+    static const char* kinds[] = {"threshold", "fails-at-lowest", "no-failure"};
     nlohmann::json ja = {{"name", a.name}, {"lo", a.lo}, {"hi", a.hi}, {"align", a.align},
                          {"result", kinds[static_cast<int>(ar.kind)]}, {"probes", ar.probes},
                          {"contradictions", nlohmann::json::array()}};

@@ -35,24 +35,6 @@ struct Child {
   std::string report, log;
 };
 
-pid_t spawn(const std::vector<std::string>& argv, const std::string& log) {
-  pid_t pid = forkChildOfTool();
-  if (pid != 0) return pid;
-  setpgid(0, 0);  // its own process group: the watchdog ends everything the probe started
-  int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  int null = ::open("/dev/null", O_RDONLY);
-  if (fd >= 0) {
-    dup2(fd, STDOUT_FILENO);
-    dup2(fd, STDERR_FILENO);
-  }
-  if (null >= 0) dup2(null, STDIN_FILENO);
-  std::vector<char*> cargv;
-  for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
-  cargv.push_back(nullptr);
-  execv(cargv[0], cargv.data());
-  _exit(127);
-}
-
 }  // namespace
 
 std::vector<std::string> substituteAxes(const std::vector<std::string>& args, const std::vector<Axis>& axes,
@@ -149,7 +131,8 @@ std::vector<ProbeOutcome> ProcessProber::runOnce(const std::vector<Shape>& shape
       const Shape& shape = shapes[c.job % shapes.size()];
       if (onProgress && c.job < shapes.size()) onProgress(shape, nullptr);
       c.started = Clock::now();
-      c.pid = spawn(command(shape, c.report), c.log);
+      // its own process group: the watchdog ends everything the probe started
+      c.pid = spawnChildOfTool(command(shape, c.report), c.log, true);
       if (c.pid < 0) throw std::runtime_error("fork failed for a probe");
       live.push_back(c);
     }

@@ -91,7 +91,6 @@ class Searcher {
 
   // Failing values below passing ones along axis i of `held`, among every probe made on that line.
   void collectContradictions(AxisResult& r) const {
-    const Axis& a = axes_[r.axis];
     std::vector<std::pair<int64_t, bool>> line;
     for (const ProbeRecord& p : res_.probes) {
       Shape other = p.shape;
@@ -104,7 +103,6 @@ class Searcher {
       if (f && !firstFail) firstFail = v;
       if (!f && firstFail) r.contradictions.push_back({*firstFail, v});
     }
-    (void)a;
   }
 
   // Along axis i with the other axes as in `held`.
@@ -254,7 +252,6 @@ class Searcher {
       res_.decidedBy = a.name;
     }
     res_.failing = cur;
-    if (!res_.passing) res_.failing = cur;  // every axis at its lowest fails: cannot happen (base passed)
   }
 
   const std::vector<Axis>& axes_;

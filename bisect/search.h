@@ -34,7 +34,7 @@ struct ResiduePattern {
 };
 
 struct AxisResult {
-  enum class Kind { Threshold, FailsAtLowest, NoFailure, Stopped };
+  enum class Kind { Threshold, FailsAtLowest, NoFailure };
   size_t axis = 0;
   Shape held;                    // the other axes' values (this axis's entry is unused)
   Kind kind = Kind::NoFailure;

@@ -120,12 +120,9 @@ class Progress {
   std::string interval_;
 };
 
+// The user's --param (parsed by runWritingStops) and the axes at the shape.
 std::vector<std::pair<std::string, std::string>> paramsAt(const BisectArgs& a, const std::vector<Axis>& axes, const Shape& s) {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const std::string& p : a.check->params) {
-    size_t eq = p.find('=');
-    if (eq != std::string::npos) out.push_back({p.substr(0, eq), p.substr(eq + 1)});
-  }
+  std::vector<std::pair<std::string, std::string>> out = a.check->req.params;
   for (size_t i = 0; i < axes.size(); ++i) out.push_back({axes[i].name, std::to_string(s[i])});
   return out;
 }

@@ -101,16 +101,11 @@ int profileScript(const ProfileArgs& a, const std::vector<std::string>& targets)
   return worst;
 }
 
-int runProfile(const ProfileArgs& a) {
+// `params`: --param as runWritingStops parsed it (check's own parsing and errors).
+int runProfile(const ProfileArgs& a, const std::vector<std::pair<std::string, std::string>>& params) {
   std::vector<std::string> targets = a.targets.empty() ? std::vector<std::string>{kDefaultTarget} : a.targets;
   if (isScript(a.input)) return profileScript(a, targets);
   if (!scriptArguments().empty()) throw InputError(a.input, 0, "arguments after -- are for TileLang scripts (kernel.py) only");
-  std::vector<std::pair<std::string, std::string>> params;
-  for (const std::string& p : a.params) {
-    size_t eq = p.find('=');
-    if (eq == std::string::npos || eq == 0) throw InputError("--param", 0, fmt::format("'{}' is not NAME=VALUE", p));
-    params.push_back({p.substr(0, eq), p.substr(eq + 1)});
-  }
   ReportSink sink(a.out);
   ProfileReport r = buildProfileReport(a.input, params, targets);
   sink.write(a.format == "json" ? profileJson(r).dump(1) + "\n" : renderProfileText(r));
@@ -134,7 +129,8 @@ std::function<int()> addProfileCommand(CLI::App& app) {
     CheckArgs stops;  // bad input and the like end as check's do
     stops.format = a->format;
     stops.out = a->out;
-    return runWritingStops(stops, [&] { return runProfile(*a); });
+    stops.params = a->params;
+    return runWritingStops(stops, [&] { return runProfile(*a, stops.req.params); });
   };
 }
 

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <fcntl.h>
 #include <filesystem>
 #include <mutex>
 #include <pthread.h>
@@ -79,6 +80,24 @@ pid_t forkChildOfTool() {
     gChildren.insert(pid);
   }
   return pid;
+}
+
+pid_t spawnChildOfTool(const std::vector<std::string>& argv, const std::string& logPath, bool ownGroup) {
+  pid_t pid = forkChildOfTool();
+  if (pid != 0) return pid;
+  if (ownGroup) setpgid(0, 0);
+  int fd = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  int null = ::open("/dev/null", O_RDONLY);
+  if (fd >= 0) {
+    dup2(fd, STDOUT_FILENO);
+    dup2(fd, STDERR_FILENO);
+  }
+  if (null >= 0) dup2(null, STDIN_FILENO);
+  std::vector<char*> cargv;
+  for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+  cargv.push_back(nullptr);
+  execv(cargv[0], cargv.data());
+  _exit(127);
 }
 
 void releaseChild(pid_t pid) {

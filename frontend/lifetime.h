@@ -4,6 +4,7 @@
 // on those signals too; one a SIGKILL left behind is removed by the next run (its name holds the pid).
 #pragma once
 #include <string>
+#include <vector>
 #include <sys/types.h>
 
 namespace td {
@@ -21,6 +22,11 @@ void holdIfTerminating();
 // when fork failed.
 pid_t forkChildOfTool();
 void releaseChild(pid_t pid);
+
+// execv(argv) in such a child, its standard output and error into `logPath`, standard input /dev/null;
+// `ownGroup`: a process group of its own, so killing -pid ends everything it started. The parent gets
+// the pid (waits for it, then releaseChild); -1 when fork failed.
+pid_t spawnChildOfTool(const std::vector<std::string>& argv, const std::string& logPath, bool ownGroup);
 
 // Temporary paths to clean up on a termination signal, while they exist.
 void adoptTemporary(const std::string& path);

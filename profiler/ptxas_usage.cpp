@@ -18,20 +18,8 @@ namespace {
 
 // Runs argv, standard output and error together into `out`; the exit status (-1 when it could not run).
 int runCapturing(const std::vector<std::string>& argv, const std::string& logPath, std::string* out) {
-  pid_t pid = forkChildOfTool();
+  pid_t pid = spawnChildOfTool(argv, logPath, false);
   if (pid < 0) return -1;
-  if (pid == 0) {
-    FILE* log = std::fopen(logPath.c_str(), "w");
-    if (log) {
-      dup2(fileno(log), 1);
-      dup2(fileno(log), 2);
-    }
-    std::vector<char*> c;
-    for (const std::string& a : argv) c.push_back(const_cast<char*>(a.c_str()));
-    c.push_back(nullptr);
-    execv(c[0], c.data());
-    _exit(127);
-  }
   int status = 0;
   waitpid(pid, &status, 0);
   releaseChild(pid);

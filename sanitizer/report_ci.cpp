@@ -20,13 +20,17 @@ const char* stopKind(int code) {
 
 }  // namespace
 
+nlohmann::json stopJson(int exitCode, const char* kind, const std::string& file, int line, const std::string& message) {
+  return {{"tool", "tile-doctor"}, {"schema_version", 1}, {"exit_code", exitCode},
+          {"error", {{"kind", kind}, {"file", file}, {"line", line}, {"message", message}}}};
+}
+
 nlohmann::json inputJson(const RunSet& set) {
   if (set.script) return scriptJson(set);
   if (!set.runs.empty() && set.runs[0].report) return reportJson(*set.runs[0].report);
-  const Run* r = set.runs.empty() ? nullptr : &set.runs[0];
-  return {{"tool", "tile-doctor"}, {"schema_version", 1}, {"exit_code", r ? r->errorCode : 4},
-          {"error", {{"kind", stopKind(r ? r->errorCode : 4)}, {"file", r ? r->errorWhere : ""}, {"line", 0},
-                     {"message", r ? r->error : "nothing ran"}}}};
+  if (set.runs.empty()) return stopJson(4, stopKind(4), "", 0, "nothing ran");
+  const Run& r = set.runs[0];
+  return stopJson(r.errorCode, stopKind(r.errorCode), r.errorWhere, 0, r.error);
 }
 
 nlohmann::json ciJson(const CiOutcome& ci) {

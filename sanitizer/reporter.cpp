@@ -77,12 +77,7 @@ class JsonReporter : public Reporter {
   }
   std::string renderStop(int exitCode, const char* kind, const std::string& file, int line,
                          const std::string& message) const override {
-    nlohmann::json j;
-    j["tool"] = "tile-doctor";
-    j["schema_version"] = 1;
-    j["exit_code"] = exitCode;
-    j["error"] = {{"kind", kind}, {"file", file}, {"line", line}, {"message", message}};
-    return dumpJson(j, 1);
+    return dumpJson(stopJson(exitCode, kind, file, line, message), 1);
   }
   bool machineReadable() const override { return true; }
 };

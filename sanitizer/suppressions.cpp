@@ -85,9 +85,11 @@ Suppressions Suppressions::load(const std::string& path) {
 
 const Suppression* Suppressions::match(const Finding& f, const std::string& kernel) const {
   std::vector<std::string> names;
+  std::string id;  // computed once, when an entry asks for it (it resolves paths)
   for (const Suppression& e : entries_) {
     if (e.rule == "fingerprint") {
-      if (findingId(f) == e.pattern) return &e;
+      if (id.empty()) id = findingId(f);
+      if (id == e.pattern) return &e;
       continue;
     }
     if (!ruleCovers(e.rule, f.kind)) continue;
