@@ -2,7 +2,9 @@
 """First and repeated `tile-doctor check kernel.py` of one script, beside a bare `import tilelang, torch`
 in the same interpreter, interleaved, REPEATS rounds; medians. What a check costs beyond the import is
 what the caches (TileLang's lowering, clang's output) save on the repeated one; each round's first
-check starts from an empty cache folder (issue 11, item 6: target a quarter).
+check starts from an empty cache folder (issue 11, item 6: target a quarter). A third baseline adds the
+module the script's own `torch.testing.assert_close` imports (`torch.distributed.tensor`, on its first call,
+on a GPU as well): what the script costs with no checking at all, so the last ratio is tile-doctor's own.
 Usage: bench/script_repeat_bench.py [--binary build/tile-doctor] [--repeats 3] [--script tests/tilelang/gemm_tensorcore.py]"""
 import argparse
 import os
@@ -29,17 +31,20 @@ def timed(cmd, env=None):
     return time.perf_counter() - t0
 
 
-samples = {"import tilelang, torch": [], "first check": [], "repeated check": []}
+BARE, OWN = "import tilelang, torch", "+ the script's own imports"
+samples = {BARE: [], OWN: [], "first check": [], "repeated check": []}
 for _ in range(args.repeats):
-    samples["import tilelang, torch"].append(timed([python, "-c", "import tilelang, torch"]))
+    samples[BARE].append(timed([python, "-c", "import tilelang, torch"]))
+    samples[OWN].append(timed([python, "-c", "import tilelang, torch, torch.distributed.tensor"]))
     with tempfile.TemporaryDirectory(prefix="td-bench-cache-") as cache:  # the first check starts cold
         env = dict(os.environ, TILE_DOCTOR_CACHE=cache)
         samples["first check"].append(timed([args.binary, "check", args.script], env))
         samples["repeated check"].append(timed([args.binary, "check", args.script], env))
-imp = statistics.median(samples["import tilelang, torch"])
-print(f"{'run':>24} {'median s':>9} {'beyond import s':>16}")
+imp, own = (statistics.median(samples[k]) for k in (BARE, OWN))
+print(f"{'run':>28} {'median s':>9} {'beyond import s':>16} {'beyond own s':>13}")
 for name, s in samples.items():
     m = statistics.median(s)
-    print(f"{name:>24} {m:9.2f} {m - imp:16.2f}")
-first, again = (statistics.median(samples[k]) - imp for k in ("first check", "repeated check"))
-print(f"repeated / first, beyond the import: {again / first:.2f}")
+    print(f"{name:>28} {m:9.2f} {m - imp:16.2f} {m - own:13.2f}")
+first, again = (statistics.median(samples[k]) for k in ("first check", "repeated check"))
+print(f"repeated / first, beyond the import: {(again - imp) / (first - imp):.2f}")
+print(f"repeated / first, beyond the script's own imports: {(again - own) / (first - own):.2f}")
