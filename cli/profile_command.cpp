@@ -1,5 +1,6 @@
 // `tile-doctor profile BUNDLE [--target T]...`: a launch's resources and its occupancy on each target
 // (profiler/profile_report.h).
+#include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <map>
@@ -9,14 +10,17 @@
 #include "driver/script_run.h"
 #include "frontend/input_error.h"
 #include "frontend/profile.h"
+#include "profiler/memory_columns.h"
 #include "profiler/profile_report.h"
 
 namespace td::cli {
 
+namespace fs = std::filesystem;
+
 namespace {
 
 struct ProfileArgs {
-  std::string input, format = "text", out;
+  std::string input, format = "text", out, timelinePng, memoryViz;
   std::vector<std::string> targets, params;
 };
 
@@ -29,7 +33,21 @@ nlohmann::json memorySummary(const nlohmann::json& timeline) {
           {"alive_at_peak", timeline.value("alive_at_peak", nlohmann::json::array())},
           {"end_bytes", timeline.value("end_bytes", int64_t(0))},
           {"events", timeline.contains("events") ? timeline["events"].size() : 0},
-          {"events_dropped", timeline.value("events_dropped", int64_t(0))}};
+          {"events_dropped", timeline.value("events_dropped", int64_t(0))},
+          {"memory_viz", timeline.value("memory_viz", nlohmann::json())}};
+}
+
+// The timeline as a PNG: null when none was asked; the path, or why there is no image (the report of the
+// script's run stands either way).
+nlohmann::json drawTimeline(const ProfileArgs& a, const nlohmann::json& timeline, const std::string& target) {
+  if (a.timelinePng.empty()) return nullptr;
+  try {
+    writeMemoryTimelinePng(a.timelinePng, fmt::format("memory of {}'s tensors (its run for {})", a.input, target),
+                           memoryColumns(timeline, 900));
+  } catch (const std::exception& e) {  // no timeline written, an unwritable file, a build without cairo
+    return {{"path", a.timelinePng}, {"error", e.what()}};
+  }
+  return {{"path", a.timelinePng}};
 }
 
 std::string memoryText(const nlohmann::json& m, const std::string& target) {
@@ -44,6 +62,16 @@ std::string memoryText(const nlohmann::json& m, const std::string& target) {
     out += fmt::format("  {:>12} bytes  {}[{}]  made at {}\n", t.value("bytes", int64_t(0)), t.value("dtype", std::string()),
                        fmt::join(t.value("shape", std::vector<int64_t>{}), ", "), t.value("where", std::string()));
   out += fmt::format("at the end: {} bytes still alive; {} events\n", m["end_bytes"].get<int64_t>(), m["events"].get<int64_t>());
+  if (m["events_dropped"].get<int64_t>() > 0)
+    out += fmt::format("note: {} later events were not kept (at most 200000)\n", m["events_dropped"].get<int64_t>());
+  if (const nlohmann::json& viz = m["memory_viz"]; viz.is_object())
+    out += viz.contains("error") ? fmt::format("memory_viz snapshot {} not written: {}\n", viz.value("path", ""), viz.value("error", ""))
+                                 : fmt::format("memory_viz snapshot: {} ({}; open it at pytorch.org/memory_viz)\n", viz.value("path", ""),
+                                               viz.value("holds", "") == "allocator" ? "PyTorch's caching allocator on the GPU"
+                                                                                       : "the script's tensors");
+  if (const nlohmann::json& png = m.value("timeline_png", nlohmann::json()); png.is_object())
+    out += png.contains("error") ? fmt::format("timeline {} not drawn: {}\n", png.value("path", ""), png.value("error", ""))
+                                 : fmt::format("timeline: {}\n", png.value("path", ""));
   return out;
 }
 
@@ -65,11 +93,16 @@ int profileScript(const ProfileArgs& a, const std::vector<std::string>& targets)
     req.scriptArgs = scriptArguments();
     req.stdoutToStderr = a.out.empty() && a.format == "json";
     req.memoryTimeline = target == targets.front();
+    if (req.memoryTimeline && !a.memoryViz.empty()) req.memoryVizPath = fs::absolute(a.memoryViz).string();
     req.onChecked = [&](const Run& item, const CheckResult& res) {
       launches[item.launch].push_back({item, buildProfileReport(res.bundle.manifestPath, {}, {target})});
     };
     RunSet set = checkScriptRuns(req);
-    if (req.memoryTimeline && set.script) memory = memorySummary(set.script->memory);
+    if (req.memoryTimeline && set.script) {
+      memory = memorySummary(set.script->memory);
+      if (nlohmann::json png = drawTimeline(a, set.script->memory, target); !png.is_null() && memory.is_object())
+        memory["timeline_png"] = png;
+    }
     int code = set.exitCode();
     if (code != 0 && code != 1 && code != kExitScriptFailed) worst = std::max(worst, code);
     if (set.script && set.script->exitCode != 0)
@@ -105,6 +138,8 @@ int profileScript(const ProfileArgs& a, const std::vector<std::string>& targets)
 int runProfile(const ProfileArgs& a, const std::vector<std::pair<std::string, std::string>>& params) {
   std::vector<std::string> targets = a.targets.empty() ? std::vector<std::string>{kDefaultTarget} : a.targets;
   if (isScript(a.input)) return profileScript(a, targets);
+  if (!a.timelinePng.empty() || !a.memoryViz.empty())
+    throw InputError(a.input, 0, "--timeline-png and --memory-viz draw a script's memory timeline: give a TileLang script (kernel.py)");
   if (!scriptArguments().empty()) throw InputError(a.input, 0, "arguments after -- are for TileLang scripts (kernel.py) only");
   ReportSink sink(a.out);
   ProfileReport r = buildProfileReport(a.input, params, targets);
@@ -125,6 +160,9 @@ std::function<int()> addProfileCommand(CLI::App& app) {
   sub->add_option("--param", a->params, "override a parameter: NAME=VALUE (repeatable)")->allow_extra_args(false);
   sub->add_option("--format", a->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   sub->add_option("--out", a->out, "write the report to FILE");
+  sub->add_option("--timeline-png", a->timelinePng, "a script: draw its memory timeline into FILE (PNG)");
+  sub->add_option("--memory-viz", a->memoryViz, "a script: write its memory timeline as a snapshot PyTorch's memory_viz "
+                                                "opens (pickle; on a GPU, the caching allocator's own history)");
   return [a] {
     CheckArgs stops;  // bad input and the like end as check's do
     stops.format = a->format;

@@ -84,6 +84,7 @@ int runCaptureModule(const CaptureRequest& req, const std::string& dir, const La
   if (!req.keepDir.empty()) argv.push_back("--kept");
   if (req.seed) argv.push_back("--seed=" + std::to_string(*req.seed));
   if (req.memoryTimeline) argv.push_back("--memory");
+  if (req.memoryTimeline && !req.memoryVizPath.empty()) argv.push_back("--memory-viz=" + req.memoryVizPath);
   for (auto& [k, v] : req.params) argv.push_back("--param=" + k + "=" + v);
   argv.push_back(req.script);
   for (auto& a : req.scriptArgs) argv.push_back(a);
@@ -186,6 +187,7 @@ CaptureResult captureScript(const CaptureRequest& req, const LaunchHandler& onLa
   if (j["tilelang_version"].is_string()) res.tilelangVersion = j["tilelang_version"];
   res.lowering = j.value("lowering", std::string());
   res.hostDevice = j.value("host_device", false);
+  if (res.memory.is_object() && j.contains("memory_viz")) res.memory["memory_viz"] = j["memory_viz"];
   if (j["script_exit"].is_object()) {
     res.scriptExit = j["script_exit"].value("code", 0);
     res.exitWhere = j["script_exit"].value("where", std::string());

@@ -25,6 +25,7 @@ struct CaptureRequest {
   bool stdoutToStderr = false;  // the report takes standard output (JSON without --out): the script prints to stderr
   std::optional<uint64_t> seed; // seed the script's random generators first (diff's two runs see the same inputs)
   bool memoryTimeline = false;  // record the script's tensor allocations (profile; memory_timeline.py)
+  std::string memoryVizPath;    // with memoryTimeline: also write it as a snapshot memory_viz opens (absolute)
 };
 
 struct CapturedKernel {

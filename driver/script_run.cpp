@@ -164,6 +164,7 @@ RunSet checkScriptRuns(const ScriptCheckRequest& r) {
   creq.stdoutToStderr = r.stdoutToStderr;
   creq.seed = r.seedScript;
   creq.memoryTimeline = r.memoryTimeline;
+  creq.memoryVizPath = r.memoryVizPath;
   ScriptChecker checker(r);
   TempDirGuard guard;
   CaptureResult cap = captureScript(creq, [&](const nlohmann::json& m) { return checker.onLaunch(m); });

@@ -21,6 +21,7 @@ struct ScriptCheckRequest {
   bool stdoutToStderr = false;     // the report takes standard output: the script's prints go to stderr
   std::optional<uint64_t> seedScript;  // seed the script's random generators before it runs
   bool memoryTimeline = false;         // record the script's tensor allocations (ScriptRun::memory)
+  std::string memoryVizPath;           // and export them for PyTorch's memory_viz (ScriptRun::memory["memory_viz"])
   // Called after each checked launch (and each kernel never launched) with its run and its result, while
   // its bundle is still on disk: what `diff kernel.py` compares.
   std::function<void(const Run& item, const CheckResult& result)> onChecked;

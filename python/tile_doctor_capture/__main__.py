@@ -64,6 +64,8 @@ def main(argv: list[str]) -> int:
                         help="seed Python's, NumPy's and torch's generators before the script runs (diff's two runs)")
     parser.add_argument("--memory", action="store_true",
                         help="record the memory timeline of the script's tensors into --out/memory.json (profile)")
+    parser.add_argument("--memory-viz", default="",
+                        help="with --memory: also write the timeline as a snapshot PyTorch's memory_viz opens")
     parser.add_argument("script")
     parser.add_argument("script_args", nargs=argparse.REMAINDER)
     opts = parser.parse_args(argv)
@@ -125,6 +127,11 @@ def main(argv: list[str]) -> int:
             traceback.print_exception(e)  # as Python would have shown it
     if timeline is not None:
         timeline.__exit__(None, None, None)
+        if opts.memory_viz:
+            try:
+                result["memory_viz"] = {"path": opts.memory_viz, "holds": timeline.export_memory_viz(opts.memory_viz)}
+            except Exception as e:  # the report says it, the timeline itself still stands
+                result["memory_viz"] = {"path": opts.memory_viz, "error": f"{type(e).__name__}: {e}"}
         timeline.save(os.path.join(opts.out, "memory.json"))
     result["script_exit"] = {"code": code, "where": where, "why": why}
     for k in capture.kernels:

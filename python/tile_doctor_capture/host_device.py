@@ -111,8 +111,18 @@ def _seed_host_generator(seed) -> None:
     torch.default_generator.manual_seed(int(seed))
 
 
+_installed = False
+
+
+def active() -> bool:
+    """Whether the script's CUDA tensors live on the host (then torch.cuda's answers are ours)."""
+    return _installed
+
+
 def install(profile: dict) -> None:
     """Starts the host redirection for the rest of the process."""
+    global _installed
+    _installed = True
     mode = _CudaOnHost()
     mode.__enter__()  # stays entered: the whole script runs inside it
     props = _Properties(profile)

@@ -548,9 +548,13 @@ class TileLangPrograms(unittest.TestCase):
         validator = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/profileScriptReport"})
         script = os.path.join(HERE, "fused_intermediate.py")
         peaks = {}
+        work = tempfile.mkdtemp(prefix="td-memory-")
+        self.addCleanup(shutil.rmtree, work, True)
+        png, viz = os.path.join(work, "timeline.png"), os.path.join(work, "snapshot.pickle")
         for args in ([], ["--split"]):
-            proc = subprocess.run([TOOL, "profile", script, "--target", "metax-c500", "--format", "json", "--", *args],
-                                  capture_output=True, text=True, timeout=600)
+            images = ["--timeline-png", png, "--memory-viz", viz] if not args else []
+            proc = subprocess.run([TOOL, "profile", script, "--target", "metax-c500", "--format", "json", *images, "--",
+                                   *args], capture_output=True, text=True, timeout=600)
             self.assertEqual(proc.returncode, 0, proc.stderr[-3000:])
             report = json.loads(proc.stdout)
             validator.validate(report)
@@ -563,7 +567,35 @@ class TileLangPrograms(unittest.TestCase):
             self.assertTrue(largest["where"].endswith(f"fused_intermediate.py:{line}"), largest)
             self.assertEqual(largest["bytes"], (512 if args else 1024) * 512 * 4)
             self.assertEqual(memory["end_bytes"], 0)
+            if not args:
+                self.assertEqual(memory["timeline_png"], {"path": png})
+                with open(png, "rb") as f:
+                    self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+                self.assertEqual(memory["memory_viz"], {"path": viz, "holds": "tensors"})
+                self.check_memory_viz_snapshot(viz, memory["peak_bytes"], largest["where"])
         self.assertEqual(peaks[()] - peaks[("--split",)], 512 * 512 * 4)  # half of H
+
+    def check_memory_viz_snapshot(self, path, peak, where_largest):
+        """The snapshot in torch.cuda.memory._snapshot()'s form: replaying its trace reaches the report's peak;
+        the largest allocation's innermost frame is the script line the report names; PyTorch's own
+        _memory_viz reads it."""
+        import pickle
+        with open(path, "rb") as f:
+            snapshot = pickle.load(f)
+        (trace,) = snapshot["device_traces"]
+        current = most = 0
+        for e in trace:
+            current += e["size"] if e["action"] == "alloc" else -e["size"] if e["action"] == "free_completed" else 0
+            most = max(most, current)
+        self.assertEqual(most, peak)
+        self.assertEqual(snapshot["segments"], [])  # nothing alive at the end
+        big = max((e for e in trace if e["action"] == "alloc"), key=lambda e: e["size"])
+        self.assertTrue(where_largest.endswith(f"{os.path.basename(big['frames'][0]['filename'])}:{big['frames'][0]['line']}"))
+        code = ("import pickle, sys, torch.cuda._memory_viz as v; "
+                "print(v.trace(pickle.load(open(sys.argv[1], 'rb'))).count('= MEM['))")
+        proc = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, timeout=300)
+        self.assertEqual(proc.returncode, 0, proc.stderr[-2000:])
+        self.assertEqual(int(proc.stdout.split()[-1]), sum(e["action"] == "alloc" for e in trace))
 
     def test_shared_memory_over_metax_limit(self):
         # 128x128x64 fp16 tiles in three stages: 3 * (128*64 + 64*128) * 2 = 98304 bytes
