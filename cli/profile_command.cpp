@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/script_check.h"
+#include "driver/check.h"
 #include "driver/script_run.h"
 #include "frontend/input_error.h"
 #include "frontend/profile.h"
@@ -22,7 +23,32 @@ namespace {
 struct ProfileArgs {
   std::string input, format = "text", out, timelinePng, memoryViz;
   std::vector<std::string> targets, params;
+  std::string executor;     // empty: the launch is not run (resources and occupancy only)
+  int timingLaunches = -1;  // -1: the default, 200
+  double stability = 0, timeout = 60;
+  bool timed() const { return !executor.empty() || timingLaunches >= 0 || stability > 0; }
 };
+
+// The launch runs unchecked (nothing instrumented) on the executor asked, timed on the GPU.
+void askTiming(const ProfileArgs& a, CheckRequest& req) {
+  req.executor = a.executor.empty() ? "auto" : a.executor;
+  req.launch.timingLaunches = a.timingLaunches >= 0 ? a.timingLaunches : 200;
+  req.launch.timingSeconds = a.stability;
+  req.launch.timeoutSeconds = a.timeout;
+}
+
+LaunchTiming timingOf(const CheckResult& res) {
+  LaunchTiming t;
+  t.executor = res.report.executor;
+  t.device = res.report.device;
+  if (t.executor == "cuda") {
+    t.gpu = judgeTiming(res.timingMs, res.clocks, res.clocksNote);
+  } else {
+    t.blocksRun = res.report.blocksRun;
+    t.threadsRun = res.report.blocksRun * static_cast<uint64_t>(res.bundle.block[0] * res.bundle.block[1] * res.bundle.block[2]);
+  }
+  return t;
+}
 
 // What the timeline says of the peak: its bytes, the launch in flight, the tensors alive (largest first)
 // with the lines that made them. Null when the script wrote no timeline.
@@ -92,10 +118,16 @@ int profileScript(const ProfileArgs& a, const std::vector<std::string>& targets)
     req.check.checks = "launch";
     req.scriptArgs = scriptArguments();
     req.stdoutToStderr = a.out.empty() && a.format == "json";
+    if (a.timed()) {
+      askTiming(a, req.check);
+      if (loadProfile(target).vendor == "MetaX") req.check.executor = "cpu";  // its lowering is for MACA, not this GPU
+    }
     req.memoryTimeline = target == targets.front();
     if (req.memoryTimeline && !a.memoryViz.empty()) req.memoryVizPath = fs::absolute(a.memoryViz).string();
     req.onChecked = [&](const Run& item, const CheckResult& res) {
-      launches[item.launch].push_back({item, buildProfileReport(res.bundle.manifestPath, {}, {target})});
+      ProfileReport report = buildProfileReport(res.bundle.manifestPath, {}, {target});
+      if (a.timed() && res.report.launched) report.timing = timingOf(res);
+      launches[item.launch].push_back({item, std::move(report)});
     };
     RunSet set = checkScriptRuns(req);
     if (req.memoryTimeline && set.script) {
@@ -143,6 +175,15 @@ int runProfile(const ProfileArgs& a, const std::vector<std::pair<std::string, st
   if (!scriptArguments().empty()) throw InputError(a.input, 0, "arguments after -- are for TileLang scripts (kernel.py) only");
   ReportSink sink(a.out);
   ProfileReport r = buildProfileReport(a.input, params, targets);
+  if (a.timed()) {
+    CheckRequest req;
+    req.bundlePath = a.input;
+    req.params = params;
+    req.target = targets.front();
+    req.checks = "";  // the kernel as written
+    askTiming(a, req);
+    r.timing = timingOf(runCheck(req));
+  }
   sink.write(a.format == "json" ? profileJson(r).dump(1) + "\n" : renderProfileText(r));
   return 0;
 }
@@ -160,6 +201,12 @@ std::function<int()> addProfileCommand(CLI::App& app) {
   sub->add_option("--param", a->params, "override a parameter: NAME=VALUE (repeatable)")->allow_extra_args(false);
   sub->add_option("--format", a->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   sub->add_option("--out", a->out, "write the report to FILE");
+  sub->add_option("--executor", a->executor, "run the launch, unchecked: cuda times it on the GPU (with --timing-launches, "
+                                             "--stability), cpu reports the simulated work; auto: cuda where there is a GPU")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  sub->add_option("--timing-launches", a->timingLaunches, "timed launches on the GPU (default 200)")->check(CLI::NonNegativeNumber);
+  sub->add_option("--stability", a->stability, "keep timing for at least SECONDS (drift, clocks)")->check(CLI::NonNegativeNumber);
+  sub->add_option("--timeout", a->timeout, "seconds one launch may run")->check(CLI::PositiveNumber);
   sub->add_option("--timeline-png", a->timelinePng, "a script: draw its memory timeline into FILE (PNG)");
   sub->add_option("--memory-viz", a->memoryViz, "a script: write its memory timeline as a snapshot PyTorch's memory_viz "
                                                 "opens (pickle; on a GPU, the caching allocator's own history)");

@@ -20,11 +20,12 @@ int64_t warpRegisters(int64_t perThread, const Profile& p) { return roundUp(perT
 Occupancy occupancyOf(const LaunchResources& l, const Profile& p) {
   Occupancy o;
   const char* sm = p.vendor == "MetaX" ? "CU" : "SM";
+  const char* warps = p.vendor == "MetaX" ? "waves" : "warps";  // MACA's name for its 64-thread warp
   o.warpsPerBlock = (l.threadsPerBlock + p.warpSize - 1) / p.warpSize;
   o.maxWarps = p.threadsPerSm / p.warpSize;
   if (o.warpsPerBlock <= 0) return o;
   o.limits.push_back({"warps", o.maxWarps / o.warpsPerBlock,
-                      fmt::format("{} warps of {} threads a block, {} warps per {}", o.warpsPerBlock, p.warpSize, o.maxWarps, sm)});
+                      fmt::format("{} {} of {} threads a block, {} {} per {}", o.warpsPerBlock, warps, p.warpSize, o.maxWarps, warps, sm)});
   if (p.blocksPerSm > 0) o.limits.push_back({"blocks", p.blocksPerSm, fmt::format("at most {} blocks per {}", p.blocksPerSm, sm)});
   else o.notCounted.push_back(fmt::format("blocks per {} (not known for {})", sm, p.name));
   if (l.sharedPerBlock > 0 || p.reservedSharedPerBlock > 0) {

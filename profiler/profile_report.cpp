@@ -100,8 +100,9 @@ std::string renderProfileText(const ProfileReport& r) {
   for (const TargetView& v : r.targets) {
     const Occupancy& o = v.occupancy;
     const char* sm = v.target.vendor == "MetaX" ? "CU" : "SM";
-    out += fmt::format("\non {}: {} block{} per {}, {} of {} warps ({:.0f}% occupancy), limited by {}\n", v.target.name,
-                       o.blocksPerSm, o.blocksPerSm == 1 ? "" : "s", sm, o.activeWarps, o.maxWarps, 100 * o.occupancy,
+    const char* warps = v.target.vendor == "MetaX" ? "waves" : "warps";
+    out += fmt::format("\non {}: {} block{} per {}, {} of {} {} ({:.0f}% occupancy), limited by {}\n", v.target.name,
+                       o.blocksPerSm, o.blocksPerSm == 1 ? "" : "s", sm, o.activeWarps, o.maxWarps, warps, 100 * o.occupancy,
                        o.limiting.empty() ? "nothing" : fmt::format("{}", fmt::join(o.limiting, " and ")));
     for (const ResourceLimit& lim : o.limits) out += fmt::format("    {}: {} blocks ({})\n", lim.resource, lim.blocks, lim.detail);
     for (const std::string& n : o.notCounted) out += fmt::format("    not counted: {}\n", n);
@@ -110,6 +111,7 @@ std::string renderProfileText(const ProfileReport& r) {
     if (v.waves > 0) out += fmt::format("    the grid: {} blocks over {} {}s = {:.2f} waves\n", l.blocks(), v.target.smCount, sm, v.waves);
     for (const std::string& s : v.overLimit) out += fmt::format("    over the limit: {}\n", s);
   }
+  if (r.timing) out += "\n" + renderTimingText(*r.timing);
   return out;
 }
 
@@ -145,6 +147,7 @@ nlohmann::json profileJson(const ProfileReport& r) {
                             {"to_raise", o.toRaise}, {"suggestions", v.suggestions}, {"waves", v.waves},
                             {"over_limit", v.overLimit}});
   }
+  if (r.timing) j["timing"] = timingJson(*r.timing);
   j["exit_code"] = 0;
   return j;
 }

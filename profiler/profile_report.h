@@ -9,6 +9,7 @@
 #include "frontend/profile.h"
 #include "profiler/launch_resources.h"
 #include "profiler/occupancy.h"
+#include "profiler/timing_stability.h"
 
 namespace td {
 
@@ -24,6 +25,7 @@ struct TargetView {
 struct ProfileReport {
   LaunchProfile launch;
   std::vector<TargetView> targets;
+  std::optional<LaunchTiming> timing;  // --executor cuda, --timing-launches, --stability
 };
 
 // InputError for bad input (an unknown target, a bundle that does not load or compile).

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/clock_sample.h"
 #include "runtime/abi.h"
 
 namespace td {
@@ -58,6 +59,9 @@ struct LaunchOutcome {
   std::string message;         // for Crashed: what happened
   double seconds = 0;          // kernel execution time (the child's run)
   double kernelMsMedian = 0;   // median of the timing launches (CUDA executor), 0 when none
+  std::vector<float> timingMs;      // each timing launch's time, in launch order
+  std::vector<ClockSample> clocks;  // the GPU's clocks while they ran (NVML), every few milliseconds
+  std::string clocksNote;           // why no clocks were read
   std::string executor, device;
 };
 
@@ -71,6 +75,7 @@ struct LaunchOptions {
   uint32_t channelCapacity = 4096;
   int device = 0;              // CUDA device ordinal
   int timingLaunches = 0;      // CUDA executor: extra launches after the checked one, timed with events
+  double timingSeconds = 0;    // and more of them until this long has passed (timing stability)
   Schedule schedule = Schedule::Forward;  // CPU executor
   // The device state the enabled check families need (checks/family.h: regionTable), TD_MAX_REGIONS
   // entries or none; the executor allocates each present one and fills in where it put it.

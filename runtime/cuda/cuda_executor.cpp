@@ -20,12 +20,16 @@
 #include "instrument/shared_layout.h"
 #include "runtime/bake.h"
 #include "runtime/cuda/driver.h"
+#include "runtime/cuda/nvml.h"
 #include "runtime/cuda/tensor_maps.h"
 #include "runtime/cuda/ptx.h"
 
 namespace td::cuda {
 
 namespace {
+
+constexpr int kMaxTimingSamples = 1 << 16, kMaxClockSamples = 4096;
+constexpr double kClockPeriodSeconds = 0.005;  // NVML is read at most this often while timed launches run
 
 enum ChildState : int { kSetup = 0, kLaunched = 1, kDone = 2, kKernelError = 3, kSetupError = 4, kLaunchRejected = 5 };
 
@@ -36,6 +40,10 @@ struct SharedStatus {
   char hangNote[128];         // why the copy failed
   double seconds;
   double kernelMsMedian;
+  int32_t timingCount, clockCount;
+  float timingMs[kMaxTimingSamples];
+  ClockSample clocks[kMaxClockSamples];
+  char clocksNote[200];  // why no clocks were read
   char device[160];
   char records[160];   // how records reach the host
   char error[96];      // CUDA error name
@@ -77,17 +85,44 @@ CUresult launchOnce(const Driver& d, CUfunction fn, const Bundle& b, uint32_t dy
                           nullptr, params.data(), nullptr);
 }
 
-// Median kernel time over `n` more launches, CUDA events around each. The checked launch's records and
-// counts are restored afterwards, so the report describes that one launch only.
-double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, uint32_t dynamicShared, std::vector<void*>& params, int n,
-                    td_channel* channel, uint32_t* hits, size_t hitsBytes, const std::function<void()>& beforeEach) {
+// The clocks of the GPU the launches run on, where NVML knows it; `why` says otherwise.
+bool openNvml(const Driver& d, CUdevice dev, Nvml& nvml, std::string& why) {
+  char bus[32] = {0};
+  if (!d.cuDeviceGetPCIBusId || d.cuDeviceGetPCIBusId(bus, sizeof bus, dev) != 0) {
+    why = "the CUDA driver did not give the device's PCI bus id";
+    return false;
+  }
+  return nvml.open(bus, why);
+}
+
+// `opts.timingLaunches` more launches (and more until `opts.timingSeconds` have passed), CUDA events
+// around each, NVML's clocks read every few milliseconds between them; each time and sample goes to `st`.
+// The checked launch's records and counts are restored afterwards, so the report describes that one
+// launch only.
+void timeLaunches(const Driver& d, CUdevice dev, CUfunction fn, const Bundle& b, uint32_t dynamicShared,
+                  std::vector<void*>& params, const LaunchOptions& opts, SharedStatus* st, td_channel* channel,
+                  uint32_t* hits, size_t hitsBytes, const std::function<void()>& beforeEach) {
   std::vector<uint32_t> savedHits(hits, hits + hitsBytes / sizeof(uint32_t));
   uint32_t savedCursor = channel->cursor;
+  Nvml nvml;
+  std::string why;
+  bool clocks = openNvml(d, dev, nvml, why);
+  if (!clocks) copyText(st->clocksNote, sizeof st->clocksNote, why);
   CUevent start, stop;
   check(d, d.cuEventCreate(&start, 0), "cuEventCreate");
   check(d, d.cuEventCreate(&stop, 0), "cuEventCreate");
-  std::vector<double> ms;
-  for (int i = 0; i < n; ++i) {
+  auto t0 = std::chrono::steady_clock::now();
+  double lastSample = -1;
+  for (int i = 0; i < kMaxTimingSamples; ++i) {
+    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (i >= opts.timingLaunches && elapsed >= opts.timingSeconds) break;
+    if (clocks && st->clockCount < kMaxClockSamples && elapsed - lastSample >= kClockPeriodSeconds) {
+      ClockSample s;
+      s.launch = i;
+      s.seconds = static_cast<float>(elapsed);
+      if (nvml.read(s)) st->clocks[st->clockCount++] = s;
+      lastSample = elapsed;
+    }
     beforeEach();
     d.cuEventRecord(start, nullptr);
     check(d, launchOnce(d, fn, b, dynamicShared, params), "cuLaunchKernel");
@@ -95,12 +130,13 @@ double timeLaunches(const Driver& d, CUfunction fn, const Bundle& b, uint32_t dy
     check(d, d.cuEventSynchronize(stop), "cuEventSynchronize");
     float t = 0;
     d.cuEventElapsedTime(&t, start, stop);
-    ms.push_back(t);
+    st->timingMs[st->timingCount++] = t;
   }
   std::copy(savedHits.begin(), savedHits.end(), hits);
   channel->cursor = savedCursor;
+  std::vector<float> ms(st->timingMs, st->timingMs + st->timingCount);
   std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  st->kernelMsMedian = ms.empty() ? 0 : ms[ms.size() / 2];
 }
 
 // The check families' regions on the GPU (abi.h): the block- and thread-scope ones that prefer shared
@@ -360,10 +396,9 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
         CUdeviceptr from = slot.arg >= 0 ? regions.buffers[slot.arg][regions.table[slot.id].slot] : regions.table[slot.id].base;
         check(d, d.cuMemcpyDtoH(readbackHost + slot.offset, from, slot.bytes), "cuMemcpyDtoH (read back)");
       }
-    if (opts.timingLaunches > 0)
-      st->kernelMsMedian = timeLaunches(d, fn, b, dynamicShared, params, opts.timingLaunches, static_cast<td_channel*>(gRecords.channel),
-                                        static_cast<uint32_t*>(gRecords.hits), hitsBytes,
-                                        [&] { regions.zero(d); });
+    if (opts.timingLaunches > 0 || opts.timingSeconds > 0)
+      timeLaunches(d, dev, fn, b, dynamicShared, params, opts, st, static_cast<td_channel*>(gRecords.channel),
+                   static_cast<uint32_t*>(gRecords.hits), hitsBytes, [&] { regions.zero(d); });
     gRecords.flush();
     st->state.store(kDone);
     _exit(0);
@@ -444,8 +479,10 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
     if (waitpid(pid, &wstatus, WNOHANG) == pid) break;
     auto now = std::chrono::steady_clock::now();
     if (launched == std::chrono::steady_clock::time_point{} && st->state.load() >= kLaunched) launched = now;
+    // timed launches follow the checked one: they get their own time on top
+    double allowed = opts.timeoutSeconds + (opts.timingLaunches > 0 || opts.timingSeconds > 0 ? opts.timingSeconds + opts.timeoutSeconds : 0);
     bool hung = launched != std::chrono::steady_clock::time_point{} &&
-                std::chrono::duration<double>(now - launched).count() > opts.timeoutSeconds;
+                std::chrono::duration<double>(now - launched).count() > allowed;
     bool stuckInSetup = std::chrono::duration<double>(now - start).count() > opts.timeoutSeconds + 120;
     if (hung || stuckInSetup) {
       bool hangRegions = std::any_of(readbacks.begin(), readbacks.end(), [](const ReadbackSlot& r) { return r.onHang; });
@@ -467,6 +504,9 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   if (st->records[0]) out.device += std::string("; ") + st->records;
   out.seconds = st->seconds;
   out.kernelMsMedian = st->kernelMsMedian;
+  out.timingMs.assign(st->timingMs, st->timingMs + std::clamp(st->timingCount, 0, kMaxTimingSamples));
+  out.clocks.assign(st->clocks, st->clocks + std::clamp(st->clockCount, 0, kMaxClockSamples));
+  out.clocksNote = st->clocksNote;
   int state = st->state.load();
   auto back = [&](const ReadbackSlot& r) {
     return std::vector<uint8_t>(readbackHost + r.offset, readbackHost + r.offset + r.bytes);

@@ -52,6 +52,7 @@ bool Driver::open(std::string& why) {
   bind(cuGetErrorName, "cuGetErrorName");
   bind(cuGetErrorString, "cuGetErrorString");
   cuTensorMapEncodeTiled = reinterpret_cast<decltype(cuTensorMapEncodeTiled)>(dlsym(lib, "cuTensorMapEncodeTiled"));
+  cuDeviceGetPCIBusId = reinterpret_cast<decltype(cuDeviceGetPCIBusId)>(dlsym(lib, "cuDeviceGetPCIBusId"));
   return ok;
 }
 

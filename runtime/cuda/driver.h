@@ -61,6 +61,7 @@ struct Driver {
                                      const unsigned* boxDim, const unsigned* elementStrides, int interleave,
                                      int swizzle, int l2Promotion, int oobFill);
   CUresult (*cuGetErrorString)(CUresult, const char**);
+  CUresult (*cuDeviceGetPCIBusId)(char*, int, CUdevice);  // null where absent: NVML then is not asked
 
   // Opens the driver; on failure returns false and says why in `why` (no library, missing symbol).
   bool open(std::string& why);
