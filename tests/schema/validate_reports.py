@@ -147,6 +147,16 @@ class Reports(unittest.TestCase):
                                       capture_output=True, text=True, timeout=300)
                 self.assertEqual(proc.returncode, 0, proc.stderr[-2000:])
                 self.assertValid(example, 0, json.loads(proc.stdout))
+        # the launch run on the CPU executor: simulated work, no time (on a GPU machine: the timing, judged)
+        proc = subprocess.run([BINARY, "profile", "--format", "json", ROOT / "examples" / "gemm" / "bundle.toml",
+                               "--executor", "auto", "--timing-launches", "50"], capture_output=True, text=True, timeout=300)
+        self.assertEqual(proc.returncode, 0, proc.stderr[-2000:])
+        report = json.loads(proc.stdout)
+        self.assertValid("--executor auto", 0, report)
+        if report["timing"]["executor"] == "cpu":
+            self.assertEqual(report["timing"]["simulated_work"], {"blocks": 16, "threads": 16 * 256})
+        else:
+            self.assertEqual(report["timing"]["gpu"]["launches"], 50)
 
     def test_repeat_and_target_variants(self):
         races = ROOT / "tests" / "bundles" / "races" / "bundle_two_writers.toml"
