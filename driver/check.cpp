@@ -16,6 +16,7 @@
 #include "frontend/profile.h"
 #include "instrument/pipeline.h"
 #include "instrument/shared_layout.h"
+#include "profiler/register_budget.h"
 #include "runtime/cpu/cpu_executor.h"
 #include "runtime/cuda/cuda_executor.h"
 #include "runtime/executor_limit.h"
@@ -158,7 +159,13 @@ CheckResult runCheck(const CheckRequest& req) {
   r.unchecked = km.sites.unchecked;
 
   if (checks.has("launch")) {
-    r.findings = checkLaunchLimits(b, profile, static_cast<uint64_t>(r.staticShared), km.privateMemory, km.features);
+    std::optional<RegisterUse> registers;
+    if (registersMayNotFit(b, profile, km.launchBounds))
+      if (auto u = uncheckedKernelRegisters(b, profile.arch)) {
+        int64_t threads = b.block[0] * b.block[1] * b.block[2];
+        registers = RegisterUse{u->registers, blockRegisters(u->registers, threads, profile), u->source, km.launchBounds.kernel};
+      }
+    r.findings = checkLaunchLimits(b, profile, static_cast<uint64_t>(r.staticShared), km.privateMemory, km.features, registers);
     if (!r.findings.empty()) return res;  // a target that lacks TMA says so before the CPU refuses it
     if (auto f = checkDefaultLaunchBounds(b, profile, km.launchBounds)) r.findings.push_back(*f);
   }

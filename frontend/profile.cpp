@@ -50,7 +50,8 @@ Profile readProfile(const fs::path& file) {
   if (const toml::node* n = t.get("private_per_thread")) p.privatePerThread = n->value<int64_t>().value_or(0);
   for (auto [key, field] : {std::pair<const char*, int64_t*>{"blocks_per_sm", &p.blocksPerSm},
                             {"reserved_shared_per_block", &p.reservedSharedPerBlock},
-                            {"shared_alloc_unit", &p.sharedAllocUnit}, {"register_alloc_unit", &p.registerAllocUnit}})
+                            {"shared_alloc_unit", &p.sharedAllocUnit}, {"register_alloc_unit", &p.registerAllocUnit},
+                            {"registers_per_block", &p.registersPerBlock}})
     if (const toml::node* n = t.get(key)) {
       *field = n->value<int64_t>().value_or(-1);
       if (*field < 0)

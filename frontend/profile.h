@@ -24,6 +24,7 @@ struct Profile {
   int64_t reservedSharedPerBlock = 0;   // shared memory the runtime keeps per block (1 KB on NVIDIA sm_80 on)
   int64_t sharedAllocUnit = 0;          // shared memory per block is rounded up to this
   int64_t registerAllocUnit = 0;        // registers per warp are rounded up to this
+  int64_t registersPerBlock = 0;        // the registers one block may have (its warps' allocations); 0: not known
   int64_t memoryBytes = 0;
   double bandwidthGBs = 0, fp16Tflops = 0;
 };

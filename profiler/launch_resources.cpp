@@ -5,7 +5,7 @@
 #include "frontend/manifest.h"
 #include "instrument/pipeline.h"
 #include "instrument/shared_layout.h"
-#include "runtime/cuda/ptx.h"
+#include "profiler/register_budget.h"
 
 namespace td {
 
@@ -34,12 +34,7 @@ LaunchProfile profileLaunch(const std::string& manifest, const std::vector<std::
     p.registersWhy = "no NVIDIA target asked for: NVIDIA's assembler counts for NVIDIA only, and no MACA compiler runs here";
     return p;
   }
-  try {
-    std::string ptx = cuda::generatePtx(*km.module, ptxArch, b.grid.data(), b.block.data());
-    p.registers = ptxasUsage(ptx, ptxArch, km.entrySymbol, &p.registersWhy);
-  } catch (const InputError& e) {  // libdevice missing for a kernel that calls the math library
-    p.registersWhy = e.what();
-  }
+  p.registers = kernelRegisters(km, b, ptxArch, &p.registersWhy);
   return p;
 }
 

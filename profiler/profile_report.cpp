@@ -1,4 +1,5 @@
 #include "profiler/profile_report.h"
+#include "profiler/register_budget.h"
 
 #include <fmt/format.h>
 
@@ -66,10 +67,13 @@ ProfileReport buildProfileReport(const std::string& manifest, const std::vector<
       v.overLimit.push_back(fmt::format("threads: {} a block, {} allows {}", v.resources.threadsPerBlock, p.name, p.threadsPerBlock));
     if (p.privatePerThread > 0 && r.launch.privateBytes > p.privatePerThread)
       v.overLimit.push_back(fmt::format("private memory: {} bytes a thread, {} allows {}", r.launch.privateBytes, p.name, p.privatePerThread));
-    if (v.resources.registersPerThread > 0 && p.registersPerSm > 0 &&
-        v.resources.registersPerThread * v.resources.threadsPerBlock > p.registersPerSm)
-      v.overLimit.push_back(fmt::format("registers: {} a block, {} has {} per SM", v.resources.registersPerThread * v.resources.threadsPerBlock,
-                                        p.name, p.registersPerSm));
+    if (v.resources.registersPerThread > 0) {  // as allocated, per warp; the block's limit, else the SM's file
+      int64_t perBlock = blockRegisters(v.resources.registersPerThread, v.resources.threadsPerBlock, p);
+      int64_t most = p.registersPerBlock > 0 ? p.registersPerBlock : p.registersPerSm;
+      if (most > 0 && perBlock > most)
+        v.overLimit.push_back(fmt::format("registers: {} a block ({} a thread, allocated per warp), {} allows {}", perBlock,
+                                          v.resources.registersPerThread, p.name, most));
+    }
     v.suggestions = halvingSuggestions(manifest, params, r.launch, v);
     r.targets.push_back(std::move(v));
   }

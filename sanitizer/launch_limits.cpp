@@ -33,7 +33,8 @@ const char* featureCure(const std::string& feature) {
 }  // namespace
 
 std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64_t staticSharedBytes,
-                                       const PrivateMemory& pm, const std::vector<FeatureUse>& features) {
+                                       const PrivateMemory& pm, const std::vector<FeatureUse>& features,
+                                       const std::optional<RegisterUse>& registers) {
   std::vector<Finding> out;
   bool standIn = b.targetShared >= 0;  // the source is a stand-in; the target's lowering allocates targetShared
   int64_t dynamic = standIn ? b.targetShared : b.dynamicShared;
@@ -89,6 +90,21 @@ std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64
                                     "time, the compiler keeps it in memory, not registers",
                                     pm.largestBytes));
     f.notes.push_back("counted from the optimised kernel's stack arrays; the target compiler's spills come on top");
+    f.notes.push_back("the launch was not run");
+    out.push_back(f);
+  }
+  if (registers && p.registersPerBlock > 0 && registers->perBlock > p.registersPerBlock) {
+    Finding f;
+    f.kind = rule::RegisterLimit;
+    f.title = fmt::format("{} registers a thread x {} threads = {} registers per block (allocated per warp); {} allows {}",
+                          registers->perThread, threads, registers->perBlock, p.name, p.registersPerBlock);
+    f.loc = registers->kernel.file.empty() ? at : registers->kernel;
+    f.notes.push_back(fmt::format("counted by {} on the kernel as written: without __launch_bounds__ the assembler "
+                                  "may use up to 255 registers a thread; the driver refuses such a launch "
+                                  "(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)",
+                                  registers->source));
+    f.notes.push_back(fmt::format("__launch_bounds__({}) on the kernel keeps it within {} registers a thread", threads,
+                                  p.registersPerBlock / std::max<int64_t>(threads, 1)));
     f.notes.push_back("the launch was not run");
     out.push_back(f);
   }

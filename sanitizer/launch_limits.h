@@ -14,9 +14,18 @@
 
 namespace td {
 
+// `registers`: the assembler's figure for a kernel whose registers may not fit a block (register_budget.h),
+// with where the kernel is defined.
+struct RegisterUse {
+  int64_t perThread = 0, perBlock = 0;  // perBlock as allocated (per warp, rounded)
+  std::string source;                   // "ptxas 13.0 -v, sm_90"
+  SourceLoc kernel;
+};
+
 std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64_t staticSharedBytes,
                                        const PrivateMemory& privateMemory = {},
-                                       const std::vector<FeatureUse>& features = {});
+                                       const std::vector<FeatureUse>& features = {},
+                                       const std::optional<RegisterUse>& registers = std::nullopt);
 
 // A warning, not a refusal: a kernel without __launch_bounds__ launched with more threads than the target's
 // compiler assumes for one (profile default_launch_bounds; MACA 512). The launch still runs.

@@ -49,6 +49,14 @@ const std::vector<Rule>& builtinRules() {
        "Make the array smaller, index it with compile-time constants (unrolled loops) so it lives in registers, or "
        "move it to shared memory.",
        kLimit},
+      {rule::RegisterLimit, "launch", Severity::Error, "Registers per block over the target's limit",
+       "The kernel's registers a thread, times the block's threads (allocated per warp), exceed the registers one "
+       "block may have (64K on NVIDIA from compute capability 5.0 on): the driver refuses the launch with "
+       "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ('too many resources requested for launch'). Counted by NVIDIA's assembler "
+       "on the kernel as written, without __launch_bounds__.",
+       "Give the kernel __launch_bounds__(THREADS) so the compiler keeps to the registers a block may have (it spills "
+       "instead), or launch fewer threads per block.",
+       kLimit},
       {rule::TargetUnsupported, "launch", Severity::Error, "A hardware feature the target lacks",
        "The kernel uses a feature the target GPU does not have - Hopper TMA copies or warpgroup MMA, mbarriers, "
        "thread-block clusters, MMA with fp16 accumulators (none of them on MetaX) - so it cannot be compiled or "

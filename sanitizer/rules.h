@@ -18,6 +18,7 @@ inline constexpr const char* SharedMemoryLimit = "shared-memory-limit";
 inline constexpr const char* ThreadsPerBlockLimit = "threads-per-block-limit";
 inline constexpr const char* GridLimit = "grid-limit";
 inline constexpr const char* PrivateMemoryLimit = "private-memory-limit";
+inline constexpr const char* RegisterLimit = "register-limit";
 inline constexpr const char* TargetUnsupported = "target-unsupported";
 inline constexpr const char* LaunchBoundsDefault = "launch-bounds-default";
 inline constexpr const char* KernelFault = "kernel-fault";
