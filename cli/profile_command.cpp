@@ -42,7 +42,7 @@ LaunchTiming timingOf(const CheckResult& res) {
   t.executor = res.report.executor;
   t.device = res.report.device;
   if (t.executor == "cuda") {
-    t.gpu = judgeTiming(res.timingMs, res.clocks, res.clocksNote);
+    t.gpu = judgeTiming(res.timing);
   } else {
     t.blocksRun = res.report.blocksRun;
     t.threadsRun = res.report.blocksRun * static_cast<uint64_t>(res.bundle.block[0] * res.bundle.block[1] * res.bundle.block[2]);

@@ -199,9 +199,7 @@ CheckResult runCheck(const CheckRequest& req) {
   r.blocksRun = out.blocksRun;
   r.runSeconds = out.seconds;
   r.kernelMsMedian = out.kernelMsMedian;
-  res.timingMs = std::move(out.timingMs);
-  res.clocks = std::move(out.clocks);
-  res.clocksNote = std::move(out.clocksNote);
+  res.timing = std::move(out.timing);
   r.recordsDropped = out.recordsDropped;
   auto perBuffer = std::stable_partition(out.readbacks.begin(), out.readbacks.end(),
                                          [](const RegionReadback& back) { return back.arg < 0; });

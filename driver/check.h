@@ -33,9 +33,7 @@ struct CheckResult {
   Report report;
   std::vector<ArgValue> args;    // after the run: the kernel's outputs
   std::vector<RegionReadback> bufferStates;  // with readBackBufferStates: each per-buffer region instance
-  std::vector<float> timingMs;               // --timing-launches on the GPU: each timed launch, in order
-  std::vector<ClockSample> clocks;           // and the GPU's clocks meanwhile (NVML)
-  std::string clocksNote;                    // why there are none
+  TimedLaunches timing;                      // --timing-launches on the GPU: each timed launch and the clocks
 };
 
 // "forward", "reverse", "random:SEED" -> the launch's schedule; throws InputError otherwise.

@@ -86,6 +86,7 @@ int runCaptureModule(const CaptureRequest& req, const std::string& dir, const La
   if (req.memoryTimeline) argv.push_back("--memory");
   if (req.memoryTimeline && !req.memoryVizPath.empty()) argv.push_back("--memory-viz=" + req.memoryVizPath);
   for (auto& [k, v] : req.params) argv.push_back("--param=" + k + "=" + v);
+  argv.push_back("--");  // what follows is the script's: never parsed as the capture's own options
   argv.push_back(req.script);
   for (auto& a : req.scriptArgs) argv.push_back(a);
   std::string pythonPath = dataDir("python", "TILE_DOCTOR_PYTHONPATH");

@@ -30,9 +30,12 @@ double percentOff(double a, double b) { return b > 0 ? (a - b) / b * 100 : 0; }
 
 }  // namespace
 
-TimingStability judgeTiming(const std::vector<float>& ms, const std::vector<ClockSample>& clocks,
-                            const std::string& clocksNote) {
+TimingStability judgeTiming(const TimedLaunches& run) {
+  const std::vector<float>& ms = run.ms;
+  const std::vector<ClockSample>& clocks = run.clocks;
   TimingStability t;
+  t.seconds = run.seconds;
+  t.capped = run.capped;
   auto n = static_cast<int64_t>(ms.size());
   t.launches = n;
   if (n == 0) {
@@ -70,7 +73,7 @@ TimingStability judgeTiming(const std::vector<float>& ms, const std::vector<Cloc
   if (third >= 5)
     t.driftPercent = percentOff(medianOf(ms, n - third, n), medianOf(ms, t.warmup, t.warmup + third));
   t.clocksRead = !clocks.empty();
-  t.clocksNote = clocksNote;
+  t.clocksNote = run.clocksNote;
   if (t.clocksRead) {
     t.smMinMHz = t.memMinMHz = UINT32_MAX;
     for (const ClockSample& s : clocks) {
@@ -80,7 +83,6 @@ TimingStability judgeTiming(const std::vector<float>& ms, const std::vector<Cloc
       t.memMaxMHz = std::max(t.memMaxMHz, s.memMHz);
       t.temperatureMaxC = std::max(t.temperatureMaxC, s.temperatureC);
       t.reasons |= s.reasons & ~cuda::kReasonGpuIdle;
-      t.seconds = std::max(t.seconds, static_cast<double>(s.seconds));
     }
   }
   if (!t.warmupJudged)
@@ -99,13 +101,16 @@ TimingStability judgeTiming(const std::vector<float>& ms, const std::vector<Cloc
   if (std::abs(t.driftPercent) > kDriftPercent)
     t.verdicts.push_back(fmt::format("drift: the last third {:+.1f}% against the first (settled launches)", t.driftPercent));
   if (t.verdicts.empty()) t.verdicts.push_back("stable");
+  if (t.capped)  // said last: it qualifies the verdict, it is not one
+    t.verdicts.push_back(fmt::format("note: stopped at {} launches (the most kept) after {:.1f} s, before the time asked had passed",
+                                     t.launches, t.seconds));
   return t;
 }
 
 namespace {
 
 std::string gpuTimingText(const TimingStability& t) {
-  std::string out = fmt::format("{} launches", t.launches);
+  std::string out = fmt::format("{} launches in {:.2f} s", t.launches, t.seconds);
   if (t.launches == 0) return out + "\n  " + t.verdicts.front() + "\n";
   out += fmt::format(", warm-up {} ({} a window)\n", t.warmupJudged ? std::to_string(t.warmup) : "not judged", t.window);
   out += fmt::format("  median {:.4g} ms, middle half {:.4g}-{:.4g} ms (IQR {:.1f}%), min {:.4g}, max {:.4g}; drift {:+.1f}%\n",
@@ -132,11 +137,12 @@ nlohmann::json gpuTimingJson(const TimingStability& t) {
                       {"min_ms", t.minMs},
                       {"max_ms", t.maxMs},
                       {"drift_percent", t.driftPercent},
+                      {"seconds", t.seconds},
+                      {"capped", t.capped},
                       {"verdicts", t.verdicts}};
   if (t.clocksRead)
     j["clocks"] = {{"sm_mhz", {t.smMinMHz, t.smMaxMHz}}, {"memory_mhz", {t.memMinMHz, t.memMaxMHz}},
-                   {"temperature_max_c", t.temperatureMaxC}, {"reasons", cuda::clockReasonsText(t.reasons)},
-                   {"seconds", t.seconds}};
+                   {"temperature_max_c", t.temperatureMaxC}, {"reasons", cuda::clockReasonsText(t.reasons)}};
   else
     j["clocks"] = {{"unknown", t.clocksNote}};
   return j;

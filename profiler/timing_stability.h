@@ -10,13 +10,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "runtime/clock_sample.h"
+#include "runtime/timed_launches.h"
 
 namespace td {
 
 struct TimingStability {
   int64_t launches = 0;
-  double seconds = 0;          // from the first timed launch to the last clock sample or the end
+  double seconds = 0;          // from the first timed launch to the end of the last
+  bool capped = false;         // stopped at the most launches kept before the time asked had passed
   int64_t window = 0;          // launches per window the warm-up is judged by
   int64_t warmup = 0;          // launches before every later window's median stays near the settled median
   bool warmupJudged = false;   // false: too few launches to say
@@ -42,8 +43,7 @@ struct LaunchTiming {
 // Thresholds: a window is settled within 5% of the settled median (the last half's; or twice that half's
 // IQR where that is wider, so noise is not taken for warm-up); spread above 5% of the median, drift
 // above 3%, or SM clocks moving more than 2% are named.
-TimingStability judgeTiming(const std::vector<float>& ms, const std::vector<ClockSample>& clocks,
-                            const std::string& clocksNote);
+TimingStability judgeTiming(const TimedLaunches& run);
 
 std::string renderTimingText(const LaunchTiming& t);
 nlohmann::json timingJson(const LaunchTiming& t);

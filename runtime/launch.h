@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/clock_sample.h"
+#include "runtime/timed_launches.h"
 #include "runtime/abi.h"
 
 namespace td {
@@ -59,9 +59,7 @@ struct LaunchOutcome {
   std::string message;         // for Crashed: what happened
   double seconds = 0;          // kernel execution time (the child's run)
   double kernelMsMedian = 0;   // median of the timing launches (CUDA executor), 0 when none
-  std::vector<float> timingMs;      // each timing launch's time, in launch order
-  std::vector<ClockSample> clocks;  // the GPU's clocks while they ran (NVML), every few milliseconds
-  std::string clocksNote;           // why no clocks were read
+  TimedLaunches timing;        // the timing launches one by one, and the clocks meanwhile
   std::string executor, device;
 };
 

@@ -51,7 +51,17 @@ def _seed_generators(seed: int) -> None:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="tile_doctor_capture")
+    """argv: the capture's options, then `--`, the script and its own arguments, which are never parsed here
+    (a script's `--seed` or `--m` is its own)."""
+    if "--" not in argv:
+        print("tile_doctor_capture: usage: [options] -- SCRIPT [ARGS...]", file=sys.stderr)
+        return 2
+    cut = argv.index("--")
+    argv, script_argv = argv[:cut], argv[cut + 1:]
+    if not script_argv:
+        print("tile_doctor_capture: no script after --", file=sys.stderr)
+        return 2
+    parser = argparse.ArgumentParser(prog="tile_doctor_capture", allow_abbrev=False)
     parser.add_argument("--out", required=True)
     parser.add_argument("--arch", default="sm_80")
     parser.add_argument("--param", action="append", default=[])
@@ -66,9 +76,8 @@ def main(argv: list[str]) -> int:
                         help="record the memory timeline of the script's tensors into --out/memory.json (profile)")
     parser.add_argument("--memory-viz", default="",
                         help="with --memory: also write the timeline as a snapshot PyTorch's memory_viz opens")
-    parser.add_argument("script")
-    parser.add_argument("script_args", nargs=argparse.REMAINDER)
     opts = parser.parse_args(argv)
+    opts.script, opts.script_args = script_argv[0], script_argv[1:]
     os.makedirs(opts.out, exist_ok=True)
     script = os.path.abspath(opts.script)
     result = {"script": script, "kernels": [], "notes": [], "script_exit": None, "error": None,

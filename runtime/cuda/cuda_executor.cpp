@@ -28,7 +28,7 @@ namespace td::cuda {
 
 namespace {
 
-constexpr int kMaxTimingSamples = 1 << 16, kMaxClockSamples = 4096;
+constexpr int kMaxTimingSamples = 1 << 20, kMaxClockSamples = 4096;
 constexpr double kClockPeriodSeconds = 0.005;  // NVML is read at most this often while timed launches run
 
 enum ChildState : int { kSetup = 0, kLaunched = 1, kDone = 2, kKernelError = 3, kSetupError = 4, kLaunchRejected = 5 };
@@ -40,7 +40,8 @@ struct SharedStatus {
   char hangNote[128];         // why the copy failed
   double seconds;
   double kernelMsMedian;
-  int32_t timingCount, clockCount;
+  int32_t timingCount, clockCount, timingCapped;
+  double timedSeconds;
   float timingMs[kMaxTimingSamples];
   ClockSample clocks[kMaxClockSamples];
   char clocksNote[200];  // why no clocks were read
@@ -112,11 +113,17 @@ void timeLaunches(const Driver& d, CUdevice dev, CUfunction fn, const Bundle& b,
   check(d, d.cuEventCreate(&start, 0), "cuEventCreate");
   check(d, d.cuEventCreate(&stop, 0), "cuEventCreate");
   auto t0 = std::chrono::steady_clock::now();
-  double lastSample = -1;
-  for (int i = 0; i < kMaxTimingSamples; ++i) {
-    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  double lastSample = -1, elapsed = 0;
+  // the clocks' samples spread over the whole time asked
+  double period = std::max(kClockPeriodSeconds, opts.timingSeconds / kMaxClockSamples);
+  for (int i = 0;; ++i) {
+    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (i >= opts.timingLaunches && elapsed >= opts.timingSeconds) break;
-    if (clocks && st->clockCount < kMaxClockSamples && elapsed - lastSample >= kClockPeriodSeconds) {
+    if (i == kMaxTimingSamples) {
+      st->timingCapped = 1;
+      break;
+    }
+    if (clocks && st->clockCount < kMaxClockSamples && elapsed - lastSample >= period) {
       ClockSample s;
       s.launch = i;
       s.seconds = static_cast<float>(elapsed);
@@ -132,6 +139,7 @@ void timeLaunches(const Driver& d, CUdevice dev, CUfunction fn, const Bundle& b,
     d.cuEventElapsedTime(&t, start, stop);
     st->timingMs[st->timingCount++] = t;
   }
+  st->timedSeconds = elapsed;
   std::copy(savedHits.begin(), savedHits.end(), hits);
   channel->cursor = savedCursor;
   std::vector<float> ms(st->timingMs, st->timingMs + st->timingCount);
@@ -504,9 +512,11 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   if (st->records[0]) out.device += std::string("; ") + st->records;
   out.seconds = st->seconds;
   out.kernelMsMedian = st->kernelMsMedian;
-  out.timingMs.assign(st->timingMs, st->timingMs + std::clamp(st->timingCount, 0, kMaxTimingSamples));
-  out.clocks.assign(st->clocks, st->clocks + std::clamp(st->clockCount, 0, kMaxClockSamples));
-  out.clocksNote = st->clocksNote;
+  out.timing.ms.assign(st->timingMs, st->timingMs + std::clamp(st->timingCount, 0, kMaxTimingSamples));
+  out.timing.clocks.assign(st->clocks, st->clocks + std::clamp(st->clockCount, 0, kMaxClockSamples));
+  out.timing.clocksNote = st->clocksNote;
+  out.timing.seconds = st->timedSeconds;
+  out.timing.capped = st->timingCapped != 0;
   int state = st->state.load();
   auto back = [&](const ReadbackSlot& r) {
     return std::vector<uint8_t>(readbackHost + r.offset, readbackHost + r.offset + r.bytes);

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "runtime/clock_sample.h"
+#include "runtime/timed_launches.h"
 
 namespace td::cuda {
 

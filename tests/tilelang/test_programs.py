@@ -290,6 +290,11 @@ class TileLangPrograms(unittest.TestCase):
         rc, report, work = check(os.path.join(HERE, "three_kernels.py"), "--launches", "all")
         self.work.append(work)
         self.assertEqual((rc, [l["checked"] for l in report["launches"]]), (0, [True] * 6))
+        # the script's own options are its own, even where they look like the capture's (--seed, --m)
+        rc, report, work = check(os.path.join(HERE, "three_kernels.py"), script_args=["--seed", "3", "--m", "2"])
+        self.work.append(work)
+        self.assertEqual((rc, report["script_exit"]["code"]), (0, 0))
+        self.assertEqual(report["launches"][0]["shapes"]["X"], "float32[2, 300]")
 
     def test_three_kernels_second_writes_past_its_output(self):
         # One row: the last block's overrun leaves Z and is dropped, so the script's own check passes

@@ -68,7 +68,10 @@ def main():
     parser.add_argument("--m", type=int, default=4)
     parser.add_argument("--n", type=int, default=300)
     parser.add_argument("--buggy-bias", action="store_true")
+    parser.add_argument("--seed", type=int, default=None)
     opts = parser.parse_args()
+    if opts.seed is not None:
+        torch.manual_seed(opts.seed)
     x = torch.randn(opts.m, opts.n, device="cuda")
     w = torch.randn(opts.n, device="cuda")
     bias = torch.randn(opts.m, device="cuda")

@@ -21,7 +21,7 @@ bool says(const TimingStability& t, const std::string& words) {
 TEST(TimingStability, AWarmUpThatSettlesIsCountedInLaunches) {
   std::vector<float> ms(200, 1.0f);
   for (int i = 0; i < 30; ++i) ms[i] = 2.0f;  // the first 30 launches pay for cold caches and clocks
-  TimingStability t = judgeTiming(ms, {}, "no NVML");
+  TimingStability t = judgeTiming({ms, {}, "no NVML"});
   EXPECT_EQ(t.window, 10);
   EXPECT_EQ(t.warmup, 30);
   EXPECT_DOUBLE_EQ(t.firstWindowMs, 2.0);
@@ -36,7 +36,7 @@ TEST(TimingStability, ASteadyRunIsStable) {
   for (int i = 0; i < 300; ++i) ms.push_back(1.0f + 0.01f * static_cast<float>(i % 3));  // within 2%
   std::vector<ClockSample> clocks;
   for (int i = 0; i < 50; ++i) clocks.push_back({i * 6, i * 0.01f, 1980, 2619, cuda::kReasonGpuIdle, 41, 120000});
-  TimingStability t = judgeTiming(ms, clocks, "");
+  TimingStability t = judgeTiming({ms, clocks, ""});
   EXPECT_EQ(t.warmup, 0);
   EXPECT_DOUBLE_EQ(t.medianMs, 1.01f);
   EXPECT_TRUE(t.clocksRead);
@@ -47,7 +47,7 @@ TEST(TimingStability, ASteadyRunIsStable) {
 TEST(TimingStability, ClocksHeldDownAreNamedWithTheirReason) {
   std::vector<float> ms(100, 1.0f);
   std::vector<ClockSample> clocks = {{0, 0, 1980, 2619, 0, 50, 0}, {50, 0.5f, 1500, 2619, cuda::kReasonSwPowerCap, 70, 0}};
-  TimingStability t = judgeTiming(ms, clocks, "");
+  TimingStability t = judgeTiming({ms, clocks, ""});
   EXPECT_EQ(t.smMinMHz, 1500u);
   EXPECT_EQ(t.smMaxMHz, 1980u);
   EXPECT_EQ(t.temperatureMaxC, 70u);
@@ -58,7 +58,7 @@ TEST(TimingStability, ClocksHeldDownAreNamedWithTheirReason) {
 TEST(TimingStability, ASlowDriftIsNotAWarmUp) {
   std::vector<float> ms;
   for (int i = 0; i < 300; ++i) ms.push_back(1.0f + 0.06f * static_cast<float>(i) / 300);  // 6% slower by the end
-  TimingStability t = judgeTiming(ms, {}, "");
+  TimingStability t = judgeTiming({ms, {}, ""});
   EXPECT_EQ(t.warmup, 0);
   EXPECT_GT(t.driftPercent, 3);
   EXPECT_LT(t.driftPercent, 6);
@@ -68,17 +68,25 @@ TEST(TimingStability, ASlowDriftIsNotAWarmUp) {
 TEST(TimingStability, AWideSpreadAsksForTheMedianOfManyRuns) {
   std::vector<float> ms;
   for (int i = 0; i < 100; ++i) ms.push_back(i % 2 ? 1.2f : 1.0f);
-  TimingStability t = judgeTiming(ms, {}, "");
+  TimingStability t = judgeTiming({ms, {}, ""});
   EXPECT_NEAR(t.iqrPercent, 0.2 / 1.1 * 100, 0.01);
   EXPECT_TRUE(says(t, "spread"));
 }
 
 TEST(TimingStability, TooFewLaunchesAreNotJudged) {
-  TimingStability t = judgeTiming(std::vector<float>(10, 1.0f), {}, "");
+  TimingStability t = judgeTiming({std::vector<float>(10, 1.0f), {}, ""});
   EXPECT_FALSE(t.warmupJudged);
   EXPECT_TRUE(says(t, "too few launches"));
-  TimingStability none = judgeTiming({}, {}, "");
+  TimingStability none = judgeTiming(TimedLaunches{});
   EXPECT_TRUE(says(none, "not measured"));
+}
+
+TEST(TimingStability, ARunStoppedByTheLaunchCapSaysSo) {
+  TimedLaunches run{std::vector<float>(100, 1.0f), {}, "", 2.5, true};
+  TimingStability t = judgeTiming(run);
+  EXPECT_EQ(t.verdicts.front(), "stable");
+  EXPECT_TRUE(says(t, "stopped at 100 launches (the most kept) after 2.5 s"));
+  EXPECT_EQ(timingJson(LaunchTiming{"cuda", "GPU", t})["gpu"]["capped"], true);
 }
 
 TEST(TimingStability, TheCpuExecutorReportsWorkAndNoTime) {
