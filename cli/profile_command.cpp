@@ -124,8 +124,15 @@ int profileScript(const ProfileArgs& a, const std::vector<std::string>& targets)
     }
     req.memoryTimeline = target == targets.front();
     if (req.memoryTimeline && !a.memoryViz.empty()) req.memoryVizPath = fs::absolute(a.memoryViz).string();
+    // the launch checks instrument nothing: the checked module is the kernel as written, measured once
+    std::optional<LaunchProfile> measured;
+    std::string ptxArch = ptxArchFor({target});
+    req.check.inspectModule = [&](const Bundle& b, KernelModule& km) { measured = profileModule(b, km, ptxArch); };
     req.onChecked = [&](const Run& item, const CheckResult& res) {
-      ProfileReport report = buildProfileReport(res.bundle.manifestPath, {}, {target});
+      ProfileReport report = measured && measured->bundle == res.bundle.manifestPath
+                                 ? buildProfileReport(std::move(*measured), {}, {target})
+                                 : buildProfileReport(res.bundle.manifestPath, {}, {target});
+      measured.reset();
       if (a.timed() && res.report.launched) report.timing = timingOf(res);
       launches[item.launch].push_back({item, std::move(report)});
     };

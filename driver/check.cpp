@@ -142,6 +142,7 @@ CheckResult runCheck(const CheckRequest& req) {
   if (onGpu && req.launch.schedule != Schedule::Forward)
     throw InputError("--schedule", 0, "schedules are the CPU executor's; the GPU schedules its own threads");
   KernelModule km = buildKernelModule(b, checks, profile.ignores);  // bad input first: a bundle that does not compile is exit 2
+  if (req.inspectModule) req.inspectModule(b, km);
 
   Report& r = res.report;
   r.kernel = b.entry;

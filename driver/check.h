@@ -1,6 +1,7 @@
 // One `tile-doctor check` of a bundle: compile, instrument, check launch limits, allocate arguments,
 // run on the chosen executor, collect findings. The CLI and the tests both call this.
 #pragma once
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,8 @@
 #include "sanitizer/finding.h"
 
 namespace td {
+
+struct KernelModule;
 
 struct CheckRequest {
   std::string bundlePath;
@@ -26,6 +29,9 @@ struct CheckRequest {
   std::string saveInputs;        // write every buffer as initialised, before the launch, to DIR/NAME.npy
   bool readBackBufferStates = false;  // the families' per-buffer state comes back (diff --against fp64)
   LaunchOptions launch;
+  // Called with the compiled (and instrumented, for the families asked) module before anything runs:
+  // profile measures the kernel from it instead of compiling it again.
+  std::function<void(const Bundle&, KernelModule&)> inspectModule;
 };
 
 struct CheckResult {

@@ -12,9 +12,15 @@ namespace td {
 LaunchProfile profileLaunch(const std::string& manifest, const std::vector<std::pair<std::string, std::string>>& params,
                             const std::string& ptxArch) {
   Bundle b = loadBundle(manifest, params);
+  // The kernel as written: no family instruments it, so what the assembler allocates is the user's code's.
+  KernelModule km = buildKernelModule(b, CheckSet::parse("launch"));
+  return profileModule(b, km, ptxArch);
+}
+
+LaunchProfile profileModule(const Bundle& b, KernelModule& km, const std::string& ptxArch) {
   LaunchProfile p;
   p.kernel = b.entry;
-  p.bundle = manifest;
+  p.bundle = b.manifestPath;
   p.grid = b.grid;
   p.block = b.block;
   p.dynamicShared = b.dynamicShared;
@@ -24,8 +30,6 @@ LaunchProfile profileLaunch(const std::string& manifest, const std::vector<std::
       p.buffers.push_back({a.name, elemTypeName(a.type), a.shape, static_cast<int64_t>(a.byteSize()), a.output});
       p.globalBytes += static_cast<int64_t>(a.byteSize());
     }
-  // The kernel as written: no family instruments it, so what the assembler allocates is the user's code's.
-  KernelModule km = buildKernelModule(b, CheckSet::parse("launch"));
   for (const SharedObject& s : km.sites.shared)
     if (!s.dynamic) p.staticShared.push_back({s.name, static_cast<int64_t>(s.bytes)});
   p.staticSharedBytes = static_cast<int64_t>(layOutShared(km.sites).staticBytes);

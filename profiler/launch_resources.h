@@ -12,6 +12,11 @@
 #include "profiler/ptxas_usage.h"
 
 namespace td {
+struct Bundle;
+struct KernelModule;
+}
+
+namespace td {
 
 struct LaunchProfile {
   std::string kernel, bundle;
@@ -40,5 +45,8 @@ struct LaunchProfile {
 // whose assembler gives the registers. InputError for bad input, as check gives it.
 LaunchProfile profileLaunch(const std::string& manifest, const std::vector<std::pair<std::string, std::string>>& params,
                             const std::string& ptxArch);
+
+// The same from a module already compiled without checks (check --checks launch: CheckRequest::inspectModule).
+LaunchProfile profileModule(const Bundle& b, KernelModule& km, const std::string& ptxArch);
 
 }  // namespace td

@@ -41,15 +41,25 @@ std::string kib(int64_t bytes) {
 
 }  // namespace
 
+std::string ptxArchFor(const std::vector<std::string>& targets) {
+  for (const std::string& t : targets)
+    if (Profile p = loadProfile(t); p.vendor == "NVIDIA") return p.arch;
+  return "";
+}
+
 ProfileReport buildProfileReport(const std::string& manifest, const std::vector<std::pair<std::string, std::string>>& params,
+                                 const std::vector<std::string>& targets) {
+  std::string ptxArch = ptxArchFor(targets);  // bad input (an unknown target) before any compile
+  return buildProfileReport(profileLaunch(manifest, params, ptxArch), params, targets);
+}
+
+ProfileReport buildProfileReport(LaunchProfile launch, const std::vector<std::pair<std::string, std::string>>& params,
                                  const std::vector<std::string>& targets) {
   ProfileReport r;
   std::vector<Profile> profiles;
-  for (const std::string& t : targets) profiles.push_back(loadProfile(t));  // bad input before any compile
-  std::string ptxArch;
-  for (const Profile& p : profiles)
-    if (p.vendor == "NVIDIA" && ptxArch.empty()) ptxArch = p.arch;
-  r.launch = profileLaunch(manifest, params, ptxArch);
+  for (const std::string& t : targets) profiles.push_back(loadProfile(t));
+  r.launch = std::move(launch);
+  const std::string& manifest = r.launch.bundle;
   for (const Profile& p : profiles) {
     TargetView v;
     v.target = p;

@@ -31,6 +31,11 @@ struct ProfileReport {
 // InputError for bad input (an unknown target, a bundle that does not load or compile).
 ProfileReport buildProfileReport(const std::string& manifest, const std::vector<std::pair<std::string, std::string>>& params,
                                  const std::vector<std::string>& targets);
+// The same for a launch already measured (profileModule), with its registers from `ptxArchFor(targets)`.
+ProfileReport buildProfileReport(LaunchProfile launch, const std::vector<std::pair<std::string, std::string>>& params,
+                                 const std::vector<std::string>& targets);
+// The architecture whose assembler counts registers: the first NVIDIA target's, "" for none.
+std::string ptxArchFor(const std::vector<std::string>& targets);
 
 std::string renderProfileText(const ProfileReport& r);
 nlohmann::json profileJson(const ProfileReport& r);

@@ -15,25 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct CacheFolder {
-  fs::path dir = fs::temp_directory_path() / ("td-cache-test-" + std::to_string(::getpid()));
-  std::string old;
-  CacheFolder() {
-    if (const char* v = std::getenv("TILE_DOCTOR_CACHE")) old = v;
-    setenv("TILE_DOCTOR_CACHE", dir.c_str(), 1);
-  }
-  ~CacheFolder() {
-    if (old.empty()) unsetenv("TILE_DOCTOR_CACHE");
-    else setenv("TILE_DOCTOR_CACHE", old.c_str(), 1);
-    fs::remove_all(dir);
-  }
-  size_t entries(const char* folder = "modules", const char* ext = ".bc") const {
-    size_t n = 0;
-    for (auto& e : fs::directory_iterator(dir / folder)) n += e.path().extension() == ext;
-    return n;
-  }
-};
-
 void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
 }  // namespace

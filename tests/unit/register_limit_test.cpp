@@ -41,6 +41,21 @@ TEST(RegisterLimit, AnUnboundedKernelOverTheBlocksRegistersIsNotLaunched) {
   EXPECT_EQ(p.targets[0].overLimit[0].rfind("registers:", 0), 0u) << p.targets[0].overLimit[0];
 }
 
+TEST(RegisterLimit, TheAssemblersFigureIsKeptBetweenRunsAndTheSame) {
+  if (findPtxas().empty()) GTEST_SKIP() << "no ptxas (CUDA toolkit): registers are not counted";
+  CacheFolder cache;
+  ProfileReport first = buildProfileReport(hungry("bundle"), {}, {"nvidia-h200"});
+  EXPECT_EQ(cache.entries("registers", ".txt"), 1u);
+  ProfileReport again = buildProfileReport(hungry("bundle"), {}, {"nvidia-h200"});
+  EXPECT_EQ(cache.entries("registers", ".txt"), 1u);
+  ASSERT_TRUE(first.launch.registers && again.launch.registers);
+  EXPECT_EQ(again.launch.registers->registers, first.launch.registers->registers);
+  EXPECT_EQ(again.launch.registers->source, first.launch.registers->source);
+  ProfileReport smaller = buildProfileReport(hungry("bundle_256"), {}, {"nvidia-h200"});  // another launch shape
+  EXPECT_EQ(cache.entries("registers", ".txt"), 2u);
+  EXPECT_TRUE(smaller.launch.registers.has_value());
+}
+
 TEST(RegisterLimit, BoundedSmallerOrOnMetaxItIsClean) {
   if (findPtxas().empty()) GTEST_SKIP() << "no ptxas (CUDA toolkit): registers are not counted";
   CheckResult bounded = check(hungry("bundle_bounded"), "nvidia-h200");

@@ -1,6 +1,9 @@
 // Helpers for the end-to-end tests: run a bundle through the library, read its buffers, run the CLI.
 #pragma once
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -61,5 +64,26 @@ inline Cli runCli(const std::string& args, const std::string& env = "") {
   int status = pclose(p);
   return {WEXITSTATUS(status), out};
 }
+
+// A cache folder of the test's own ($TILE_DOCTOR_CACHE) for its lifetime; entries() counts a kind of entry.
+struct CacheFolder {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / ("td-cache-test-" + std::to_string(::getpid()));
+  std::string old;
+  CacheFolder() {
+    if (const char* v = std::getenv("TILE_DOCTOR_CACHE")) old = v;
+    setenv("TILE_DOCTOR_CACHE", dir.c_str(), 1);
+  }
+  ~CacheFolder() {
+    if (old.empty()) unsetenv("TILE_DOCTOR_CACHE");
+    else setenv("TILE_DOCTOR_CACHE", old.c_str(), 1);
+    std::filesystem::remove_all(dir);
+  }
+  size_t entries(const char* folder = "modules", const char* ext = ".bc") const {
+    size_t n = 0;
+    if (std::filesystem::is_directory(dir / folder))
+      for (auto& e : std::filesystem::directory_iterator(dir / folder)) n += e.path().extension() == ext;
+    return n;
+  }
+};
 
 }  // namespace td::test
