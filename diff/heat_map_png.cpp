@@ -7,7 +7,7 @@
 #include "frontend/input_error.h"
 
 #ifdef TD_HAVE_CAIRO
-#include <cairo.h>
+#include "sanitizer/png_output.h"
 #endif
 
 namespace td {
@@ -69,12 +69,7 @@ void writeHeatMapPng(const std::string& path, const std::string& title, const He
     cairo_move_to(cr, barX + bar + 4, margin + t * barH / 6.0 + 4);
     cairo_show_text(cr, ticks[t]);
   }
-  cairo_destroy(cr);
-  cairo_surface_flush(surface);
-  cairo_status_t status = cairo_surface_write_to_png(surface, path.c_str());
-  cairo_surface_destroy(surface);
-  if (status != CAIRO_STATUS_SUCCESS)
-    throw InputError(path, 0, fmt::format("cannot write the heat map: {}", cairo_status_to_string(status)));
+  finishPng(cr, surface, path, "heat map");
 }
 
 #else

@@ -8,7 +8,7 @@
 #include "profiler/memory_columns.h"
 
 #ifdef TD_HAVE_CAIRO
-#include <cairo.h>
+#include "sanitizer/png_output.h"
 #endif
 
 namespace td {
@@ -113,12 +113,7 @@ void writeMemoryTimelinePng(const std::string& path, const std::string& title, c
     cairo_set_source_rgb(cr, 0, 0, 0);
     text(cr, left + 16, ly, fmt::format("{} made at {}", bytesText(static_cast<double>(t.bytes)), t.where));
   }
-  cairo_destroy(cr);
-  cairo_surface_flush(surface);
-  cairo_status_t status = cairo_surface_write_to_png(surface, path.c_str());
-  cairo_surface_destroy(surface);
-  if (status != CAIRO_STATUS_SUCCESS)
-    throw InputError(path, 0, fmt::format("cannot write the memory timeline: {}", cairo_status_to_string(status)));
+  finishPng(cr, surface, path, "memory timeline");
 }
 
 #else
