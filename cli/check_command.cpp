@@ -16,6 +16,7 @@
 #include "sanitizer/baseline.h"
 #include "sanitizer/suppressions.h"
 #include "cli/script_check.h"
+#include "cli/stop_of.h"
 #include "driver/check.h"
 #include "driver/launch_policy.h"
 #include "driver/outputs.h"
@@ -122,14 +123,10 @@ int checkInputs(CheckArgs& args, const std::string& command) {
     }
     try {
       sets.push_back(runInput(args, input, nullptr));
-    } catch (const ExecutorCannotRun& e) {
-      sets.push_back(stoppedInput(input, kExitExecutorCannotRun, e.where(), e.what()));
-    } catch (const InputError& e) {
-      sets.push_back(stoppedInput(input, 2, e.where(), e.what()));
-    } catch (const WorkTimedOut& e) {
-      sets.push_back(stoppedInput(input, 3, input, e.what()));
-    } catch (const std::filesystem::filesystem_error& e) {
-      sets.push_back(stoppedInput(input, 2, e.path1().string(), e.code().message()));
+    } catch (...) {  // one input's stop is reported among the others; tile-doctor's own failure ends the run
+      Stop stop = stopOfCurrentException(input);
+      if (stop.code == 4) throw;
+      sets.push_back(stoppedInput(input, stop.code, stop.where, stop.message));
     }
   }
   if (suppressions) {
@@ -329,21 +326,9 @@ int runWritingStops(CheckArgs& args, const std::function<int()>& work) {
     parseSchedule(args.schedule, args.req.launch);
     LaunchPolicy::parse(args.launches);  // a bad --launches is bad input whatever is checked
     return work();
-  } catch (const ExecutorCannotRun& e) {
-    writeStopReport(args, kExitExecutorCannotRun, "cannot-run", e.loc.file, static_cast<int>(e.loc.line), e.what());
-    throw;
-  } catch (const InputError& e) {
-    writeStopReport(args, 2, "bad-input", e.file, e.line, e.what());
-    throw;
-  } catch (const WorkTimedOut& e) {
-    writeStopReport(args, 3, "timeout", args.req.bundlePath, 0, e.what());
-    throw;
-  } catch (const std::filesystem::filesystem_error& e) {  // a path the user gave: a loop, no permission
-    InputError bad(e.path1().string(), 0, e.code().message());
-    writeStopReport(args, 2, "bad-input", bad.file, 0, bad.what());
-    throw bad;
-  } catch (const std::exception& e) {
-    writeStopReport(args, 4, "internal", "", 0, e.what());
+  } catch (...) {
+    Stop stop = stopOfCurrentException(args.req.bundlePath);
+    writeStopReport(args, stop.code, stop.kind.c_str(), stop.file, stop.line, stop.message);
     throw;
   }
 }

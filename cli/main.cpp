@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/script_check.h"
+#include "cli/stop_of.h"
 #include "frontend/input_error.h"
 #include "frontend/lifetime.h"
 #include "frontend/profile.h"
@@ -71,21 +72,17 @@ static int run(int argc, char** argv) {
     if (app.got_subcommand("history")) return history();
     if (app.got_subcommand("profile")) return profile();
     if (app.got_subcommand("bisect-shape")) return bisect();
-  } catch (const td::ExecutorCannotRun& e) {
-    std::cerr << fmt::format("tile-doctor: cannot run: {}: {}\n", e.where(), e.what());
-    return td::kExitExecutorCannotRun;
-  } catch (const td::InputError& e) {
-    std::cerr << fmt::format("tile-doctor: error: {}: {}\n", e.where(), e.what());
-    return 2;
-  } catch (const td::WorkTimedOut& e) {
-    std::cerr << fmt::format("tile-doctor: stopped: {}\n", e.what());
-    return 3;
-  } catch (const std::filesystem::filesystem_error& e) {
-    std::cerr << fmt::format("tile-doctor: error: {}: {}\n", e.path1().string(), e.code().message());
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << fmt::format("tile-doctor: internal error: {}\n", e.what());
-    return 4;
+  } catch (...) {
+    td::cli::Stop stop = td::cli::stopOfCurrentException("");
+    if (stop.code == td::kExitExecutorCannotRun)
+      std::cerr << fmt::format("tile-doctor: cannot run: {}: {}\n", stop.where, stop.message);
+    else if (stop.code == 2)
+      std::cerr << fmt::format("tile-doctor: error: {}: {}\n", stop.where, stop.message);
+    else if (stop.code == 3)
+      std::cerr << fmt::format("tile-doctor: stopped: {}\n", stop.message);
+    else
+      std::cerr << fmt::format("tile-doctor: internal error: {}\n", stop.message);
+    return stop.code;
   }
   return 4;
 }
