@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "frontend/cache_files.h"
+#include "frontend/paths.h"
 
 namespace td::bisect {
 
@@ -31,21 +32,10 @@ std::string inputIdentity(const std::string& input) {
   bytes << in.rdbuf();
   key.add(fs::absolute(input).lexically_normal().string()).add(bytes.str());
   std::vector<std::string> files;
-  std::error_code ec;
-  fs::path dir = fs::absolute(input).parent_path();
-  for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
-       !ec && it != end && files.size() < 4000; it.increment(ec)) {
-    if (it.depth() >= 4) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    std::string name = it->path().filename().string();
-    if (it->is_directory(ec) && (name == "__pycache__" || name.rfind('.', 0) == 0)) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    if (it->is_regular_file(ec) && isKernelInput(it->path())) files.push_back(it->path().string());
-  }
+  walkUserFiles(fs::absolute(input).parent_path(), 3, [&](const fs::path& p) {
+    if (isKernelInput(p)) files.push_back(p.string());
+    return files.size() < 4000;
+  });
   std::sort(files.begin(), files.end());
   for (const std::string& f : files) key.add(f).add(stamp(f));
   return key.hex();

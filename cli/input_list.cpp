@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "frontend/input_error.h"
+#include "frontend/paths.h"
 
 namespace td::cli {
 
@@ -25,18 +26,6 @@ bool isManifest(const fs::path& p) {
   return false;
 }
 
-void walk(const fs::path& dir, const std::function<void(const fs::path&)>& each) {
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
-       it.increment(ec)) {
-    std::string name = it->path().filename().string();
-    if (it->is_directory(ec) && (name.rfind('.', 0) == 0 || name == "__pycache__" || name == "build")) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    if (it->is_regular_file(ec)) each(it->path());
-  }
-}
 
 std::vector<std::string> matchPattern(const std::string& pattern) {
   std::vector<std::string> out;
@@ -52,11 +41,12 @@ std::vector<std::string> matchPattern(const std::string& pattern) {
   // ** : the folder before the first wildcard, walked; paths matched whole (a * may cross folders).
   size_t slash = pattern.find_last_of('/', pattern.find_first_of("*?[") );
   std::string root = slash == std::string::npos ? "." : pattern.substr(0, slash);
-  walk(root.empty() ? "/" : root, [&](const fs::path& p) {
+  walkUserFiles(root.empty() ? "/" : root, -1, [&](const fs::path& p) {
     std::string s = slash == std::string::npos ? fs::relative(p, ".").generic_string() : p.generic_string();
     std::string collapsed = pattern;
     for (size_t at; (at = collapsed.find("**/")) != std::string::npos;) collapsed.replace(at, 3, "*");
     if (fnmatch(pattern.c_str(), s.c_str(), 0) == 0 || fnmatch(collapsed.c_str(), s.c_str(), 0) == 0) out.push_back(s);
+    return true;
   });
   return out;
 }
@@ -69,8 +59,9 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& args) {
     std::error_code ec;
     if (fs::is_directory(a, ec)) {
       size_t before = out.size();
-      walk(a, [&](const fs::path& p) {
+      walkUserFiles(a, -1, [&](const fs::path& p) {
         if (isManifest(p)) out.push_back(p.string());
+        return true;
       });
       if (out.size() == before) throw InputError(a, 0, "the folder holds no bundle manifest (a .toml with a [kernel] table)");
     } else if (fs::exists(fs::symlink_status(a, ec))) {

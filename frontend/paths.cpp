@@ -40,4 +40,21 @@ void requireRegularFile(const std::string& path, const std::string& what, const 
                      fmt::format("{} '{}' is not a regular file (a FIFO or a device is not read)", what, path));
 }
 
+void walkUserFiles(const std::filesystem::path& dir, int maxDepth,
+                   const std::function<bool(const std::filesystem::path&)>& each) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    bool folder = it->is_directory(ec);
+    if (folder && (name.rfind('.', 0) == 0 || name == "__pycache__" || name == "build" ||
+                   (maxDepth >= 0 && it.depth() >= maxDepth))) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (!folder && it->is_regular_file(ec) && !each(it->path())) return;
+  }
+}
+
 }  // namespace td

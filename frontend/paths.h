@@ -1,5 +1,7 @@
 // Where tile-doctor's data files are looked for, relative to the running executable.
 #pragma once
+#include <filesystem>
+#include <functional>
 #include <string>
 
 namespace td {
@@ -13,5 +15,10 @@ std::string dataDir(const std::string& name, const char* envVar);
 // Input files are read only when they are regular files: a FIFO or a device (/dev/stdin, /dev/zero)
 // would block or never end. Throws InputError(`reportAs`, `line`, ...) naming `what` otherwise.
 void requireRegularFile(const std::string& path, const std::string& what, const std::string& reportAs = {}, int line = 0);
+
+// Every regular file of a user's folder at most `maxDepth` folders below it (-1: any), leaving out hidden
+// folders, __pycache__ and build folders; unreadable folders are skipped. `each` returns false to stop.
+void walkUserFiles(const std::filesystem::path& dir, int maxDepth,
+                   const std::function<bool(const std::filesystem::path&)>& each);
 
 }  // namespace td
