@@ -73,25 +73,17 @@ Baseline loadBaselineFile(const std::string& path) {
 void applyBaseline(const Baseline& baseline, std::vector<RunSet>& sets, CiOutcome& ci) {
   std::set<std::string> known, seen;
   for (const BaselineFinding& f : baseline.findings) known.insert(f.id);
-  for (RunSet& set : sets)
-    for (Run& run : set.runs) {
-      if (!run.report) continue;
-      Report& r = *run.report;
-      std::vector<Finding> fresh;
-      for (Finding& f : r.findings) {
-        std::string id = findingId(f);
-        seen.insert(id);
-        if (known.count(id)) {
-          f.baselineState = "unchanged";
-          r.baselined.push_back(std::move(f));
-        } else {
-          f.baselineState = "new";
-          fresh.push_back(std::move(f));
-        }
-      }
-      r.findings = std::move(fresh);
-      for (const Finding& f : r.suppressed) seen.insert(findingId(f));
-    }
+  setFindingsAside(sets, [&](Report& r, Finding& f) -> std::vector<Finding>* {
+    std::string id = findingId(f);
+    seen.insert(id);
+    bool unchanged = known.count(id) > 0;
+    f.baselineState = unchanged ? "unchanged" : "new";
+    return unchanged ? &r.baselined : nullptr;
+  });
+  for (const RunSet& set : sets)  // a suppressed finding is still there: not absent from the baseline
+    for (const Run& run : set.runs)
+      if (run.report)
+        for (const Finding& f : run.report->suppressed) seen.insert(findingId(f));
   ci.baseline = true;
   ci.baselineSource = baseline.source;
   std::set<std::string> reported;

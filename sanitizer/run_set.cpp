@@ -41,4 +41,17 @@ int exitCodeOf(const std::vector<RunSet>& sets) {
   return worst;
 }
 
+void setFindingsAside(std::vector<RunSet>& sets, const std::function<std::vector<Finding>*(Report&, Finding&)>& aside) {
+  for (RunSet& set : sets)
+    for (Run& run : set.runs) {
+      if (!run.report) continue;
+      Report& r = *run.report;
+      std::vector<Finding> kept;
+      for (Finding& f : r.findings)
+        if (std::vector<Finding>* to = aside(r, f)) to->push_back(std::move(f));
+        else kept.push_back(std::move(f));
+      r.findings = std::move(kept);
+    }
+}
+
 }  // namespace td

@@ -4,6 +4,7 @@
 // --repeat's runs live inside their Run's report (compared outputs, findings of the later schedules);
 // reference runs (diff) and probes (bisect-shape) will be Runs of their own role.
 #pragma once
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -58,5 +59,9 @@ struct RunSet {
 
 // The exit code of a whole check: the worst over its inputs, ranked as RunSet::exitCode ranks runs.
 int exitCodeOf(const std::vector<RunSet>& sets);
+
+// Moves every report's findings that `aside` claims out of its `findings`, in order, into the list `aside`
+// returns for it (the report's suppressed or baselined ones); a null list keeps the finding.
+void setFindingsAside(std::vector<RunSet>& sets, const std::function<std::vector<Finding>*(Report&, Finding&)>& aside);
 
 }  // namespace td

@@ -101,22 +101,13 @@ const Suppression* Suppressions::match(const Finding& f, const std::string& kern
 }
 
 void Suppressions::apply(std::vector<RunSet>& sets) {
-  for (RunSet& set : sets)
-    for (Run& run : set.runs) {
-      if (!run.report) continue;
-      Report& r = *run.report;
-      std::vector<Finding> kept;
-      for (Finding& f : r.findings) {
-        if (const Suppression* e = match(f, r.kernel)) {
-          ++const_cast<Suppression*>(e)->matched;
-          f.suppressedBy = fmt::format("{}:{}", e->file, e->line);
-          r.suppressed.push_back(std::move(f));
-        } else {
-          kept.push_back(std::move(f));
-        }
-      }
-      r.findings = std::move(kept);
-    }
+  setFindingsAside(sets, [&](Report& r, Finding& f) -> std::vector<Finding>* {
+    const Suppression* e = match(f, r.kernel);
+    if (!e) return nullptr;
+    ++const_cast<Suppression*>(e)->matched;
+    f.suppressedBy = fmt::format("{}:{}", e->file, e->line);
+    return &r.suppressed;
+  });
 }
 
 std::vector<const Suppression*> Suppressions::unused() const {
