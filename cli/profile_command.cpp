@@ -41,7 +41,9 @@ LaunchTiming timingOf(const CheckResult& res) {
   LaunchTiming t;
   t.executor = res.report.executor;
   t.device = res.report.device;
-  if (t.executor == "cuda") {
+  if (!res.report.launched || res.report.blocksRun == 0) {  // refused, or stopped by a limit before it ran
+    t.notRun = res.report.findings.empty() ? "no block ran" : res.report.findings.front().title;
+  } else if (t.executor == "cuda") {
     t.gpu = judgeTiming(res.timing);
   } else {
     t.blocksRun = res.report.blocksRun;

@@ -151,6 +151,7 @@ nlohmann::json gpuTimingJson(const TimingStability& t) {
 }  // namespace
 
 std::string renderTimingText(const LaunchTiming& t) {
+  if (!t.notRun.empty()) return "timing: not measured: the launch did not run: " + t.notRun + "\n";
   if (t.gpu) return fmt::format("timing on {}: ", t.device) + gpuTimingText(*t.gpu);
   return fmt::format("timing: not measured: the CPU executor simulates the GPU, and its times are the host's, not a GPU's "
                      "(--executor cuda on a machine with an NVIDIA GPU times the kernel)\n  simulated work: {} blocks, {} "
@@ -160,7 +161,8 @@ std::string renderTimingText(const LaunchTiming& t) {
 
 nlohmann::json timingJson(const LaunchTiming& t) {
   nlohmann::json j = {{"executor", t.executor}, {"device", t.device}};
-  if (t.gpu) j["gpu"] = gpuTimingJson(*t.gpu);
+  if (!t.notRun.empty()) j["not_run"] = t.notRun;
+  else if (t.gpu) j["gpu"] = gpuTimingJson(*t.gpu);
   else j["simulated_work"] = {{"blocks", t.blocksRun}, {"threads", t.threadsRun}};
   return j;
 }

@@ -38,6 +38,7 @@ struct LaunchTiming {
   std::string executor, device;
   std::optional<TimingStability> gpu;
   uint64_t blocksRun = 0, threadsRun = 0;  // the CPU executor's work
+  std::string notRun;                       // why the launch did not run (the driver refused it, a limit)
 };
 
 // Thresholds: a window is settled within 5% of the settled median (the last half's; or twice that half's

@@ -89,6 +89,16 @@ TEST(TimingStability, ARunStoppedByTheLaunchCapSaysSo) {
   EXPECT_EQ(timingJson(LaunchTiming{"cuda", "GPU", t})["gpu"]["capped"], true);
 }
 
+TEST(TimingStability, ALaunchThatDidNotRunSaysWhyAndNothingElse) {
+  LaunchTiming t;
+  t.executor = "cuda";
+  t.notRun = "the GPU driver refused the launch: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
+  EXPECT_EQ(renderTimingText(t), "timing: not measured: the launch did not run: " + t.notRun + "\n");
+  nlohmann::json j = timingJson(t);
+  EXPECT_EQ(j["not_run"], t.notRun);
+  EXPECT_FALSE(j.contains("gpu") || j.contains("simulated_work"));
+}
+
 TEST(TimingStability, TheCpuExecutorReportsWorkAndNoTime) {
   LaunchTiming t;
   t.executor = "cpu";
