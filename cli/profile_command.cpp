@@ -135,7 +135,7 @@ int profileScript(const ProfileArgs& a, const std::vector<std::string>& targets)
                                  ? buildProfileReport(std::move(*measured), {}, {target})
                                  : buildProfileReport(res.bundle.manifestPath, {}, {target});
       measured.reset();
-      if (a.timed() && res.report.launched) report.timing = timingOf(res);
+      if (a.timed() && item.launch) report.timing = timingOf(res);  // a launch refused says why
       launches[item.launch].push_back({item, std::move(report)});
     };
     RunSet set = checkScriptRuns(req);
