@@ -16,6 +16,7 @@ MemoryColumns memoryColumns(const nlohmann::json& timeline, int64_t columns) {
   m.peakBytes = timeline.value("peak_bytes", int64_t(0));
   m.peakEvent = timeline.value("peak_event", int64_t(-1));
   std::vector<int64_t> current(events.size(), 0);
+  std::map<std::string, int> lines;  // where -> its order of first appearance
   for (size_t i = 0; i < events.size(); ++i) {
     const nlohmann::json& e = events[i];
     current[i] = e.value("current", int64_t(0));
@@ -25,7 +26,9 @@ MemoryColumns memoryColumns(const nlohmann::json& timeline, int64_t columns) {
     int64_t id = e.value("tensor", int64_t(0));
     if (id <= 0) continue;
     if (m.tensors.size() < static_cast<size_t>(id)) m.tensors.resize(static_cast<size_t>(id));
-    m.tensors[static_cast<size_t>(id - 1)] = {id, e.value("bytes", int64_t(0)), e.value("where", std::string())};
+    std::string where = e.value("where", std::string());
+    int line = lines.emplace(where, static_cast<int>(lines.size())).first->second;
+    m.tensors[static_cast<size_t>(id - 1)] = {id, e.value("bytes", int64_t(0)), where, line};
   }
   int64_t n = m.events, cols = std::max<int64_t>(1, std::min(columns, n));
   if (n == 0) return m;
@@ -59,11 +62,11 @@ MemoryColumns memoryColumns(const nlohmann::json& timeline, int64_t columns) {
   return m;
 }
 
-Rgb8 lineColour(const std::string& where) {
+Rgb8 lineColour(int line) {
   // Tableau 10, the palette memory_viz draws its allocations with
   static const Rgb8 palette[] = {{78, 121, 167}, {242, 142, 44}, {225, 87, 89}, {118, 183, 178}, {89, 161, 79},
                                  {237, 201, 73}, {175, 122, 161}, {255, 157, 167}, {156, 117, 95}, {186, 176, 171}};
-  return palette[std::hash<std::string>{}(where) % 10];
+  return palette[static_cast<size_t>(line) % 10];
 }
 
 }  // namespace td

@@ -15,6 +15,7 @@ struct MemoryColumns {
   struct Tensor {
     int64_t id = 0, bytes = 0;
     std::string where;  // the script line that made it
+    int line = 0;       // that line's number among the lines that made tensors, in the order they first did
   };
   struct Column {
     int64_t firstEvent = 0, lastEvent = 0;  // the events it pools, inclusive
@@ -42,10 +43,11 @@ MemoryColumns memoryColumns(const nlohmann::json& timeline, int64_t columns);
 // when it cannot be written, or when this build has no cairo (the static GPU build).
 void writeMemoryTimelinePng(const std::string& path, const std::string& title, const MemoryColumns& m);
 
-// The colour of a tensor in the picture: one per line that made tensors, from a fixed palette.
+// The colour of a tensor in the picture: one per line that made tensors (Tensor::line), from a fixed
+// palette of 10 taken in order, so the first ten lines never share one.
 struct Rgb8 {
   int r, g, b;
 };
-Rgb8 lineColour(const std::string& where);
+Rgb8 lineColour(int line);
 
 }  // namespace td

@@ -17,11 +17,13 @@ namespace td {
 
 namespace {
 
-std::string bytesText(double bytes) {
+// In the unit `scale` picks (so an axis's ticks share one), without exponents: "1010 KiB", "2.63 MiB".
+std::string bytesText(double bytes, double scale = -1) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int u = 0;
-  while (bytes >= 1024 && u < 4) bytes /= 1024, ++u;
-  return fmt::format(u == 0 ? "{:.0f} {}" : "{:.3g} {}", bytes, units[u]);
+  for (double s = scale < 0 ? bytes : scale; s >= 1024 && u < 4; s /= 1024) ++u;
+  double v = bytes / std::pow(1024.0, u);
+  return fmt::format(u == 0 || v >= 100 ? "{:.0f} {}" : v >= 10 ? "{:.1f} {}" : "{:.2f} {}", v, units[u]);
 }
 
 void setColour(cairo_t* cr, Rgb8 c) { cairo_set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0); }
@@ -62,7 +64,7 @@ void writeMemoryTimelinePng(const std::string& path, const std::string& title, c
     double base = 0, x = left + static_cast<double>(c) * colW;
     for (int64_t id : m.columns[c].stack) {
       const MemoryColumns::Tensor& t = m.tensor(id);
-      setColour(cr, lineColour(t.where));
+      setColour(cr, lineColour(t.line));
       cairo_rectangle(cr, x, y(base + static_cast<double>(t.bytes)), colW, y(base) - y(base + static_cast<double>(t.bytes)));
       cairo_fill(cr);
       base += static_cast<double>(t.bytes);
@@ -77,7 +79,7 @@ void writeMemoryTimelinePng(const std::string& path, const std::string& title, c
   cairo_stroke(cr);
   for (int t = 0; t <= 4; ++t) {
     double bytes = top_bytes * t / 4;
-    text(cr, 4, y(bytes) + 4, bytesText(bytes));
+    text(cr, 4, y(bytes) + 4, bytesText(bytes, top_bytes));
   }
   text(cr, left, top + plotH + 16, "first event");
   text(cr, left + plotW * colW - 60, top + plotH + 16, "last event");
@@ -107,7 +109,7 @@ void writeMemoryTimelinePng(const std::string& path, const std::string& title, c
   for (int64_t id : legend) {
     ly += 16;
     const MemoryColumns::Tensor& t = m.tensor(id);
-    setColour(cr, lineColour(t.where));
+    setColour(cr, lineColour(t.line));
     cairo_rectangle(cr, left, ly - 9, 10, 10);
     cairo_fill(cr);
     cairo_set_source_rgb(cr, 0, 0, 0);

@@ -39,6 +39,7 @@ TEST(MemoryTimeline, EachColumnStacksWhatIsAliveAtItsHighestPoint) {
   ASSERT_EQ(m.launches.size(), 1u);
   EXPECT_EQ(m.launches[0].event, 2);
   EXPECT_EQ(m.tensor(2).where, "s.py:11");
+  EXPECT_EQ((std::vector<int>{m.tensor(1).line, m.tensor(2).line, m.tensor(3).line}), (std::vector<int>{0, 1, 2}));
 
   MemoryColumns pooled = memoryColumns(threeTensors(), 2);  // events 0-1 and 2-4: each at its highest
   ASSERT_EQ(pooled.columns.size(), 2u);
@@ -69,10 +70,10 @@ TEST(MemoryTimeline, ThePictureShowsThePeakColumnInItsLinesColours) {
   const int left = 80, top = 56, plotH = 360, colW = 180;
   auto yOf = [&](double bytes) { return static_cast<int>(top + plotH - bytes / (16384 * 1.05) * plotH); };
   int peakX = left + colW + colW / 2 + 20;  // clear of the launch line
-  EXPECT_TRUE(same(at(peakX, yOf(2048)), lineColour("s.py:10")));   // A at the bottom
-  EXPECT_TRUE(same(at(peakX, yOf(10000)), lineColour("s.py:11")));  // B on top of it
+  EXPECT_TRUE(same(at(peakX, yOf(2048)), lineColour(0)));   // A at the bottom
+  EXPECT_TRUE(same(at(peakX, yOf(10000)), lineColour(1)));  // B on top of it
   int afterX = left + 3 * colW + colW / 2;
-  EXPECT_TRUE(same(at(afterX, yOf(2048)), lineColour("s.py:10")));
+  EXPECT_TRUE(same(at(afterX, yOf(2048)), lineColour(0)));
   EXPECT_TRUE(same(at(afterX, yOf(10000)), (Rgb8{255, 255, 255})));  // B freed: nothing there
   cairo_surface_destroy(s);
   std::filesystem::remove(path);
