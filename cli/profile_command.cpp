@@ -47,7 +47,7 @@ LaunchTiming timingOf(const CheckResult& res) {
     t.gpu = judgeTiming(res.timing);
   } else {
     t.blocksRun = res.report.blocksRun;
-    t.threadsRun = res.report.blocksRun * static_cast<uint64_t>(res.bundle.block[0] * res.bundle.block[1] * res.bundle.block[2]);
+    t.threadsRun = res.report.blocksRun * static_cast<uint64_t>(res.bundle.threadsPerBlock());
   }
   return t;
 }

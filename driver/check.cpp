@@ -162,10 +162,9 @@ CheckResult runCheck(const CheckRequest& req) {
   if (checks.has("launch")) {
     std::optional<RegisterUse> registers;
     if (registersMayNotFit(b, profile, km.launchBounds))
-      if (auto u = uncheckedKernelRegisters(b, profile.arch)) {
-        int64_t threads = b.block[0] * b.block[1] * b.block[2];
-        registers = RegisterUse{u->registers, blockRegisters(u->registers, threads, profile), u->source, km.launchBounds.kernel};
-      }
+      if (auto u = uncheckedKernelRegisters(b, profile.arch))
+        registers = RegisterUse{u->registers, blockRegisters(u->registers, b.threadsPerBlock(), profile), u->source,
+                                km.launchBounds.kernel};
     r.findings = checkLaunchLimits(b, profile, static_cast<uint64_t>(r.staticShared), km.privateMemory, km.features, registers);
     if (!r.findings.empty()) return res;  // a target that lacks TMA says so before the CPU refuses it
     if (auto f = checkDefaultLaunchBounds(b, profile, km.launchBounds)) r.findings.push_back(*f);
@@ -199,8 +198,8 @@ CheckResult runCheck(const CheckRequest& req) {
   r.device = out.device;
   r.blocksRun = out.blocksRun;
   r.runSeconds = out.seconds;
-  r.kernelMsMedian = out.kernelMsMedian;
   res.timing = std::move(out.timing);
+  r.kernelMsMedian = res.timing.medianMs();
   r.recordsDropped = out.recordsDropped;
   auto perBuffer = std::stable_partition(out.readbacks.begin(), out.readbacks.end(),
                                          [](const RegionReadback& back) { return back.arg < 0; });

@@ -59,7 +59,10 @@ class ScriptChecker {
     item.sameAs = decision_.sameAs;
     nlohmann::json reply = {{"ran", false}};
     CheckRequest req = args_.check;
-    if (!item.checked) req.checks = "", req.settings.clear(), req.repeat = 1;  // runs uninstrumented, for its outputs
+    if (!item.checked) {  // runs uninstrumented, for its outputs: nothing of it is reported or inspected
+      req.checks = "", req.settings.clear(), req.repeat = 1;
+      req.inspectModule = nullptr;
+    }
     if (std::optional<CheckResult> res = run(item, req)) {
       for (Finding& f : res->report.findings) f.notes.push_back("in the launch at " + item.calledAt);
       try {  // the launch's buffers go back to the script

@@ -53,6 +53,7 @@ struct Bundle {
   ParamMap params;
   std::array<int64_t, 3> grid{1, 1, 1};
   std::array<int64_t, 3> block{1, 1, 1};
+  int64_t threadsPerBlock() const { return block[0] * block[1] * block[2]; }
   int64_t dynamicShared = 0;
   // The dynamic shared memory the target's own lowering allocates, where the source that runs is a
   // stand-in lowered differently (MACA's pipeline keeps num_stages buffers; the HIP stand-in's one); -1:

@@ -12,11 +12,10 @@ namespace {
 
 // A parameter halved, the launch's own resources re-evaluated from the manifest (grid, block, dynamic
 // shared memory: what a parameter changes without recompiling): does one more block fit?
-std::vector<std::string> halvingSuggestions(const std::string& manifest,
-                                            const std::vector<std::pair<std::string, std::string>>& params,
+std::vector<std::string> halvingSuggestions(const Bundle& base, const std::vector<std::pair<std::string, std::string>>& params,
                                             const LaunchProfile& launch, const TargetView& view) {
   std::vector<std::string> out;
-  Bundle base = loadBundle(manifest, params);
+  const std::string& manifest = base.manifestPath;
   for (const auto& [name, value] : base.params) {
     if (value < 2) continue;
     std::vector<std::pair<std::string, std::string>> halved = params;
@@ -24,7 +23,7 @@ std::vector<std::string> halvingSuggestions(const std::string& manifest,
     try {
       Bundle b = loadBundle(manifest, halved);
       int64_t dynamic = b.targetShared >= 0 ? b.targetShared : b.dynamicShared;
-      LaunchResources r{b.block[0] * b.block[1] * b.block[2], launch.staticSharedBytes + dynamic, view.resources.registersPerThread};
+      LaunchResources r{b.threadsPerBlock(), launch.staticSharedBytes + dynamic, view.resources.registersPerThread};
       Occupancy o = occupancyOf(r, view.target);
       if (o.blocksPerSm > view.occupancy.blocksPerSm && o.occupancy > view.occupancy.occupancy)
         out.push_back(fmt::format("halving {} ({} -> {}): {} blocks per {} ({:.0f}% occupancy)", name, value, value / 2,
@@ -59,7 +58,7 @@ ProfileReport buildProfileReport(LaunchProfile launch, const std::vector<std::pa
   std::vector<Profile> profiles;
   for (const std::string& t : targets) profiles.push_back(loadProfile(t));
   r.launch = std::move(launch);
-  const std::string& manifest = r.launch.bundle;
+  const Bundle base = loadBundle(r.launch.bundle, params);  // each target's halved parameters start from it
   for (const Profile& p : profiles) {
     TargetView v;
     v.target = p;
@@ -84,7 +83,7 @@ ProfileReport buildProfileReport(LaunchProfile launch, const std::vector<std::pa
         v.overLimit.push_back(fmt::format("registers: {} a block ({} a thread, allocated per warp), {} allows {}", perBlock,
                                           v.resources.registersPerThread, p.name, most));
     }
-    v.suggestions = halvingSuggestions(manifest, params, r.launch, v);
+    v.suggestions = halvingSuggestions(base, params, r.launch, v);
     r.targets.push_back(std::move(v));
   }
   return r;

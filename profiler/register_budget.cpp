@@ -26,9 +26,8 @@ int64_t blockRegisters(int64_t perThread, int64_t threadsPerBlock, const Profile
 }
 
 bool registersMayNotFit(const Bundle& b, const Profile& p, const LaunchBounds& bounds) {
-  int64_t threads = b.block[0] * b.block[1] * b.block[2];
   return p.vendor == "NVIDIA" && p.registersPerBlock > 0 && bounds.maxThreads == 0 &&
-         blockRegisters(kMostRegistersPerThread, threads, p) > p.registersPerBlock && !findPtxas().empty();
+         blockRegisters(kMostRegistersPerThread, b.threadsPerBlock(), p) > p.registersPerBlock && !findPtxas().empty();
 }
 
 namespace {

@@ -58,7 +58,6 @@ struct LaunchOutcome {
   uint64_t blocksRun = 0;
   std::string message;         // for Crashed: what happened
   double seconds = 0;          // kernel execution time (the child's run)
-  double kernelMsMedian = 0;   // median of the timing launches (CUDA executor), 0 when none
   TimedLaunches timing;        // the timing launches one by one, and the clocks meanwhile
   std::string executor, device;
 };
@@ -74,6 +73,7 @@ struct LaunchOptions {
   int device = 0;              // CUDA device ordinal
   int timingLaunches = 0;      // CUDA executor: extra launches after the checked one, timed with events
   double timingSeconds = 0;    // and more of them until this long has passed (timing stability)
+  bool timed() const { return timingLaunches > 0 || timingSeconds > 0; }
   Schedule schedule = Schedule::Forward;  // CPU executor
   // The device state the enabled check families need (checks/family.h: regionTable), TD_MAX_REGIONS
   // entries or none; the executor allocates each present one and fills in where it put it.

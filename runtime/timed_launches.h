@@ -2,6 +2,7 @@
 // and what the GPU's clocks were meanwhile (NVML, runtime/cuda/nvml.h), one sample every few milliseconds.
 // Judged by profiler/timing_stability.h.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,6 +23,12 @@ struct TimedLaunches {
   std::string clocksNote;           // why there are none
   double seconds = 0;               // from the first timed launch to the end of the last
   bool capped = false;              // stopped at the most launches kept, before the time asked had passed
+  double medianMs() const {         // of all of them (check --timing-launches); 0 when none
+    if (ms.empty()) return 0;
+    std::vector<float> sorted = ms;
+    std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+    return sorted[sorted.size() / 2];
+  }
 };
 
 }  // namespace td

@@ -56,7 +56,7 @@ std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64
     out.push_back(f);
   }
   static const char axis[3] = {'x', 'y', 'z'};
-  int64_t threads = b.block[0] * b.block[1] * b.block[2];
+  int64_t threads = b.threadsPerBlock();
   for (int d = 0; d < 3; ++d) {
     for (bool grid : {true, false}) {
       int64_t have = grid ? b.grid[d] : b.block[d], most = grid ? p.gridMax[d] : p.blockMax[d];
@@ -123,7 +123,7 @@ std::vector<Finding> checkLaunchLimits(const Bundle& b, const Profile& p, uint64
 }
 
 std::optional<Finding> checkDefaultLaunchBounds(const Bundle& b, const Profile& p, const LaunchBounds& bounds) {
-  int64_t threads = b.block[0] * b.block[1] * b.block[2];
+  int64_t threads = b.threadsPerBlock();
   if (p.defaultLaunchBounds <= 0 || bounds.maxThreads > 0 || threads <= p.defaultLaunchBounds) return std::nullopt;
   Finding f;
   f.kind = rule::LaunchBoundsDefault;

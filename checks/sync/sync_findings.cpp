@@ -18,7 +18,7 @@ Finding barrierFinding(unsigned site, const std::vector<const td_record*>& recs,
   f.loc = s.loc;
   f.count = count;
   std::string what = s.what.empty() ? "the barrier" : s.what;
-  int64_t blockThreads = b.block[0] * b.block[1] * b.block[2];
+  int64_t blockThreads = b.threadsPerBlock();
   if (recs.empty()) {
     f.title = fmt::format("{} was not reached by every thread of the block", what);
     return f;

@@ -115,7 +115,7 @@ def main(argv: list[str]) -> int:
     timeline = None
     if opts.memory:
         from tile_doctor_capture.memory_timeline import MemoryTimeline
-        timeline = capture.timeline = MemoryTimeline(script)
+        timeline = capture.timeline = MemoryTimeline(script, allocator_history=bool(opts.memory_viz))
         timeline.__enter__()
     try:
         runpy.run_path(script, run_name="__main__")

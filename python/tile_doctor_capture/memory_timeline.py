@@ -31,21 +31,23 @@ _MAX_FRAMES = 8  # the script's own frames kept per allocation, innermost first
 
 
 class MemoryTimeline(TorchFunctionMode):
-    def __init__(self, script: str):
+    def __init__(self, script: str, allocator_history: bool = False):
+        """allocator_history: on a real GPU, also have PyTorch's caching allocator record its history (for the
+        memory_viz export; it costs the script a stack walk per allocation, so only when asked)."""
         super().__init__()
         self.script = os.path.abspath(script)
         self.events = []
-        self.live = {}      # storage key -> {"id", "bytes", "where", "holders"}
+        self.live = {}      # storage key -> {"id", "bytes", "where", "holders", "addr", "shape", "dtype"}
         self.holders = {}   # id(tensor) -> storage key
         self.current = self.peak = 0
         self.peak_event = -1
         self.peak_alive = []
-        self.in_flight = None
+        self.in_flight = self.peak_in_flight = None
         self.next_id = 1
         self.paused = False  # during a launch: tile-doctor's own copies are not the script's memory
         self.frames_by_id = {}  # tensor id -> the frames that made it (memory_viz export)
         self.start_ns = time.perf_counter_ns()
-        self.gpu_history = _record_allocator_history()
+        self.gpu_history = allocator_history and _record_allocator_history()
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
@@ -95,7 +97,7 @@ class MemoryTimeline(TorchFunctionMode):
         entry = self.live.get(key)
         if entry is None:
             where, frames = self._where()
-            entry = {"id": self.next_id, "bytes": size, "where": where, "frames": frames, "holders": 0, "addr": key[0],
+            entry = {"id": self.next_id, "bytes": size, "where": where, "holders": 0, "addr": key[0],
                      "shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", "")}
             self.frames_by_id[entry["id"]] = frames
             self.next_id += 1
@@ -136,7 +138,7 @@ class MemoryTimeline(TorchFunctionMode):
     def save(self, path: str) -> None:
         with open(path, "w") as f:
             json.dump({"peak_bytes": self.peak, "peak_event": self.peak_event, "alive_at_peak": self.peak_alive,
-                       "launch_at_peak": getattr(self, "peak_in_flight", None), "end_bytes": self.current,
+                       "launch_at_peak": self.peak_in_flight, "end_bytes": self.current,
                        "events": self.events[:_MAX_EVENTS], "events_dropped": max(0, len(self.events) - _MAX_EVENTS)}, f)
 
     def export_memory_viz(self, path: str) -> str:
@@ -154,7 +156,6 @@ class MemoryTimeline(TorchFunctionMode):
         user_metadata of the events they precede; what is alive at the end as segments (memory_viz replays the
         trace backwards from them)."""
         trace, launch = [], ""
-        alive_at_end = {e["id"]: e for e in self.live.values()}
         for e in self.events[-_MAX_EVENTS:]:  # the latest, as the allocator's ring buffer keeps them
             if e["event"] == "launch":
                 launch = f"TileLang launch {e['launch']} at {e['where']}"
@@ -167,8 +168,8 @@ class MemoryTimeline(TorchFunctionMode):
                      "segment_pool_id": (0, 0), "allocated_size": e["bytes"], "active_size": e["bytes"],
                      "requested_size": e["bytes"],
                      "blocks": [{"address": e["addr"], "size": e["bytes"], "requested_size": e["bytes"],
-                                 "state": "active_allocated", "frames": e["frames"]}]}
-                    for e in sorted(alive_at_end.values(), key=lambda e: e["addr"])]
+                                 "state": "active_allocated", "frames": self.frames_by_id[e["id"]]}]}
+                    for e in sorted(self.live.values(), key=lambda e: e["addr"])]
         return {"segments": segments, "device_traces": [trace]}
 
 

@@ -39,7 +39,6 @@ struct SharedStatus {
   std::atomic<int> hangCopy;  // hang reports: 1 the parent asks for the hang-report regions, 2 copied, 3 failed
   char hangNote[128];         // why the copy failed
   double seconds;
-  double kernelMsMedian;
   int32_t timingCount, clockCount, timingCapped;
   double timedSeconds;
   float timingMs[kMaxTimingSamples];
@@ -142,9 +141,6 @@ void timeLaunches(const Driver& d, CUdevice dev, CUfunction fn, const Bundle& b,
   st->timedSeconds = elapsed;
   std::copy(savedHits.begin(), savedHits.end(), hits);
   channel->cursor = savedCursor;
-  std::vector<float> ms(st->timingMs, st->timingMs + st->timingCount);
-  std::sort(ms.begin(), ms.end());
-  st->kernelMsMedian = ms.empty() ? 0 : ms[ms.size() / 2];
 }
 
 // The check families' regions on the GPU (abi.h): the block- and thread-scope ones that prefer shared
@@ -179,7 +175,7 @@ struct LaunchSize {
   uint64_t blocks, threads;
   explicit LaunchSize(const Bundle& b)
       : blocks(static_cast<uint64_t>(b.grid[0] * b.grid[1] * b.grid[2])),
-        threads(static_cast<uint64_t>(b.block[0] * b.block[1] * b.block[2])) {}
+        threads(static_cast<uint64_t>(b.threadsPerBlock())) {}
   uint64_t instances(const td_region& r) const {
     return r.scope == TD_SCOPE_BLOCK ? blocks : r.scope == TD_SCOPE_THREAD ? blocks * threads : 1;
   }
@@ -404,7 +400,7 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
         CUdeviceptr from = slot.arg >= 0 ? regions.buffers[slot.arg][regions.table[slot.id].slot] : regions.table[slot.id].base;
         check(d, d.cuMemcpyDtoH(readbackHost + slot.offset, from, slot.bytes), "cuMemcpyDtoH (read back)");
       }
-    if (opts.timingLaunches > 0 || opts.timingSeconds > 0)
+    if (opts.timed())
       timeLaunches(d, dev, fn, b, dynamicShared, params, opts, st, static_cast<td_channel*>(gRecords.channel),
                    static_cast<uint32_t*>(gRecords.hits), hitsBytes, [&] { regions.zero(d); });
     gRecords.flush();
@@ -488,7 +484,7 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
     auto now = std::chrono::steady_clock::now();
     if (launched == std::chrono::steady_clock::time_point{} && st->state.load() >= kLaunched) launched = now;
     // timed launches follow the checked one: they get their own time on top
-    double allowed = opts.timeoutSeconds + (opts.timingLaunches > 0 || opts.timingSeconds > 0 ? opts.timingSeconds + opts.timeoutSeconds : 0);
+    double allowed = opts.timeoutSeconds + (opts.timed() ? opts.timingSeconds + opts.timeoutSeconds : 0);
     bool hung = launched != std::chrono::steady_clock::time_point{} &&
                 std::chrono::duration<double>(now - launched).count() > allowed;
     bool stuckInSetup = std::chrono::duration<double>(now - start).count() > opts.timeoutSeconds + 120;
@@ -511,7 +507,6 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   out.device = st->device[0] ? st->device : "CUDA device " + std::to_string(opts.device);
   if (st->records[0]) out.device += std::string("; ") + st->records;
   out.seconds = st->seconds;
-  out.kernelMsMedian = st->kernelMsMedian;
   out.timing.ms.assign(st->timingMs, st->timingMs + std::clamp(st->timingCount, 0, kMaxTimingSamples));
   out.timing.clocks.assign(st->clocks, st->clocks + std::clamp(st->clockCount, 0, kMaxClockSamples));
   out.timing.clocksNote = st->clocksNote;
