@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "checks/numerics/numerics_abi.h"
+#include "checks/numerics/numerics_settings.h"
 #include "checks/regions.h"
 #include "diff/reference_outputs.h"
 
@@ -11,6 +12,7 @@ namespace td {
 void requestFp64Shadows(CheckRequest& req) {
   if (req.checks.find("numerics") == std::string::npos) req.checks += ",numerics";
   req.settings["shadow"] = "fp64";
+  req.settings[kKeepOutputShadows] = "kept";
   req.readBackBufferStates = true;
 }
 

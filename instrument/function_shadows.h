@@ -42,6 +42,7 @@ class FunctionShadows {
   FunctionShadows(llvm::Function& f, SiteTable& sites, const ShadowOptions& options,
                   const llvm::DenseMap<const llvm::GlobalVariable*, int>& sharedIds, const ShadowlessMemory& shadowless)
       : f_(f), m_(*f.getParent()), ctx_(f.getContext()), sites_(sites), wideNarrow_(options.wideNarrow), countSubnormals_(options.countSubnormals),
+        keepOutputShadows_(options.keepOutputShadows),
         accumulatorLevels_(options.accumulatorLevels), sharedIds_(sharedIds),
         shadowless_(shadowless), roots_(isKernel(f)) {}
 
@@ -62,7 +63,7 @@ class FunctionShadows {
         s->addIncoming(shadowOf(phi->getIncomingValue(k)), phi->getIncomingBlock(k));
     checkBirths();
     watchLoops();
-    for (llvm::StoreInst* st : stores_) visitStore(*st);
+    visitStores();
     for (size_t n = 0; n < bitsPhis_.size(); ++n) {  // filling one may add another
       auto [phi, s, t] = bitsPhis_[n];
       for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k)
@@ -201,10 +202,13 @@ class FunctionShadows {
     births_.push_back({&at, value, s, id, std::move(operands)});
   }
 
-  // Each birth is tested right after its value, except one whose every user is another checked operation
-  // of its block (a product feeding a sum): a non-finite value born there reaches that user's test, whose
-  // cold path asks the runtime about the whole chain, which reports the operation whose operands were finite.
+  // The births of a block are tested a few at a time (kBirthsPerTest): the sum of their values (as float) is
+  // non-finite when one of them is, so one comparison stands for them all; its cold path asks the runtime
+  // about each, which reports those whose operands were finite. A product feeding a checked sum of its block
+  // needs no term of its own (a non-finite product makes the sum non-finite); the cold path asks about it
+  // too. Few at a time: the cold path's operands stay live until the test, which costs registers.
   void checkBirths() {
+    constexpr size_t kBirthsPerTest = 8;
     llvm::DenseMap<llvm::Instruction*, const Birth*> byInst;
     for (const Birth& x : births_) byInst[x.at] = &x;
     auto absorbed = [&](const Birth& x) {
@@ -215,52 +219,119 @@ class FunctionShadows {
       }
       return true;
     };
+    auto inBlock = [](llvm::Value* v, llvm::BasicBlock* bb) {
+      auto* i = llvm::dyn_cast<llvm::Instruction>(v);
+      return !i || i->getParent() == bb;
+    };
+    // Per block, in program order: the births tested (not absorbed), then cut into groups
+    std::vector<std::vector<const Birth*>> groups;
+    llvm::DenseMap<llvm::BasicBlock*, size_t> open;  // a block's group being filled
     for (const Birth& x : births_) {
+      llvm::BasicBlock* bb = x.at->getParent();
       if (absorbed(x)) continue;
-      std::vector<const Birth*> chain;  // x and the births it absorbs, operands first
+      if (!inBlock(x.value, bb) || !inBlock(x.shadow, bb)) {  // tested alone
+        groups.push_back({&x});
+        continue;
+      }
+      auto it = open.find(bb);
+      if (it == open.end() || groups[it->second].size() == kBirthsPerTest) it = open.insert_or_assign(bb, groups.size()).first, groups.emplace_back();
+      groups[it->second].push_back(&x);
+    }
+    // The last group of a block first: a test splits its block after the group, leaving the earlier ones be.
+    for (auto g = groups.rbegin(); g != groups.rend(); ++g) {
+      std::vector<const Birth*> asked;  // each tested birth's absorbed chain, operands first, then the birth
       std::function<void(const Birth&)> gather = [&](const Birth& y) {
-        if (std::find(chain.begin(), chain.end(), &y) != chain.end()) return;
+        if (std::find(asked.begin(), asked.end(), &y) != asked.end()) return;
         for (llvm::Value* op : y.at->operands())
           if (auto* oi = llvm::dyn_cast<llvm::Instruction>(op))
             if (auto it = byInst.find(oi); it != byInst.end() && absorbed(*it->second)) gather(*it->second);
-        chain.push_back(&y);
+        asked.push_back(&y);
       };
-      gather(x);
-      emitBirthTest(x, chain);
+      for (const Birth* x : *g) gather(*x);
+      emitBirthTest(*g, asked);
     }
   }
 
-  void emitBirthTest(const Birth& x, const std::vector<const Birth*>& chain) {
-    llvm::Instruction* last = x.at;
-    for (llvm::Value* v : {x.value, x.shadow})
-      if (auto* d = llvm::dyn_cast<llvm::Instruction>(v); d && d->getParent() == last->getParent() && last->comesBefore(d))
-        last = d;
+  // After the last of `tested` (and their shadows): whether any of their values is non-finite, and if so each
+  // of `asked` reported to the runtime (which keeps those born of finite operands).
+  void emitBirthTest(const std::vector<const Birth*>& tested, const std::vector<const Birth*>& asked) {
+    llvm::Instruction* last = tested[0]->at;
+    for (const Birth* x : tested)
+      for (llvm::Value* v : {static_cast<llvm::Value*>(x->at), x->value, x->shadow})
+        if (auto* d = llvm::dyn_cast<llvm::Instruction>(v); d && d->getParent() == last->getParent() && last->comesBefore(d))
+          last = d;
     llvm::IRBuilder<> b(ctx_);
     placeAfter(b, last);
-    setHookLocation(b, x.at);
-    llvm::Value* mag = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x.value);
-    llvm::Value* bad = b.CreateFCmpUEQ(mag, llvm::ConstantFP::getInfinity(x.value->getType()));
-    if (bad->getType()->isVectorTy()) bad = b.CreateOrReduce(bad);
+    setHookLocation(b, tested[0]->at);
+    std::vector<llvm::Value*> terms;
+    for (const Birth* x : tested) {
+      llvm::Value* v = x->value;
+      auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(v->getType());
+      for (unsigned k = 0, n = vec ? vec->getNumElements() : 1; k < n; ++k)
+        terms.push_back(convert(b, vec ? b.CreateExtractElement(v, b.getInt32(k)) : v, b.getFloatTy()));
+    }
+    while (terms.size() > 1) {  // pairwise: a short chain of dependent adds
+      std::vector<llvm::Value*> sums;
+      for (size_t k = 0; k + 1 < terms.size(); k += 2) sums.push_back(b.CreateFAdd(terms[k], terms[k + 1]));
+      if (terms.size() % 2) sums.push_back(terms.back());
+      terms.swap(sums);
+    }
+    llvm::Value* mag = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, terms[0]);
+    llvm::Value* bad = b.CreateFCmpUEQ(mag, llvm::ConstantFP::getInfinity(mag->getType()));
     llvm::MDNode* cold = llvm::MDBuilder(ctx_).createBranchWeights(1, 1u << 20);
     llvm::Instruction* then = llvm::SplitBlockAndInsertIfThen(bad, b.GetInsertPoint(), false, cold);
     llvm::IRBuilder<> t(then);
     llvm::Type* dbl = t.getDoubleTy();
-    llvm::FunctionCallee hook = m_.getOrInsertFunction("__td_num_nonfinite", t.getVoidTy(), t.getInt32Ty(), dbl, dbl, dbl,
-                                                       dbl, t.getInt32Ty());
-    for (const Birth* y : chain) {
+    llvm::Type* i32 = t.getInt32Ty();
+    llvm::StructType* record = llvm::StructType::get(ctx_, {i32, i32, dbl, dbl, dbl, dbl});  // td_num_birth
+    if (!birthRecords_) {
+      llvm::IRBuilder<> entry(&*f_.getEntryBlock().getFirstInsertionPt());
+      birthRecords_ = entry.CreateAlloca(llvm::ArrayType::get(record, TD_NUM_BIRTHS), nullptr, "td.births");
+    }
+    llvm::FunctionCallee hook = m_.getOrInsertFunction("__td_num_nonfinite", t.getVoidTy(), t.getPtrTy(), i32);
+    unsigned n = 0;
+    auto flush = [&] {
+      if (n) t.CreateCall(hook, {birthRecords_, t.getInt32(n)});
+      n = 0;
+    };
+    // Fields are stored in their own types and widened by the runtime: a conversion here would be merged
+    // with the same one of the hot path, whose result would then stay live until the test.
+    auto format = [](llvm::Value* v) -> unsigned {
+      llvm::Type* e = v ? v->getType()->getScalarType() : nullptr;
+      return !e || e->isDoubleTy() ? TD_NUM_FIELD_DOUBLE : e->isFloatTy() ? TD_NUM_FIELD_FLOAT
+             : e->isHalfTy() ? TD_NUM_FIELD_HALF : TD_NUM_FIELD_BF16;
+    };
+    for (const Birth* y : asked) {
       setHookLocation(t, y->at);
       auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(y->value->getType());
       auto lane = [&](llvm::Value* v, unsigned k) -> llvm::Value* {
         if (!v) return llvm::ConstantFP::get(dbl, 0.0);
-        if (v->getType()->isVectorTy()) v = t.CreateExtractElement(v, t.getInt32(k));
-        return convert(t, v, dbl);
+        return v->getType()->isVectorTy() ? t.CreateExtractElement(v, t.getInt32(k)) : v;
       };
       const std::vector<llvm::Value*>& ops = y->operands;
-      for (unsigned k = 0, lanes = vec ? vec->getNumElements() : 1; k < lanes; ++k)
-        t.CreateCall(hook, {t.getInt32(y->site), lane(y->value, k), lane(y->shadow, k),
-                            lane(ops.size() > 0 ? ops[0] : nullptr, k), lane(ops.size() > 1 ? ops[1] : nullptr, k),
-                            t.getInt32(k | static_cast<unsigned>(std::min<size_t>(ops.size(), 2)) << 8)});
+      llvm::Value* a = ops.size() > 0 ? ops[0] : nullptr;
+      llvm::Value* bOp = ops.size() > 1 ? ops[1] : nullptr;
+      // An absorbed product's shadow is worked out by the runtime from its operands (its own would keep the
+      // operands' wide shadows live); every other birth's is the one computed.
+      unsigned redo = 0;
+      if (std::find(tested.begin(), tested.end(), y) == tested.end())
+        if (auto* bin = llvm::dyn_cast<llvm::BinaryOperator>(y->at); bin && a && bOp)
+          redo = bin->getOpcode() == llvm::Instruction::FMul ? TD_NUM_REDO_MUL
+                 : bin->getOpcode() == llvm::Instruction::FAdd ? TD_NUM_REDO_ADD
+                 : bin->getOpcode() == llvm::Instruction::FSub ? TD_NUM_REDO_SUB
+                 : bin->getOpcode() == llvm::Instruction::FDiv ? TD_NUM_REDO_DIV : 0;
+      llvm::Value* shadow = redo ? nullptr : y->shadow;
+      unsigned formats = format(y->value) << TD_NUM_VALUE_FORMAT | format(shadow) << TD_NUM_SHADOW_FORMAT |
+                         format(a) << TD_NUM_A_FORMAT | format(bOp) << TD_NUM_B_FORMAT;
+      for (unsigned k = 0, lanes = vec ? vec->getNumElements() : 1; k < lanes; ++k) {
+        unsigned word = k | static_cast<unsigned>(std::min<size_t>(ops.size(), 2)) << 8 | formats | redo;
+        llvm::Value* fields[] = {t.getInt32(y->site), t.getInt32(word), lane(y->value, k), lane(shadow, k), lane(a, k), lane(bOp, k)};
+        llvm::Value* at = t.CreateConstInBoundsGEP1_32(record, birthRecords_, n);
+        for (unsigned f = 0; f < 6; ++f) t.CreateStore(fields[f], t.CreateConstInBoundsGEP2_32(record, at, 0, f));
+        if (++n == TD_NUM_BIRTHS) flush();
+      }
     }
+    flush();
   }
 
   void visitCast(llvm::CastInst& c) {
@@ -345,44 +416,18 @@ class FunctionShadows {
     return s;
   }
 
-  void visitStore(llvm::StoreInst& st) {
-    llvm::Value* v = st.getValueOperand();
-    llvm::Value* s = nullptr;
-    llvm::Type* t = v->getType();
-    if (wideOf(t)) {
-      s = shadowOf(v);
-    } else if (llvm::Type* fp = packedTypeOf(v)) {  // FP bits stored as an integer
-      s = halfShadow(v, fp);
-      t = fp;
-      llvm::IRBuilder<> b(&st);
-      v = b.CreateBitCast(v, t);
-    } else {
-      return;
-    }
-    int object = -1;
-    int space = spaceOf(st.getPointerOperand(), object);
-    if (space < 0) return;  // the thread's own memory (not an output), or memory that keeps no shadows
-    unsigned id = site(st, SiteKind::Store, typeName(t), space == 0 ? Space::Global : Space::Shared, object);
-    sites_.sites[id].size = t->getScalarSizeInBits() / 8;
-    sites_.sites[id].roundedThrough = roundedThrough(v, t);
-    sites_.sites[id].origin = originOf(v);
-    llvm::Value* iteration = storeIteration_.lookup(&st);
-    llvm::IRBuilder<> b(&st);
-    setHookLocation(b, &st);
-    llvm::Type* dbl = b.getDoubleTy();
-    llvm::FunctionCallee hook = m_.getOrInsertFunction("__td_num_store", b.getVoidTy(), b.getInt32Ty(), b.getPtrTy(),
-                                                       b.getInt32Ty(), b.getInt32Ty(), dbl, dbl, b.getInt32Ty(), b.getInt32Ty());
-    if (!iteration) iteration = b.getInt32(TD_NUM_NOT_IN_LOOP);
-    auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(t);
-    for (unsigned k = 0, n = vec ? vec->getNumElements() : 1; k < n; ++k) {
-      llvm::Value* ve = vec ? b.CreateExtractElement(v, b.getInt32(k)) : v;
-      llvm::Value* se = vec ? b.CreateExtractElement(s, b.getInt32(k)) : s;
-      llvm::Value* p = b.CreateConstGEP1_32(t->getScalarType(), st.getPointerOperand(), k);
-      b.CreateCall(hook, {b.getInt32(id), p, b.getInt32(space), b.getInt32(std::max(object, 0)), convert(b, ve, dbl),
-                          convert(b, se, dbl), b.getInt32(typeCode(t) | (countSubnormals_ ? TD_NUM_COUNT_SUBNORMALS : 0u)),
-                          iteration});
-    }
-  }
+  // Stores (shadow_stores.cpp): each leaves value and shadow in memory where something reads them back, and
+  // its drift goes to a tally in registers that a run of stores through one site shares.
+  struct ShadowedStore {
+    llvm::StoreInst* st;
+    llvm::Value* value;   // FP (a bit view of an integer store of half bits)
+    llvm::Value* shadow;
+    llvm::Type* type;
+    int space, object;
+  };
+  std::optional<ShadowedStore> shadowedStore(llvm::StoreInst& st);
+  void visitStores();
+  void emitRun(const std::vector<ShadowedStore>& run, unsigned site);
 
   void visitCall(llvm::CallInst& call) {
     if (auto* ia = llvm::dyn_cast<llvm::InlineAsm>(call.getCalledOperand())) return asmShadow(call, *ia);
@@ -503,6 +548,13 @@ class FunctionShadows {
   void mmaShadow(llvm::CallInst& call, const PtxStatement& st);
   std::vector<llvm::Value*> mmaOfExactInputs(llvm::CallInst& call, const PtxStatement& st,
                                              const std::vector<llvm::Value*>& c, llvm::IRBuilder<>& b);
+  struct MmaChain {  // an fp64 shadow computed as base + (f32 sum of a chain of mmas' products)
+    llvm::BasicBlock* block;
+    llvm::Value* base;
+    llvm::Value* partial;
+    unsigned length;
+  };
+  llvm::DenseMap<llvm::Value*, MmaChain> mmaChains_;
   std::vector<llvm::Value*> mmaInDouble(llvm::CallInst& call, const PtxStatement& st, const std::vector<llvm::Value*>& c,
                                         llvm::IRBuilder<>& b);
 
@@ -514,10 +566,12 @@ class FunctionShadows {
     llvm::Type* fpType;   // the FP type it holds (an integer phi of half bits: that half type)
     std::vector<llvm::BasicBlock*> entries;  // the blocks entering the outermost loop it is carried through
     unsigned updates;     // arithmetic operations it goes through per iteration of its innermost loop
+    llvm::BasicBlock* outermost;  // the header of the outermost loop it is carried through
   };
   void watchLoops();
   llvm::PHINode* iterationCounter(llvm::Loop& loop);
-  void watchAccumulator(const Accumulation& a);
+  const llvm::Instruction* updateOf(const Accumulation& a);
+  void watchAccumulation(const std::vector<Accumulation>& group);  // accumulators of one loop and line
   void promoteLoopState();
   int originOf(llvm::Value* stored);  // the accumulator site a stored value comes from, or -1
 
@@ -560,6 +614,7 @@ class FunctionShadows {
   SiteTable& sites_;
   bool wideNarrow_;
   bool countSubnormals_;
+  bool keepOutputShadows_;
   std::map<std::string, int> accumulatorLevels_;
   const llvm::DenseMap<const llvm::GlobalVariable*, int>& sharedIds_;
   const ShadowlessMemory& shadowless_;
@@ -574,6 +629,7 @@ class FunctionShadows {
   std::vector<std::pair<llvm::PHINode*, llvm::PHINode*>> phis_;
   std::vector<llvm::StoreInst*> stores_;
   std::vector<Birth> births_;
+  llvm::AllocaInst* birthRecords_ = nullptr;  // td_num_birth[TD_NUM_BIRTHS], the cold paths' (emitBirthTest)
   llvm::DenseMap<llvm::Loop*, llvm::PHINode*> counters_;
   llvm::DenseMap<llvm::StoreInst*, llvm::PHINode*> storeIteration_;  // a store's innermost loop's counter
   llvm::DenseMap<llvm::Value*, unsigned> accumulators_;                // header phi -> its accumulator site

@@ -131,10 +131,15 @@ void FunctionShadows::mmaShadow(llvm::CallInst& call, const PtxStatement& st) {
   }
 }
 
-// Inputs whose shadows are their values (loaded, ldmatrix'd, moved): D's shadow is C's plus the same
-// products summed by the tensor core with f32 accumulators — one more mma.sync, not a software one.
+// Inputs whose shadows are their values (loaded, ldmatrix'd, moved): the products are the tensor core's, so
+// D's shadow is one more mma.sync with f32 accumulators, not a software one. fp32 shadows (f16 accumulators)
+// accumulate in it directly, C's shadow as its C. fp64 shadows (f32 accumulators) get its f32 sum of the new
+// products added; where C is the result of such an mma of the same block (a k-loop unrolled), the products
+// of up to kMmaChain of them are summed in f32 before they are added: one widening and one double add per
+// element for the chain, not for each mma.
 std::vector<llvm::Value*> FunctionShadows::mmaOfExactInputs(llvm::CallInst& call, const PtxStatement& st,
                                                             const std::vector<llvm::Value*>& c, llvm::IRBuilder<>& b) {
+  constexpr unsigned kMmaChain = 4;  // k-steps whose products meet in f32: 4 x 16 products at most
   unsigned inputs = static_cast<unsigned>(st.k) / 4 + static_cast<unsigned>(st.k) / 8;
   const char* type = st.type == MmaType::BF16 ? "bf16" : "f16";
   std::string text = fmt::format("mma.sync.aligned.m16n8k{}.row.col.f32.{}.{}.f32 {{$0,$1,$2,$3}}, {{", st.k, type, type);
@@ -150,18 +155,46 @@ std::vector<llvm::Value*> FunctionShadows::mmaOfExactInputs(llvm::CallInst& call
     types.push_back(b.getInt32Ty());
   }
   text += fmt::format("}}, {{${},${},${},${}}};", 4 + inputs, 5 + inputs, 6 + inputs, 7 + inputs);
+  llvm::Type* f32 = b.getFloatTy();
+  bool wide = !c[0]->getType()->isFloatTy();
+  // fp64: C as a double base and the f32 products still to add to it
+  std::vector<llvm::Value*> base(c), partial(4, llvm::ConstantFP::get(f32, 0.0));
+  unsigned chain = 1;
+  if (wide) {
+    const MmaChain* from = nullptr;
+    for (unsigned e = 0; e < 4; ++e) {
+      auto it = mmaChains_.find(c[e]);
+      const MmaChain* link = it == mmaChains_.end() ? nullptr : &it->second;
+      if (!link || link->block != call.getParent() || link->length >= kMmaChain || (from && from->length != link->length)) {
+        from = nullptr;
+        break;
+      }
+      from = link;
+    }
+    if (from)
+      for (unsigned e = 0; e < 4; ++e) {
+        const MmaChain& link = mmaChains_.find(c[e])->second;
+        base[e] = link.base, partial[e] = link.partial, chain = link.length + 1;
+      }
+  }
   for (unsigned k = 0; k < 4; ++k) {
     constraints += ",f";
-    args.push_back(llvm::ConstantFP::get(b.getFloatTy(), 0.0));
-    types.push_back(b.getFloatTy());
+    args.push_back(wide ? partial[k] : c[k]);
+    types.push_back(f32);
   }
-  llvm::Type* f32 = b.getFloatTy();
   auto* fnType = llvm::FunctionType::get(llvm::StructType::get(ctx_, {f32, f32, f32, f32}), types, false);
   llvm::CallInst* products = b.CreateCall(llvm::InlineAsm::get(fnType, text, constraints, true), args);
   products->addFnAttr(llvm::Attribute::Convergent);
   std::vector<llvm::Value*> d;
-  for (unsigned e = 0; e < 4; ++e)
-    d.push_back(b.CreateFAdd(c[e], convert(b, b.CreateExtractValue(products, e), c[e]->getType())));
+  for (unsigned e = 0; e < 4; ++e) {
+    llvm::Value* sum = b.CreateExtractValue(products, e);
+    if (!wide) {
+      d.push_back(sum);
+      continue;
+    }
+    d.push_back(b.CreateFAdd(base[e], convert(b, sum, base[e]->getType())));
+    mmaChains_[d.back()] = {call.getParent(), base[e], sum, chain};
+  }
   return d;
 }
 

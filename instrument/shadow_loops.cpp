@@ -1,11 +1,16 @@
 // Loops in the numerics family's shadow pass: which iteration a store or an accumulator drifted in. Every
-// loop with a shadowed store gets an iteration counter; each accumulator (an FP phi of a loop header: a
-// running sum, an mma fragment) counts its steps and has its drift checked inline at every TD_NUM_STRIDE-th
-// step, against the largest magnitude the thread's accumulator had at the steps checked; the runtime hears
-// of it once, when the drift reaches its type's threshold level (numerics_abi.h, TD_NUM_LEVELS).
+// loop with a shadowed store gets an iteration counter. Accumulators (FP phis of a loop header: a running
+// sum, an mma fragment) updated at one source line of one loop are one accumulation (an unrolled tile's 16
+// sums, a fragment's registers): it counts its steps and has its drift checked inline at every
+// TD_NUM_STRIDE-th step, normwise — each element's error against the largest magnitude any of its elements
+// had at the steps checked; the runtime hears of it once, when the drift reaches its type's threshold level
+// (numerics_abi.h, TD_NUM_LEVELS). One counter, scale and level per accumulation, not per element: a
+// register tile of them would otherwise cost the kernel its occupancy.
 #include "instrument/function_shadows.h"
 
 #include <cmath>
+#include <map>
+#include <tuple>
 #include <llvm/IR/Dominators.h>
 #include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
@@ -75,11 +80,13 @@ void FunctionShadows::watchLoops() {
   // (a GEMM's k-tile loop around its k loop), the two are one accumulation, counted across both: from the
   // outermost such loop's entry, every iteration of the inner loop is a step.
   llvm::DenseMap<llvm::Value*, std::pair<llvm::Value*, llvm::Type*>> headerPhis;
-  for (auto [phi, s] : phis_) headerPhis[phi] = {s, phi->getType()};
-  for (auto [phi, s, t] : bitsPhis_) headerPhis[phi] = {s, t};
+  std::vector<llvm::Value*> inOrder;  // the FP phis in program order (site ids do not depend on addresses)
+  for (auto [phi, s] : phis_) headerPhis[phi] = {s, phi->getType()}, inOrder.push_back(phi);
+  for (auto [phi, s, t] : bitsPhis_) headerPhis[phi] = {s, t}, inOrder.push_back(phi);
   std::vector<Accumulation> found;
   llvm::SmallPtrSet<llvm::Value*, 16> enclosing;  // outer phis an inner accumulator carries on
-  for (auto& [v, st] : headerPhis) {
+  for (llvm::Value* v : inOrder) {
+    const auto& st = headerPhis[v];
     auto* phi = llvm::cast<llvm::PHINode>(v);
     llvm::Loop* inner = loops.getLoopFor(phi->getParent());
     if (!inner || inner->getHeader() != phi->getParent()) continue;
@@ -91,7 +98,8 @@ void FunctionShadows::watchLoops() {
       phi = q;
       outer = parent;
     }
-    Accumulation a{llvm::cast<llvm::PHINode>(v), st.first, st.second, {}, updatesPerIteration(*llvm::cast<llvm::PHINode>(v), *inner)};
+    Accumulation a{llvm::cast<llvm::PHINode>(v), st.first, st.second, {}, updatesPerIteration(*llvm::cast<llvm::PHINode>(v), *inner),
+                   outer->getHeader()};
     for (llvm::BasicBlock* pred : llvm::predecessors(outer->getHeader()))
       if (!outer->contains(pred)) a.entries.push_back(pred);
     found.push_back(a);
@@ -99,8 +107,29 @@ void FunctionShadows::watchLoops() {
   // Counters for the stores' loops before anything is split, which leaves `loops` behind.
   for (llvm::StoreInst* st : stores_)
     if (llvm::Loop* l = loops.getLoopFor(st->getParent())) storeIteration_[st] = iterationCounter(*l);
-  for (const Accumulation& a : found)
-    if (!enclosing.count(a.phi)) watchAccumulator(a);
+  // One accumulation per loop, outermost loop carried through, source line and type (in the order found).
+  std::map<std::tuple<llvm::BasicBlock*, llvm::BasicBlock*, std::string, unsigned, unsigned, std::string>, size_t> groupOf;
+  std::vector<std::vector<Accumulation>> groups;
+  for (const Accumulation& a : found) {
+    if (enclosing.count(a.phi)) continue;
+    SourceLoc at = userLocation(*updateOf(a));
+    auto key = std::make_tuple(a.phi->getParent(), a.outermost, at.file, at.line, at.col, std::string(typeName(a.fpType)));
+    auto [it, fresh] = groupOf.emplace(key, groups.size());
+    if (fresh) groups.emplace_back();
+    groups[it->second].push_back(a);
+  }
+  for (const std::vector<Accumulation>& g : groups) watchAccumulation(g);
+}
+
+// Where an accumulator is updated: the first value it takes that is computed in its loop's body.
+const llvm::Instruction* FunctionShadows::updateOf(const Accumulation& a) {
+  llvm::PHINode& phi = *a.phi;
+  for (unsigned k = 0; k < phi.getNumIncomingValues(); ++k)
+    if (auto* i = llvm::dyn_cast<llvm::Instruction>(phi.getIncomingValue(k));
+        i && i != &phi && !llvm::isa<llvm::PHINode>(i) && i->getDebugLoc() &&
+        std::find(a.entries.begin(), a.entries.end(), phi.getIncomingBlock(k)) == a.entries.end())
+      return i;
+  return &phi;
 }
 
 void FunctionShadows::promoteLoopState() {
@@ -109,45 +138,36 @@ void FunctionShadows::promoteLoopState() {
   llvm::PromoteMemToReg(loopState_, dt);
 }
 
-void FunctionShadows::watchAccumulator(const Accumulation& a) {
-  llvm::PHINode& phi = *a.phi;
-  llvm::BasicBlock* header = phi.getParent();
-  // Where the accumulator is updated: the first value it takes that is computed in its loop's body.
-  const llvm::Instruction* update = &phi;
-  for (unsigned k = 0; k < phi.getNumIncomingValues(); ++k)
-    if (auto* i = llvm::dyn_cast<llvm::Instruction>(phi.getIncomingValue(k));
-        i && i != &phi && !llvm::isa<llvm::PHINode>(i) && i->getDebugLoc() &&
-        std::find(a.entries.begin(), a.entries.end(), phi.getIncomingBlock(k)) == a.entries.end()) {
-      update = i;
-      break;
-    }
+void FunctionShadows::watchAccumulation(const std::vector<Accumulation>& group) {
+  const Accumulation& a = group.front();
+  llvm::BasicBlock* header = a.phi->getParent();
+  const llvm::Instruction* update = updateOf(a);
   Site s;
   s.kind = SiteKind::Accumulator;
   s.loc = userLocation(*update);
   s.what = typeName(a.fpType);
   s.size = a.fpType->getScalarSizeInBits() / 8;
-  s.updatesPerStep = a.updates;
+  s.updatesPerStep = 0;
+  for (const Accumulation& x : group) s.updatesPerStep = std::max(s.updatesPerStep, x.updates);
   unsigned id = sites_.add(s);
-  accumulators_[&phi] = id;
+  for (const Accumulation& x : group) accumulators_[x.phi] = id;
 
-  // Its state, per thread, from the accumulation's entry on: steps taken, per element the largest magnitude
-  // so far, and the relative error to report: its type's threshold level, inf once reported (the host
-  // asks no more: the first iteration at that level). Kept in allocas, promoted to registers at the end.
+  // Its state, per thread, from the accumulation's entry on: steps taken, the largest magnitude of any of its
+  // elements so far, and the relative error to report: its type's threshold level, inf once reported (the
+  // host asks no more: the first iteration at that level). Kept in allocas, promoted to registers at the end.
   llvm::IRBuilder<> entry(&*f_.getEntryBlock().getFirstInsertionPt());
   llvm::Type* i32 = entry.getInt32Ty();
   // The checks run in the shadow's type: float for half and bfloat16 (fp32 shadows), double for float.
-  auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(a.fpType);
   llvm::Type* scalar = a.shadow->getType()->getScalarType();
-  llvm::Type* wide = vec ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(scalar, vec->getNumElements())) : scalar;
   llvm::AllocaInst* steps = entry.CreateAlloca(i32, nullptr, "td.acc.steps");
-  llvm::AllocaInst* largest = entry.CreateAlloca(wide, nullptr, "td.acc.largest");
+  llvm::AllocaInst* largest = entry.CreateAlloca(scalar, nullptr, "td.acc.largest");
   llvm::AllocaInst* next = entry.CreateAlloca(scalar, nullptr, "td.acc.next");
   loopState_.insert(loopState_.end(), {steps, largest, next});
   auto levelIt = accumulatorLevels_.find(s.what);
   int threshold = levelIt == accumulatorLevels_.end() ? 0 : levelIt->second;
   auto reset = [&](llvm::IRBuilder<>& b) {
     b.CreateStore(b.getInt32(0), steps);
-    b.CreateStore(llvm::ConstantFP::get(wide, 0.0), largest);
+    b.CreateStore(llvm::ConstantFP::get(scalar, 0.0), largest);
     b.CreateStore(llvm::ConstantFP::get(scalar, std::ldexp(1.0, threshold - TD_NUM_LEVELS)), next);
   };
   reset(entry);
@@ -156,35 +176,50 @@ void FunctionShadows::watchAccumulator(const Accumulation& a) {
     reset(b);
   }
 
-  // Every TD_NUM_STRIDE-th step (the first included): each element's error against its largest magnitude
-  // at the steps checked so far, compared with the threshold level (no division, no reduction but the final
-  // "any"); the cold path, taken once, reports that level at this step. Checking every step would cost
-  // more than the accumulation itself on the GPU.
+  // Every TD_NUM_STRIDE-th step (the first included): each element's error against the largest magnitude,
+  // compared with the threshold level (no division, no reduction but the final "any"); the cold path, taken
+  // once, reports that level at this step. Checking every step would cost more than the accumulation itself
+  // on the GPU.
   llvm::IRBuilder<> counting(header, header->getFirstInsertionPt());
   llvm::Value* step = counting.CreateLoad(i32, steps);
   counting.CreateStore(counting.CreateAdd(step, counting.getInt32(1)), steps);
   llvm::Value* sampled = counting.CreateICmpEQ(counting.CreateAnd(step, TD_NUM_STRIDE - 1), counting.getInt32(0));
   llvm::Instruction* checking = llvm::SplitBlockAndInsertIfThen(sampled, counting.GetInsertPoint(), false);
   llvm::IRBuilder<> b(checking);
-  if (update != &phi) setHookLocation(b, const_cast<llvm::Instruction*>(update));
-  llvm::Value* value = &phi;
-  if (phi.getType() != a.fpType)
-    value = b.CreateBitCast(b.CreateZExtOrTrunc(&phi, b.getIntNTy(static_cast<unsigned>(a.fpType->getPrimitiveSizeInBits()))),
-                            a.fpType);
-  llvm::Value* v = convert(b, value, wide);
-  llvm::Value* sh = convert(b, a.shadow, wide);
-  llvm::Value* err = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, b.CreateFSub(v, sh));
-  llvm::Value* scale = b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, b.CreateLoad(wide, largest),
-                                               b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, sh));
+  if (update != a.phi) setHookLocation(b, const_cast<llvm::Instruction*>(update));
+  std::vector<llvm::Value*> errs, mags;  // per element
+  for (const Accumulation& x : group) {
+    auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(x.fpType);
+    llvm::Type* wide = vec ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(scalar, vec->getNumElements())) : scalar;
+    llvm::Value* value = x.phi;
+    if (x.phi->getType() != x.fpType)
+      value = b.CreateBitCast(b.CreateZExtOrTrunc(x.phi, b.getIntNTy(static_cast<unsigned>(x.fpType->getPrimitiveSizeInBits()))),
+                              x.fpType);
+    llvm::Value* sh = convert(b, x.shadow, wide);
+    llvm::Value* err = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, b.CreateFSub(convert(b, value, wide), sh));
+    llvm::Value* mag = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, sh);
+    for (unsigned k = 0, n = vec ? vec->getNumElements() : 1; k < n; ++k) {
+      errs.push_back(vec ? b.CreateExtractElement(err, b.getInt32(k)) : err);
+      mags.push_back(vec ? b.CreateExtractElement(mag, b.getInt32(k)) : mag);
+    }
+  }
+  auto reduce = [&](std::vector<llvm::Value*> v) {  // pairwise maximum
+    while (v.size() > 1) {
+      std::vector<llvm::Value*> m;
+      for (size_t k = 0; k + 1 < v.size(); k += 2) m.push_back(b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, v[k], v[k + 1]));
+      if (v.size() % 2) m.push_back(v.back());
+      v.swap(m);
+    }
+    return v[0];
+  };
+  llvm::Value* scale = b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, b.CreateLoad(scalar, largest), reduce(mags));
   b.CreateStore(scale, largest);
-  // Measured only where the element has reached its type's normal range: a subnormal partial sum (an exp
+  // Measured only once the accumulation has reached its type's normal range: a subnormal partial sum (an exp
   // of a very negative number, say) carries few bits by nature, and the terms after it dwarf it.
   double smallestNormal = a.fpType->getScalarType()->isHalfTy() ? 0x1p-14 : 0x1p-126;
-  llvm::Value* measurable = b.CreateFCmpOGE(scale, llvm::ConstantFP::get(wide, smallestNormal));
-  llvm::Value* nextRel = b.CreateLoad(scalar, next);
-  llvm::Value* limit = b.CreateFMul(scale, vec ? b.CreateVectorSplat(vec->getNumElements(), nextRel) : nextRel);
-  llvm::Value* hit = b.CreateAnd(measurable, b.CreateFCmpOGE(err, limit));
-  if (vec) hit = b.CreateOrReduce(hit);
+  llvm::Value* measurable = b.CreateFCmpOGE(scale, llvm::ConstantFP::get(scalar, smallestNormal));
+  llvm::Value* limit = b.CreateFMul(scale, b.CreateLoad(scalar, next));
+  llvm::Value* hit = b.CreateAnd(measurable, b.CreateFCmpOGE(reduce(errs), limit));
   llvm::MDNode* cold = llvm::MDBuilder(ctx_).createBranchWeights(1, 1u << 20);
   llvm::Instruction* then = llvm::SplitBlockAndInsertIfThen(hit, b.GetInsertPoint(), false, cold);
   llvm::IRBuilder<> t(then);

@@ -20,6 +20,7 @@ namespace td {
 struct ShadowOptions {
   bool wideNarrow = false;       // fp64 shadows for half and bfloat16 (--shadow fp64)
   bool countSubnormals = false;  // stores count their subnormal and flushed values (--subnormals)
+  bool keepOutputShadows = false;  // global stores keep their shadows for the host (diff's fp64 reference)
   // Per accumulated type ("half", "bfloat16", "float"): the drift level (numerics_abi.h, TD_NUM_LEVELS) at
   // or below its --drift-threshold. An accumulator is checked against it alone: reported once when it gets
   // there, then no more (0 where absent).

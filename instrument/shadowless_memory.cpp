@@ -70,6 +70,12 @@ bool ShadowlessMemory::shadowless(const llvm::Function& f, ShadowMemory at) cons
   return at.space >= 0 && !shadowful_.count(key(f, at));
 }
 
+bool ShadowlessMemory::readBack(const llvm::Function& f, ShadowMemory at) const {
+  if (at.space != 1) return loaded_.count(key(f, at)) != 0;
+  if (at.object < 0) return loaded_.lower_bound({nullptr, 1, -1}) != loaded_.lower_bound({nullptr, 2, -1});  // any
+  return loaded_.count(key(f, at)) || loaded_.count(key(f, {1, -1}));
+}
+
 ShadowlessMemory::ShadowlessMemory(llvm::Module& m, const llvm::DenseMap<const llvm::GlobalVariable*, int>& sharedIds) {
   struct Access {
     llvm::Instruction* inst;
@@ -85,7 +91,7 @@ ShadowlessMemory::ShadowlessMemory(llvm::Module& m, const llvm::DenseMap<const l
       for (llvm::Instruction& i : bb) {
         if (auto* ld = llvm::dyn_cast<llvm::LoadInst>(&i)) {
           ShadowMemory at = shadowMemoryOf(roots, ld->getPointerOperand(), sharedIds);
-          if (at.space >= 0) loads.push_back({&i, at});
+          if (at.space >= 0) loads.push_back({&i, at}), loaded_.insert(key(f, at));
         } else if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
           ShadowMemory at = shadowMemoryOf(roots, st->getPointerOperand(), sharedIds);
           if (at.space >= 0) stores.push_back({&i, at});

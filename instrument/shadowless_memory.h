@@ -36,12 +36,16 @@ class ShadowlessMemory {
   ShadowlessMemory(llvm::Module& m, const llvm::DenseMap<const llvm::GlobalVariable*, int>& sharedIds);
   // `f`'s global buffer or a shared object (any function's): shadowless?
   bool shadowless(const llvm::Function& f, ShadowMemory at) const;
+  // Whether a load of the module may read back the shadows a store to `at` (in `f`) leaves: a load of the
+  // same buffer or shared object, or of shared memory it cannot tell apart.
+  bool readBack(const llvm::Function& f, ShadowMemory at) const;
   // Whether the pass may give `v` a shadow other than its value (false: computed from inputs by moves only).
   bool mayCarryShadow(const llvm::Value* v) const { return computed_.count(v) != 0; }
 
  private:
   // (function, 0, argument) for global buffers, (nullptr, 1, id) for shared objects
   std::set<std::tuple<const llvm::Function*, int, int>> shadowful_;
+  std::set<std::tuple<const llvm::Function*, int, int>> loaded_;  // the same keys: memory some load reads
   llvm::DenseSet<const llvm::Value*> computed_;
   std::tuple<const llvm::Function*, int, int> key(const llvm::Function& f, ShadowMemory at) const;
 };

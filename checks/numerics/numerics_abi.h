@@ -7,6 +7,7 @@
 #define TD_NUM_BF16 1u
 #define TD_NUM_FLOAT 2u
 #define TD_NUM_COUNT_SUBNORMALS 0x100u  // or'ed into `type`: count the site's subnormal and flushed stores
+#define TD_NUM_NO_GRANULE 0x200u        // or'ed into `type`: nothing reads this memory's shadows back: keep none
 
 // TD_REGION_NUM_SHARED and TD_REGION_NUM_BUFFER: one granule per 2 bytes of a block's shared window and
 // of every global buffer: the value an instrumented store left there and its shadow. A load whose memory
@@ -52,9 +53,46 @@ typedef struct td_num_site {
   unsigned int subnormal, flushed;
 } td_num_site;
 
+// A run of stores through one site in one basic block (an epilogue's), measured in the thread's registers and
+// added to the site's record once, at its end (__td_num_tally_end): per store, the record's atomics and the
+// warp's shuffles would cost many times the arithmetic. The pass keeps it in an alloca of the kernel.
+typedef struct td_num_tally {
+  double sum_err, sum_mag;
+  double max_err, max_mag, max_ulps, max_rel;  // as in td_num_site, as doubles
+  double where_value, where_shadow;            // the run's store of the largest error
+  unsigned long long where_offset;
+  unsigned int count, pad;
+} td_num_tally;
+
 // TD_REGION_NUM_LANES: per thread, its matrix fragments' shadows while the warp computes an mma's shadow
 // (__td_num_mma): A's 8 elements, then B's 4.
 #define TD_NUM_LANE_DOUBLES 12
+
+// A block's births of non-finite values, when its one test found one (__td_num_nonfinite): what the cold
+// path hands the runtime, at most TD_NUM_BIRTHS at a time (a buffer on the thread's stack: its values need
+// not stay live across calls, which would cost the kernel registers). The FP fields are stored in their own
+// types (`formats`: the first bytes of the field) and widened by the runtime.
+typedef struct td_num_birth {
+  unsigned int site;
+  unsigned int word;     // the vector element (bits 0-7), the number of operands (bits 8-9), the fields'
+                         // formats (TD_NUM_*_FORMAT), and TD_NUM_REDO_*
+  double value, shadow;  // the result and its shadow
+  double a, b;           // the operands (the first two; b = 0 for one-operand operations)
+} td_num_birth;
+#define TD_NUM_FIELD_DOUBLE 0u
+#define TD_NUM_FIELD_FLOAT 1u
+#define TD_NUM_FIELD_HALF 2u
+#define TD_NUM_FIELD_BF16 3u
+#define TD_NUM_VALUE_FORMAT 16  // shifts of each field's format (2 bits)
+#define TD_NUM_SHADOW_FORMAT 18
+#define TD_NUM_A_FORMAT 20
+#define TD_NUM_B_FORMAT 22
+// No shadow given: the runtime works it out in double from the operands (a product absorbed by a sum).
+#define TD_NUM_REDO_MUL (1u << 24)
+#define TD_NUM_REDO_ADD (2u << 24)
+#define TD_NUM_REDO_SUB (3u << 24)
+#define TD_NUM_REDO_DIV (4u << 24)
+#define TD_NUM_BIRTHS 32
 
 // The payload of TD_KIND_FP_OVERFLOW and TD_KIND_FP_INVALID: a non-finite result of finite operands.
 typedef struct td_num_payload {

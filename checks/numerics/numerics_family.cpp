@@ -17,6 +17,7 @@ void shadowValues(llvm::Module& m, SiteTable& sites, const std::set<std::string>
   ShadowOptions options;
   options.wideNarrow = wideShadowsForNarrowTypes(settings);
   options.countSubnormals = countsSubnormals(settings);
+  options.keepOutputShadows = keepsOutputShadows(settings);
   for (const char* type : {"half", "bfloat16", "float"})
     options.accumulatorLevels[type] = driftLevelAtOrBelow(driftThreshold(settings, type));
   shadowFloatingPoint(m, sites, options);
@@ -39,7 +40,7 @@ Family numericsFamily() {
   f.recordKinds = {TD_KIND_FP_OVERFLOW, TD_KIND_FP_INVALID};
   f.decode = nonFiniteFinding;
   f.collect = driftFindings;
-  f.settingNames = {"drift-threshold", "shadow", "subnormals"};
+  f.settingNames = {"drift-threshold", "shadow", "subnormals", kKeepOutputShadows};
   f.checkSettings = checkNumericsSettings;
   return f;
 }

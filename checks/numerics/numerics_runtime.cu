@@ -17,6 +17,26 @@ static __device__ __forceinline__ double td_num_from_bits(unsigned long long b) 
 
 static __device__ __forceinline__ bool td_num_finite(double x) { return (td_num_bits(x) & 0x7ff0000000000000ull) != 0x7ff0000000000000ull; }
 
+// A td_num_birth field as a double, from its format (TD_NUM_FIELD_*, in the low two bits of `format`).
+static __device__ __forceinline__ double td_num_field(const double* field, unsigned int format) {
+  switch (format & 3u) {
+    case TD_NUM_FIELD_FLOAT: {
+      float f;
+      __builtin_memcpy(&f, field, 4);
+      return f;
+    }
+    case TD_NUM_FIELD_HALF:
+    case TD_NUM_FIELD_BF16: {
+      unsigned short h;
+      __builtin_memcpy(&h, field, 2);
+      if ((format & 3u) == TD_NUM_FIELD_BF16) return __uint_as_float((unsigned int)h << 16);
+      return __half2float(__ushort_as_half(h));
+    }
+    default:
+      return *field;
+  }
+}
+
 // Where a granule of memory out of every region lands (its value NaN: no load ever matches it), so the
 // hooks take no branch to find a granule.
 __device__ td_num_granule __td_num_sink = {__builtin_nan(""), 0.0};
@@ -113,25 +133,30 @@ static __device__ __forceinline__ float td_num_warp_sum(float x) {
   return x;
 }
 
-// On the GPU, a whole warp storing through one site at once (an epilogue's stores) adds to the site's record
-// once: its lanes' counts, sums and maxima combined (in float: a record's figures need no more digits, and
-// a warp reduces them in a few instructions), the atomics left to lane 0. False (nothing done) when the
-// warp is not whole there, its lanes are at different sites, or a figure is too large for float's range.
-static __device__ __forceinline__ bool td_num_store_as_warp(td_num_site* s, unsigned int site, double err, double mag,
-                                                          double ulps, double rel, double value, double shadow,
-                                                          unsigned long long offset) {
+// On the GPU, a whole warp ending a run of stores through one site at once (an epilogue) adds to the site's
+// record once: its lanes' tallies combined (in float: a record's figures need no more digits, and a warp
+// reduces them in a few instructions), the atomics left to lane 0. False (nothing done) when the warp is not
+// whole there, its lanes are at different sites, or a figure is too large for float's range.
+static __device__ __forceinline__ bool td_num_tally_as_warp(td_num_site* s, unsigned int site, const td_num_tally* t) {
   const unsigned int full = 0xffffffffu;
   const double roomy = 0x1p120;  // 32 of them still sum below float's largest
-  bool fits = err < roomy && mag < roomy && ulps < roomy && rel < roomy;
+  bool fits = t->sum_err < roomy && t->sum_mag < roomy && t->max_ulps < roomy && t->max_rel < roomy;
   if (__activemask() != full || !__all_sync(full, fits && __shfl_sync(full, site, 0) == site)) return false;
-  float errF = (float)err, maxErr = td_num_warp_max(errF);
-  float sumErr = td_num_warp_sum(errF), sumMag = td_num_warp_sum((float)mag);
-  float maxMag = td_num_warp_max((float)mag), maxUlps = td_num_warp_max((float)ulps), maxRel = td_num_warp_max((float)rel);
-  unsigned int worst = __ffs(__ballot_sync(full, errF == maxErr)) - 1;
-  double worstValue = __shfl_sync(full, value, worst), worstShadow = __shfl_sync(full, shadow, worst);
-  unsigned long long worstOffset = __shfl_sync(full, offset, worst);
-  if (td_thread_linear() % 32 != 0) return true;
-  atomicAdd(&s->count, 32ull);
+  float errF = (float)t->max_err, maxErr = td_num_warp_max(errF);
+  float sumErr = td_num_warp_sum((float)t->sum_err), sumMag = td_num_warp_sum((float)t->sum_mag);
+  float maxMag = td_num_warp_max((float)t->max_mag), maxUlps = td_num_warp_max((float)t->max_ulps);
+  float maxRel = td_num_warp_max((float)t->max_rel);
+  unsigned int count = t->count;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  count = __reduce_add_sync(full, count);
+#else
+  for (unsigned int d = 16; d > 0; d >>= 1) count += __shfl_xor_sync(full, count, d);
+#endif
+  unsigned int worst = __ffs(__ballot_sync(full, t->count != 0 && errF == maxErr)) - 1;
+  double worstValue = __shfl_sync(full, t->where_value, worst), worstShadow = __shfl_sync(full, t->where_shadow, worst);
+  unsigned long long worstOffset = __shfl_sync(full, t->where_offset, worst);
+  if (td_thread_linear() % 32 != 0 || count == 0) return true;
+  atomicAdd(&s->count, (unsigned long long)count);
   atomicAdd(&s->sum_err, (double)sumErr);
   atomicAdd(&s->sum_mag, (double)sumMag);
   td_num_raise_quietly(&s->max_mag, maxMag);
@@ -155,44 +180,69 @@ __device__ TD_INLINE_ON_CPU double __td_num_load(const void* p, unsigned int spa
   return stored == value ? shadow : value;  // else written by code without shadows, or never: fresh
 }
 
-__device__ TD_INLINE_ON_CPU void __td_num_store(unsigned int site, void* p, unsigned int space, unsigned int object,
-                                                double value, double shadow, unsigned int type, unsigned int iter) {
-  td_num_granule* g = td_num_granule_at(p, space, object);
-  g->value = g == &__td_num_sink ? __builtin_nan("") : value;
-  g->shadow = shadow;
-  td_num_site* sites = (td_num_site*)__td_region(TD_REGION_NUM_SITES);
-  if (!sites || !td_num_finite(value) || !td_num_finite(shadow)) return;  // non-finite: fp-overflow's business
-  td_num_site* s = td_num_slot(sites, site);
+// One store of a run (td_num_tally): leaves value and shadow in memory where something reads them back, and
+// adds its error to the run's tally.
+__device__ __attribute__((always_inline)) TD_INLINE_ON_CPU void __td_num_tally_store(td_num_tally* t, unsigned int site, void* p,
+                                                                       unsigned int space, unsigned int object,
+                                                                       double value, double shadow, unsigned int type) {
+  if (!(type & TD_NUM_NO_GRANULE)) {
+    td_num_granule* g = td_num_granule_at(p, space, object);
+    g->value = g == &__td_num_sink ? __builtin_nan("") : value;
+    g->shadow = shadow;
+  }
+  // Non-finite values are fp-overflow's business: measured as nothing (no branch: a warp's stores go on together).
+  bool measured = td_num_finite(value) && td_num_finite(shadow);
   bool countSubnormals = type & TD_NUM_COUNT_SUBNORMALS;
-  type &= ~TD_NUM_COUNT_SUBNORMALS;
-  if (countSubnormals) {
+  type &= ~(TD_NUM_COUNT_SUBNORMALS | TD_NUM_NO_GRANULE);
+  if (countSubnormals && measured) {  // on request only: straight to the site's record
+    td_num_site* sites = (td_num_site*)__td_region(TD_REGION_NUM_SITES);
     double normal = td_num_smallest_normal(type);
-    if (value != 0 && __builtin_fabs(value) < normal) atomicAdd(&s->subnormal, 1u);
-    if (value == 0 && shadow != 0 && __builtin_fabs(shadow) < normal) atomicAdd(&s->flushed, 1u);
+    if (sites && value != 0 && __builtin_fabs(value) < normal) atomicAdd(&td_num_slot(sites, site)->subnormal, 1u);
+    if (sites && value == 0 && shadow != 0 && __builtin_fabs(shadow) < normal) atomicAdd(&td_num_slot(sites, site)->flushed, 1u);
   }
-  double err = __builtin_fabs(value - shadow), mag = __builtin_fabs(shadow);
-  // rel in float where float holds the operands: a division in double costs a warp tens of instructions
-  // per store, and the figure needs no more digits
+  double err = measured ? __builtin_fabs(value - shadow) : 0.0, mag = measured ? __builtin_fabs(shadow) : 0.0;
   double ulps = err * td_num_per_ulp(shadow, type), rel = 0.0;
-  bool floatHolds = err < 0x1p127 && mag < 0x1p127 && (err == 0 || err >= 0x1p-126);  // as normal floats
-  if (mag >= td_num_smallest_normal(type)) rel = floatHolds ? (double)((float)err / (float)mag) : err / mag;
-  if (iter != TD_NUM_NOT_IN_LOOP && err > 0) {  // against the largest magnitude stored here so far
-    double scale = td_num_from_bits(s->max_mag);
-    if (scale >= td_num_smallest_normal(type)) td_num_reached(s, td_num_level(err / scale), iter);
+  // rel in float where float holds the operands as normal numbers (an approximate quotient: the figure needs
+  // no more digits, and a division in double costs a warp tens of instructions per store)
+  bool floatHolds = err < 0x1p126 && mag < 0x1p126 && (err == 0 || err >= 0x1p-126);
+  if (mag >= td_num_smallest_normal(type)) rel = floatHolds ? (double)__fdividef((float)err, (float)mag) : err / mag;
+  bool worst = measured && (t->count == 0 || err > t->max_err);
+  t->count += measured ? 1u : 0u;
+  t->sum_err += err;
+  t->sum_mag += mag;
+  t->max_mag = mag > t->max_mag ? mag : t->max_mag;
+  t->max_ulps = ulps > t->max_ulps ? ulps : t->max_ulps;
+  t->max_rel = rel > t->max_rel ? rel : t->max_rel;
+  t->max_err = worst ? err : t->max_err;
+  t->where_value = worst ? value : t->where_value;
+  t->where_shadow = worst ? shadow : t->where_shadow;
+  t->where_offset = worst ? td_num_offset(p, space, object) : t->where_offset;
+}
+
+// The end of a run: its tally added to the site's record; in a loop (iter), the drift level its worst store
+// reached against the largest magnitude stored there so far.
+__device__ TD_INLINE_ON_CPU void __td_num_tally_end(unsigned int site, const td_num_tally* t, unsigned int type,
+                                                    unsigned int iter) {
+  td_num_site* sites = (td_num_site*)__td_region(TD_REGION_NUM_SITES);
+  if (!sites) return;
+  td_num_site* s = td_num_slot(sites, site);
+  type &= ~(TD_NUM_COUNT_SUBNORMALS | TD_NUM_NO_GRANULE);
+  if (iter != TD_NUM_NOT_IN_LOOP && t->count != 0 && t->max_err > 0) {
+    double stored = td_num_from_bits(s->max_mag), scale = stored > t->max_mag ? stored : t->max_mag;
+    if (scale >= td_num_smallest_normal(type)) td_num_reached(s, td_num_level(t->max_err / scale), iter);
   }
-  if (__td_ctl.lanes_concurrent &&
-      td_num_store_as_warp(s, site, err, mag, ulps, rel, value, shadow, td_num_offset(p, space, object)))
-    return;
-  atomicAdd(&s->count, 1ull);
-  atomicAdd(&s->sum_err, err);
-  atomicAdd(&s->sum_mag, mag);
-  td_num_raise_quietly(&s->max_mag, mag);
-  td_num_raise_quietly(&s->max_ulps, ulps);
-  if (rel > 0) td_num_raise_quietly(&s->max_rel, rel);
-  if (td_num_raise(&s->max_err, err)) {  // the worst store so far: say where (racy between equal errors)
-    s->where_value = value;
-    s->where_shadow = shadow;
-    s->where_offset = td_num_offset(p, space, object);
+  if (__td_ctl.lanes_concurrent && td_num_tally_as_warp(s, site, t)) return;
+  if (t->count == 0) return;
+  atomicAdd(&s->count, (unsigned long long)t->count);
+  atomicAdd(&s->sum_err, t->sum_err);
+  atomicAdd(&s->sum_mag, t->sum_mag);
+  td_num_raise_quietly(&s->max_mag, t->max_mag);
+  td_num_raise_quietly(&s->max_ulps, t->max_ulps);
+  if (t->max_rel > 0) td_num_raise_quietly(&s->max_rel, t->max_rel);
+  if (td_num_raise(&s->max_err, t->max_err)) {  // the worst store so far: say where (racy between equal errors)
+    s->where_value = t->where_value;
+    s->where_shadow = t->where_shadow;
+    s->where_offset = t->where_offset;
     s->where_block = td_block_linear();
     s->where_thread = td_thread_linear();
   }
@@ -237,17 +287,28 @@ __device__ __attribute__((noinline, cold)) void __td_num_accumulator(unsigned in
   if (sites) td_num_reached(td_num_slot(sites, site), level, iter);
 }
 
-// A non-finite result: recorded when the operands were finite (born here, not passed on).
-__device__ __attribute__((noinline, cold)) void __td_num_nonfinite(unsigned int site, double value, double shadow,
-                                                                   double a, double b, unsigned int lane) {
-  if (td_num_finite(value) || !td_num_finite(a) || !td_num_finite(b)) return;
-  td_num_payload p;
-  p.a = a;
-  p.b = b;
-  p.lane = lane;  // the element, and the operand count << 8
-  bool nan = value != value;
-  p.flags = (nan ? TD_NUM_NAN : 0u) | (td_num_finite(shadow) ? TD_NUM_SHADOW_FINITE : 0u) | (value < 0 ? TD_NUM_NEGATIVE : 0u);
-  td_report_payload(nan ? TD_KIND_FP_INVALID : TD_KIND_FP_OVERFLOW, site, p);
+// A block's non-finite results: each recorded when its operands were finite (born there, not passed on).
+__device__ __attribute__((noinline, cold)) void __td_num_nonfinite(const td_num_birth* births, unsigned int n) {
+  for (unsigned int k = 0; k < n; ++k) {
+    const td_num_birth& x = births[k];
+    double value = td_num_field(&x.value, x.word >> TD_NUM_VALUE_FORMAT), a = td_num_field(&x.a, x.word >> TD_NUM_A_FORMAT);
+    double b = td_num_field(&x.b, x.word >> TD_NUM_B_FORMAT), shadow = td_num_field(&x.shadow, x.word >> TD_NUM_SHADOW_FORMAT);
+    switch (x.word & (7u << 24)) {
+      case TD_NUM_REDO_MUL: shadow = a * b; break;
+      case TD_NUM_REDO_ADD: shadow = a + b; break;
+      case TD_NUM_REDO_SUB: shadow = a - b; break;
+      case TD_NUM_REDO_DIV: shadow = a / b; break;
+      default: break;
+    }
+    if (td_num_finite(value) || !td_num_finite(a) || !td_num_finite(b)) continue;
+    td_num_payload p;
+    p.a = a;
+    p.b = b;
+    p.lane = x.word & 0x3ffu;  // the element, and the operand count << 8
+    bool nan = value != value;
+    p.flags = (nan ? TD_NUM_NAN : 0u) | (td_num_finite(shadow) ? TD_NUM_SHADOW_FINITE : 0u) | (value < 0 ? TD_NUM_NEGATIVE : 0u);
+    td_report_payload(nan ? TD_KIND_FP_INVALID : TD_KIND_FP_OVERFLOW, x.site, p);
+  }
 }
 
 }  // extern "C"

@@ -62,6 +62,13 @@ std::map<std::string, double> thresholds(const std::string& text) {
 
 }  // namespace
 
+const char* const kKeepOutputShadows = "output-shadows";
+
+bool keepsOutputShadows(const FamilySettings& settings) {
+  auto it = settings.find(kKeepOutputShadows);
+  return it != settings.end() && it->second == "kept";
+}
+
 double driftThreshold(const FamilySettings& settings, const std::string& type) {
   if (auto it = settings.find(kThreshold); it != settings.end()) {
     std::map<std::string, double> given = thresholds(it->second);

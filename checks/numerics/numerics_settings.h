@@ -24,6 +24,11 @@ bool wideShadowsForNarrowTypes(const FamilySettings& settings);
 // given, reported per site (subnormal-values).
 bool countsSubnormals(const FamilySettings& settings);
 
+// Set by diff's fp64 reference (no option of its own): the stores to global buffers keep their shadows in
+// the family's per-buffer state for the host to read, also where no load of the kernel reads them.
+extern const char* const kKeepOutputShadows;
+bool keepsOutputShadows(const FamilySettings& settings);
+
 // Throws InputError naming the option for a value it cannot read.
 void checkNumericsSettings(const FamilySettings& settings);
 
