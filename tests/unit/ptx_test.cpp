@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "checks/family.h"
+#include "checks/numerics/numerics_abi.h"
 #include "instrument/pipeline.h"
 #include "runtime/abi.h"
 #include "runtime/bake.h"
@@ -163,7 +164,12 @@ TEST(Ptx, HopperTmaKernelBecomesSm90aPtx) {
   EXPECT_NE(ptx.find(".b8 _Z14tma_tile_scale14CUtensorMap_stPfiii_param_0[128]"), std::string::npos)
       << "the descriptor stays a 128-byte parameter";
   EXPECT_NE(ptx.find("cvta.param.u64"), std::string::npos) << "the copy reads it in param space (__grid_constant__)";
-  EXPECT_EQ(ptx.find("__local_depot"), std::string::npos) << "no copy of it in local memory, which TMA cannot read";
+  // No copy of it in local memory, which TMA cannot read: the thread's stack holds at most the numerics
+  // family's buffer of non-finite births (its cold path's).
+  for (size_t at = ptx.find(".b8 __local_depot"); at != std::string::npos; at = ptx.find(".b8 __local_depot", at + 1)) {
+    size_t open = ptx.find('[', at);
+    EXPECT_LE(std::stoul(ptx.substr(open + 1)), TD_NUM_BIRTHS * sizeof(td_num_birth)) << ptx.substr(at, 40);
+  }
   ASSERT_FALSE(unchecked.empty());
   bool tileNamed = false;
   for (const std::string& u : unchecked)
