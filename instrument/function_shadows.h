@@ -202,13 +202,12 @@ class FunctionShadows {
     births_.push_back({&at, value, s, id, std::move(operands)});
   }
 
-  // The births of a block are tested a few at a time (kBirthsPerTest): the sum of their values (as float) is
-  // non-finite when one of them is, so one comparison stands for them all; its cold path asks the runtime
-  // about each, which reports those whose operands were finite. A product feeding a checked sum of its block
-  // needs no term of its own (a non-finite product makes the sum non-finite); the cold path asks about it
-  // too. Few at a time: the cold path's operands stay live until the test, which costs registers.
+  // The births of a block are tested a few at a time: the sum of their values (as float) is non-finite when
+  // one of them is, so one comparison stands for them all; its cold path hands the runtime their records in
+  // one call (a buffer of TD_NUM_BIRTHS: values live across several calls would cost registers), and the
+  // runtime reports those whose operands were finite. A product feeding a checked sum of its block needs no
+  // term of its own (a non-finite product makes the sum non-finite); the cold path hands it over too.
   void checkBirths() {
-    constexpr size_t kBirthsPerTest = 8;
     llvm::DenseMap<llvm::Instruction*, const Birth*> byInst;
     for (const Birth& x : births_) byInst[x.at] = &x;
     auto absorbed = [&](const Birth& x) {
@@ -223,33 +222,46 @@ class FunctionShadows {
       auto* i = llvm::dyn_cast<llvm::Instruction>(v);
       return !i || i->getParent() == bb;
     };
-    // Per block, in program order: the births tested (not absorbed), then cut into groups
-    std::vector<std::vector<const Birth*>> groups;
+    auto records = [](const Birth& y) {
+      auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(y.value->getType());
+      return vec ? vec->getNumElements() : 1u;
+    };
+    struct Group {
+      std::vector<const Birth*> tested, asked;  // asked: each tested birth's absorbed chain, operands first
+      unsigned records = 0;
+    };
+    std::vector<Group> groups;
     llvm::DenseMap<llvm::BasicBlock*, size_t> open;  // a block's group being filled
     for (const Birth& x : births_) {
-      llvm::BasicBlock* bb = x.at->getParent();
       if (absorbed(x)) continue;
-      if (!inBlock(x.value, bb) || !inBlock(x.shadow, bb)) {  // tested alone
-        groups.push_back({&x});
-        continue;
-      }
-      auto it = open.find(bb);
-      if (it == open.end() || groups[it->second].size() == kBirthsPerTest) it = open.insert_or_assign(bb, groups.size()).first, groups.emplace_back();
-      groups[it->second].push_back(&x);
-    }
-    // The last group of a block first: a test splits its block after the group, leaving the earlier ones be.
-    for (auto g = groups.rbegin(); g != groups.rend(); ++g) {
-      std::vector<const Birth*> asked;  // each tested birth's absorbed chain, operands first, then the birth
+      std::vector<const Birth*> chain;
       std::function<void(const Birth&)> gather = [&](const Birth& y) {
-        if (std::find(asked.begin(), asked.end(), &y) != asked.end()) return;
+        if (std::find(chain.begin(), chain.end(), &y) != chain.end()) return;
         for (llvm::Value* op : y.at->operands())
           if (auto* oi = llvm::dyn_cast<llvm::Instruction>(op))
             if (auto it = byInst.find(oi); it != byInst.end() && absorbed(*it->second)) gather(*it->second);
-        asked.push_back(&y);
+        chain.push_back(&y);
       };
-      for (const Birth* x : *g) gather(*x);
-      emitBirthTest(*g, asked);
+      gather(x);
+      unsigned n = 0;
+      for (const Birth* y : chain) n += records(*y);
+      llvm::BasicBlock* bb = x.at->getParent();
+      bool alone = !inBlock(x.value, bb) || !inBlock(x.shadow, bb);  // tested where it is
+      Group* g = nullptr;
+      if (auto it = open.find(bb); !alone && it != open.end() && groups[it->second].records + n <= TD_NUM_BIRTHS)
+        g = &groups[it->second];
+      if (!g) {
+        groups.emplace_back();
+        g = &groups.back();
+        if (!alone) open[bb] = groups.size() - 1;
+      }
+      g->tested.push_back(&x);
+      for (const Birth* y : chain)
+        if (std::find(g->asked.begin(), g->asked.end(), y) == g->asked.end()) g->asked.push_back(y);
+      g->records += n;
     }
+    // The last group of a block first: a test splits its block after the group, leaving the earlier ones be.
+    for (auto g = groups.rbegin(); g != groups.rend(); ++g) emitBirthTest(g->tested, g->asked);
   }
 
   // After the last of `tested` (and their shadows): whether any of their values is non-finite, and if so each

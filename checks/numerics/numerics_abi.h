@@ -92,7 +92,7 @@ typedef struct td_num_birth {
 #define TD_NUM_REDO_ADD (2u << 24)
 #define TD_NUM_REDO_SUB (3u << 24)
 #define TD_NUM_REDO_DIV (4u << 24)
-#define TD_NUM_BIRTHS 8
+#define TD_NUM_BIRTHS 32
 
 // The payload of TD_KIND_FP_OVERFLOW and TD_KIND_FP_INVALID: a non-finite result of finite operands.
 typedef struct td_num_payload {
