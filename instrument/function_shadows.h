@@ -439,7 +439,8 @@ class FunctionShadows {
   };
   std::optional<ShadowedStore> shadowedStore(llvm::StoreInst& st);
   void visitStores();
-  void emitRun(const std::vector<ShadowedStore>& run, unsigned site);
+  static constexpr unsigned kLoopTallies = 4;  // runs in loops whose tallies are carried through the loops
+  void emitRun(const std::vector<ShadowedStore>& run, unsigned site, llvm::Loop* nest);
 
   void visitCall(llvm::CallInst& call) {
     if (auto* ia = llvm::dyn_cast<llvm::InlineAsm>(call.getCalledOperand())) return asmShadow(call, *ia);

@@ -2,10 +2,14 @@
 // something reads them back (a load of the kernel, or the host's fp64 reference of an output), and adds its
 // drift to a tally kept in the thread's registers (numerics_abi.h, td_num_tally). The stores of one site in
 // one block with no shadow-reading load between them (an unrolled epilogue's) are one run: one tally, added
-// to the site's record once, at the run's end. A step of a tree reduction (store, load, store) is a run of
-// its own and keeps its own record.
+// to the site's record once, at the run's end; an unrolled tree reduction's steps (store, load, store) are
+// runs of their own and keep their own records. A run inside a loop nest (a reduction's step, a row loop's
+// store) keeps its tally across the nest's iterations, added once the nest is left (for the first
+// kLoopTallies of a function: each costs its registers through the loops).
 #include <map>
 #include <tuple>
+
+#include <llvm/IR/Dominators.h>
 
 #include "instrument/function_shadows.h"
 
@@ -79,28 +83,56 @@ void FunctionShadows::visitStores() {
     if (fresh) runs.push_back({sites_.add(s), {}});
     runs[it->second].second.push_back(*x);
   }
-  for (const auto& [site, stores] : runs) emitRun(stores, site);
+  if (runs.empty()) return;
+  llvm::DominatorTree dt(f_);
+  llvm::LoopInfo loops(dt);
+  unsigned loopTallies = 0;
+  for (const auto& [site, stores] : runs) {
+    llvm::Loop* nest = loops.getLoopFor(stores.front().st->getParent());
+    while (nest && nest->getParentLoop()) nest = nest->getParentLoop();
+    if (nest && loopTallies++ >= kLoopTallies) nest = nullptr;
+    emitRun(stores, site, nest);
+  }
 }
 
-void FunctionShadows::emitRun(const std::vector<ShadowedStore>& run, unsigned site) {
+void FunctionShadows::emitRun(const std::vector<ShadowedStore>& run, unsigned site, llvm::Loop* nest) {
   llvm::IRBuilder<> entry(&*f_.getEntryBlock().getFirstInsertionPt());
   llvm::Type* dbl = entry.getDoubleTy();
   llvm::Type* i32 = entry.getInt32Ty();
   llvm::Type* i64 = entry.getInt64Ty();
-  // td_num_tally's layout: eight doubles, the offset, the count and its padding
+  // td_num_tally's layout: eight doubles, the offset, the count and the level reached
   llvm::StructType* tallyType = llvm::StructType::get(ctx_, {dbl, dbl, dbl, dbl, dbl, dbl, dbl, dbl, i64, i32, i32});
   llvm::AllocaInst* tally = entry.CreateAlloca(tallyType, nullptr, "td.tally");
+  auto zero = [&](llvm::IRBuilder<>& b) { b.CreateMemSet(tally, b.getInt8(0), sizeof(td_num_tally), tally->getAlign()); };
+  llvm::FunctionCallee flush = m_.getOrInsertFunction("__td_num_tally_end", entry.getVoidTy(), i32, entry.getPtrTy());
   const ShadowedStore& first = run.front();
-  llvm::IRBuilder<> b(first.st);
-  setHookLocation(b, first.st);
-  b.CreateMemSet(tally, b.getInt8(0), sizeof(td_num_tally), tally->getAlign());
+  // Zeroed at the function's entry (an outermost loop is entered at most once a call); added to the record
+  // on every way out of the nest, and zeroed again there (a way out may lead to another).
+  if (nest) {
+    zero(entry);
+    llvm::SmallVector<llvm::BasicBlock*, 4> exits;
+    nest->getExitBlocks(exits);
+    std::sort(exits.begin(), exits.end());
+    exits.erase(std::unique(exits.begin(), exits.end()), exits.end());
+    for (llvm::BasicBlock* e : exits) {
+      llvm::IRBuilder<> out(e, e->getFirstInsertionPt());
+      setHookLocation(out, first.st);
+      out.CreateCall(flush, {out.getInt32(site), tally});
+      zero(out);
+    }
+  } else {
+    llvm::IRBuilder<> b(first.st);
+    zero(b);
+  }
 
-  llvm::FunctionCallee add = m_.getOrInsertFunction("__td_num_tally_store", b.getVoidTy(), b.getPtrTy(), i32,
-                                                    b.getPtrTy(), i32, i32, dbl, dbl, i32);
+  llvm::FunctionCallee add = m_.getOrInsertFunction("__td_num_tally_store", entry.getVoidTy(), entry.getPtrTy(), i32,
+                                                    entry.getPtrTy(), i32, i32, dbl, dbl, i32, i32);
   // No shadow memory where nothing reads it back: no load of the kernel's, nor the host (an output kept
   // for diff's fp64 reference).
   bool keep = shadowless_.readBack(f_, {first.space, first.object}) || (first.space == 0 && keepOutputShadows_);
   unsigned type = typeCode(first.type) | (countSubnormals_ ? TD_NUM_COUNT_SUBNORMALS : 0u) | (keep ? 0u : TD_NUM_NO_GRANULE);
+  llvm::Value* iteration = storeIteration_.lookup(first.st);
+  if (!iteration) iteration = entry.getInt32(TD_NUM_NOT_IN_LOOP);
   for (const ShadowedStore& x : run) {
     llvm::IRBuilder<> at(x.st);
     setHookLocation(at, x.st);
@@ -110,16 +142,14 @@ void FunctionShadows::emitRun(const std::vector<ShadowedStore>& run, unsigned si
       llvm::Value* se = vec ? at.CreateExtractElement(x.shadow, at.getInt32(k)) : x.shadow;
       llvm::Value* p = at.CreateConstGEP1_32(x.type->getScalarType(), x.st->getPointerOperand(), k);
       at.CreateCall(add, {tally, at.getInt32(site), p, at.getInt32(x.space), at.getInt32(std::max(x.object, 0)),
-                          convert(at, ve, dbl), convert(at, se, dbl), at.getInt32(type)});
+                          convert(at, ve, dbl), convert(at, se, dbl), at.getInt32(type), iteration});
     }
   }
+  if (nest) return;
   llvm::StoreInst* last = run.back().st;
   llvm::IRBuilder<> end(last->getParent(), std::next(last->getIterator()));
   setHookLocation(end, last);
-  llvm::Value* iteration = storeIteration_.lookup(first.st);
-  if (!iteration) iteration = end.getInt32(TD_NUM_NOT_IN_LOOP);
-  llvm::FunctionCallee flush = m_.getOrInsertFunction("__td_num_tally_end", end.getVoidTy(), i32, end.getPtrTy(), i32, i32);
-  end.CreateCall(flush, {end.getInt32(site), tally, end.getInt32(type), iteration});
+  end.CreateCall(flush, {end.getInt32(site), tally});
 }
 
 }  // namespace td::shadows

@@ -53,15 +53,17 @@ typedef struct td_num_site {
   unsigned int subnormal, flushed;
 } td_num_site;
 
-// A run of stores through one site in one basic block (an epilogue's), measured in the thread's registers and
-// added to the site's record once, at its end (__td_num_tally_end): per store, the record's atomics and the
-// warp's shuffles would cost many times the arithmetic. The pass keeps it in an alloca of the kernel.
+// A run of stores through one site in one basic block (an epilogue's), or in a loop nest (a tree reduction's
+// steps), measured in the thread's registers and added to the site's record once, at its end
+// (__td_num_tally_end): per store, the record's atomics and the warp's shuffles would cost many times the
+// arithmetic. The pass keeps it in an alloca of the kernel.
 typedef struct td_num_tally {
   double sum_err, sum_mag;
   double max_err, max_mag, max_ulps, max_rel;  // as in td_num_site, as doubles
   double where_value, where_shadow;            // the run's store of the largest error
   unsigned long long where_offset;
-  unsigned int count, pad;
+  unsigned int count;
+  unsigned int reached;  // in a loop: 1 + the highest drift level its stores reached (recorded), 0 none
 } td_num_tally;
 
 // TD_REGION_NUM_LANES: per thread, its matrix fragments' shadows while the warp computes an mma's shadow

@@ -182,9 +182,9 @@ __device__ TD_INLINE_ON_CPU double __td_num_load(const void* p, unsigned int spa
 
 // One store of a run (td_num_tally): leaves value and shadow in memory where something reads them back, and
 // adds its error to the run's tally.
-__device__ __attribute__((always_inline)) TD_INLINE_ON_CPU void __td_num_tally_store(td_num_tally* t, unsigned int site, void* p,
-                                                                       unsigned int space, unsigned int object,
-                                                                       double value, double shadow, unsigned int type) {
+__device__ __attribute__((always_inline)) TD_INLINE_ON_CPU void __td_num_tally_store(
+    td_num_tally* t, unsigned int site, void* p, unsigned int space, unsigned int object, double value, double shadow,
+    unsigned int type, unsigned int iter) {
   if (!(type & TD_NUM_NO_GRANULE)) {
     td_num_granule* g = td_num_granule_at(p, space, object);
     g->value = g == &__td_num_sink ? __builtin_nan("") : value;
@@ -217,20 +217,25 @@ __device__ __attribute__((always_inline)) TD_INLINE_ON_CPU void __td_num_tally_s
   t->where_value = worst ? value : t->where_value;
   t->where_shadow = worst ? shadow : t->where_shadow;
   t->where_offset = worst ? td_num_offset(p, space, object) : t->where_offset;
+  // In a loop: the drift level this store reached against the largest magnitude the run stored so far, the
+  // site's record told when it is a new one for the run (its first iteration there is the host's question).
+  if (iter != TD_NUM_NOT_IN_LOOP && err > 0 && t->max_mag >= td_num_smallest_normal(type)) {
+    double scale = t->max_mag;
+    bool inFloat = err >= 0x1p-126 && err < 0x1p126 && scale < 0x1p126;
+    int level = td_num_level(inFloat ? (double)__fdividef((float)err, (float)scale) : err / scale);
+    if (level >= 0 && (unsigned int)level + 1 > t->reached) {
+      td_num_site* sites = (td_num_site*)__td_region(TD_REGION_NUM_SITES);
+      if (sites) td_num_reached(td_num_slot(sites, site), level, iter);
+      t->reached = (unsigned int)level + 1;
+    }
+  }
 }
 
-// The end of a run: its tally added to the site's record; in a loop (iter), the drift level its worst store
-// reached against the largest magnitude stored there so far.
-__device__ TD_INLINE_ON_CPU void __td_num_tally_end(unsigned int site, const td_num_tally* t, unsigned int type,
-                                                    unsigned int iter) {
+// The end of a run: its tally added to the site's record.
+__device__ TD_INLINE_ON_CPU void __td_num_tally_end(unsigned int site, const td_num_tally* t) {
   td_num_site* sites = (td_num_site*)__td_region(TD_REGION_NUM_SITES);
   if (!sites) return;
   td_num_site* s = td_num_slot(sites, site);
-  type &= ~(TD_NUM_COUNT_SUBNORMALS | TD_NUM_NO_GRANULE);
-  if (iter != TD_NUM_NOT_IN_LOOP && t->count != 0 && t->max_err > 0) {
-    double stored = td_num_from_bits(s->max_mag), scale = stored > t->max_mag ? stored : t->max_mag;
-    if (scale >= td_num_smallest_normal(type)) td_num_reached(s, td_num_level(t->max_err / scale), iter);
-  }
   if (__td_ctl.lanes_concurrent && td_num_tally_as_warp(s, site, t)) return;
   if (t->count == 0) return;
   atomicAdd(&s->count, (unsigned long long)t->count);
