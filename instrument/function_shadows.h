@@ -123,7 +123,8 @@ class FunctionShadows {
     return s;
   }
 
-  unsigned site(llvm::Instruction& i, SiteKind kind, const std::string& what, Space space = Space::Unknown, int object = -1) {
+  static Site describe(llvm::Instruction& i, SiteKind kind, const std::string& what, Space space = Space::Unknown,
+                       int object = -1) {
     Site s;
     s.kind = kind;
     s.loc = userLocation(i);
@@ -131,7 +132,22 @@ class FunctionShadows {
     s.space = space;
     s.object = object;
     s.size = static_cast<unsigned>(i.getType()->isVoidTy() ? 0 : i.getType()->getScalarSizeInBits() / 8);
-    return sites_.add(s);
+    return s;
+  }
+
+  unsigned site(llvm::Instruction& i, SiteKind kind, const std::string& what, Space space = Space::Unknown, int object = -1) {
+    return sites_.add(describe(i, kind, what, space, object));
+  }
+
+  // `v` combined pairwise with `op` (a tree: a short chain of dependent operations); v is not empty.
+  static llvm::Value* pairwise(std::vector<llvm::Value*> v, const std::function<llvm::Value*(llvm::Value*, llvm::Value*)>& op) {
+    while (v.size() > 1) {
+      std::vector<llvm::Value*> next;
+      for (size_t k = 0; k + 1 < v.size(); k += 2) next.push_back(op(v[k], v[k + 1]));
+      if (v.size() % 2) next.push_back(v.back());
+      v.swap(next);
+    }
+    return v[0];
   }
 
   void visit(llvm::Instruction& i) {
@@ -282,13 +298,8 @@ class FunctionShadows {
       for (unsigned k = 0, n = vec ? vec->getNumElements() : 1; k < n; ++k)
         terms.push_back(convert(b, vec ? b.CreateExtractElement(v, b.getInt32(k)) : v, b.getFloatTy()));
     }
-    while (terms.size() > 1) {  // pairwise: a short chain of dependent adds
-      std::vector<llvm::Value*> sums;
-      for (size_t k = 0; k + 1 < terms.size(); k += 2) sums.push_back(b.CreateFAdd(terms[k], terms[k + 1]));
-      if (terms.size() % 2) sums.push_back(terms.back());
-      terms.swap(sums);
-    }
-    llvm::Value* mag = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, terms[0]);
+    llvm::Value* sum = pairwise(terms, [&](llvm::Value* x, llvm::Value* y) { return b.CreateFAdd(x, y); });
+    llvm::Value* mag = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, sum);
     llvm::Value* bad = b.CreateFCmpUEQ(mag, llvm::ConstantFP::getInfinity(mag->getType()));
     llvm::MDNode* cold = llvm::MDBuilder(ctx_).createBranchWeights(1, 1u << 20);
     llvm::Instruction* then = llvm::SplitBlockAndInsertIfThen(bad, b.GetInsertPoint(), false, cold);

@@ -160,22 +160,18 @@ std::vector<llvm::Value*> FunctionShadows::mmaOfExactInputs(llvm::CallInst& call
   // fp64: C as a double base and the f32 products still to add to it
   std::vector<llvm::Value*> base(c), partial(4, llvm::ConstantFP::get(f32, 0.0));
   unsigned chain = 1;
-  if (wide) {
-    const MmaChain* from = nullptr;
+  if (wide) {  // C continues a chain when each of its elements ends one of this block, all equally long
+    std::vector<const MmaChain*> links;
     for (unsigned e = 0; e < 4; ++e) {
       auto it = mmaChains_.find(c[e]);
       const MmaChain* link = it == mmaChains_.end() ? nullptr : &it->second;
-      if (!link || link->block != call.getParent() || link->length >= kMmaChain || (from && from->length != link->length)) {
-        from = nullptr;
+      if (!link || link->block != call.getParent() || link->length >= kMmaChain ||
+          (!links.empty() && link->length != links.front()->length))
         break;
-      }
-      from = link;
+      links.push_back(link);
     }
-    if (from)
-      for (unsigned e = 0; e < 4; ++e) {
-        const MmaChain& link = mmaChains_.find(c[e])->second;
-        base[e] = link.base, partial[e] = link.partial, chain = link.length + 1;
-      }
+    if (links.size() == 4)
+      for (unsigned e = 0; e < 4; ++e) base[e] = links[e]->base, partial[e] = links[e]->partial, chain = links[e]->length + 1;
   }
   for (unsigned k = 0; k < 4; ++k) {
     constraints += ",f";

@@ -176,9 +176,9 @@ void FunctionShadows::watchAccumulation(const std::vector<Accumulation>& group) 
     reset(b);
   }
 
-  // Every TD_NUM_STRIDE-th step (the first included): each element's error against the largest magnitude,
-  // compared with the threshold level (no division, no reduction but the final "any"); the cold path, taken
-  // once, reports that level at this step. Checking every step would cost more than the accumulation itself
+  // Every TD_NUM_STRIDE-th step (the first included): the largest error of an element against the largest
+  // magnitude, times the threshold level (no division); the cold path, taken once, reports that level at
+  // this step. Checking every step would cost more than the accumulation itself
   // on the GPU.
   llvm::IRBuilder<> counting(header, header->getFirstInsertionPt());
   llvm::Value* step = counting.CreateLoad(i32, steps);
@@ -203,23 +203,17 @@ void FunctionShadows::watchAccumulation(const std::vector<Accumulation>& group) 
       mags.push_back(vec ? b.CreateExtractElement(mag, b.getInt32(k)) : mag);
     }
   }
-  auto reduce = [&](std::vector<llvm::Value*> v) {  // pairwise maximum
-    while (v.size() > 1) {
-      std::vector<llvm::Value*> m;
-      for (size_t k = 0; k + 1 < v.size(); k += 2) m.push_back(b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, v[k], v[k + 1]));
-      if (v.size() % 2) m.push_back(v.back());
-      v.swap(m);
-    }
-    return v[0];
+  auto largestOf = [&](const std::vector<llvm::Value*>& v) {
+    return pairwise(v, [&](llvm::Value* x, llvm::Value* y) { return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, y); });
   };
-  llvm::Value* scale = b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, b.CreateLoad(scalar, largest), reduce(mags));
+  llvm::Value* scale = b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, b.CreateLoad(scalar, largest), largestOf(mags));
   b.CreateStore(scale, largest);
   // Measured only once the accumulation has reached its type's normal range: a subnormal partial sum (an exp
   // of a very negative number, say) carries few bits by nature, and the terms after it dwarf it.
   double smallestNormal = a.fpType->getScalarType()->isHalfTy() ? 0x1p-14 : 0x1p-126;
   llvm::Value* measurable = b.CreateFCmpOGE(scale, llvm::ConstantFP::get(scalar, smallestNormal));
   llvm::Value* limit = b.CreateFMul(scale, b.CreateLoad(scalar, next));
-  llvm::Value* hit = b.CreateAnd(measurable, b.CreateFCmpOGE(reduce(errs), limit));
+  llvm::Value* hit = b.CreateAnd(measurable, b.CreateFCmpOGE(largestOf(errs), limit));
   llvm::MDNode* cold = llvm::MDBuilder(ctx_).createBranchWeights(1, 1u << 20);
   llvm::Instruction* then = llvm::SplitBlockAndInsertIfThen(hit, b.GetInsertPoint(), false, cold);
   llvm::IRBuilder<> t(then);

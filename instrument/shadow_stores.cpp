@@ -68,12 +68,7 @@ void FunctionShadows::visitStores() {
   for (llvm::StoreInst* st : stores_) {
     std::optional<ShadowedStore> x = shadowedStore(*st);
     if (!x) continue;
-    Site s;
-    s.kind = SiteKind::Store;
-    s.loc = userLocation(*st);
-    s.what = typeName(x->type);
-    s.space = x->space == 0 ? Space::Global : Space::Shared;
-    s.object = x->object;
+    Site s = describe(*st, SiteKind::Store, typeName(x->type), x->space == 0 ? Space::Global : Space::Shared, x->object);
     s.size = x->type->getScalarSizeInBits() / 8;
     s.roundedThrough = roundedThrough(x->value, x->type);
     s.origin = originOf(x->value);

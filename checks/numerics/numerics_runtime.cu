@@ -71,6 +71,13 @@ static __device__ __forceinline__ double td_num_smallest_normal(unsigned int typ
   return td_num_from_bits((unsigned long long)((type == TD_NUM_HALF ? -14 : -126) + 1023) << 52);
 }
 
+// x / y for non-negative x and normal y: in float where float holds both as normal numbers (an approximate
+// quotient: the figures need no more digits, and a division in double costs a warp tens of instructions).
+static __device__ __forceinline__ double td_num_ratio(double x, double y) {
+  bool floatHolds = x < 0x1p126 && y < 0x1p126 && (x == 0 || x >= 0x1p-126);
+  return floatHolds ? (double)__fdividef((float)x, (float)y) : x / y;
+}
+
 // Raises *p to x (a non-negative double, kept as its bits); true when x is the new maximum. The plain load
 // first spares most atomics (a stale value only costs one).
 static __device__ __forceinline__ bool td_num_raise(unsigned long long* p, double x) {
@@ -133,6 +140,24 @@ static __device__ __forceinline__ float td_num_warp_sum(float x) {
   return x;
 }
 
+// Adds a tally (one thread's, or a warp's combined) to a site's record; where its worst store is the
+// worst so far, says where (racy between equal errors), `thread` being the thread that made it.
+static __device__ __forceinline__ void td_num_add_to_site(td_num_site* s, const td_num_tally* t, unsigned int thread) {
+  atomicAdd(&s->count, (unsigned long long)t->count);
+  atomicAdd(&s->sum_err, t->sum_err);
+  atomicAdd(&s->sum_mag, t->sum_mag);
+  td_num_raise_quietly(&s->max_mag, t->max_mag);
+  td_num_raise_quietly(&s->max_ulps, t->max_ulps);
+  if (t->max_rel > 0) td_num_raise_quietly(&s->max_rel, t->max_rel);
+  if (td_num_raise(&s->max_err, t->max_err)) {
+    s->where_value = t->where_value;
+    s->where_shadow = t->where_shadow;
+    s->where_offset = t->where_offset;
+    s->where_block = td_block_linear();
+    s->where_thread = thread;
+  }
+}
+
 // On the GPU, a whole warp ending a run of stores through one site at once (an epilogue) adds to the site's
 // record once: its lanes' tallies combined (in float: a record's figures need no more digits, and a warp
 // reduces them in a few instructions), the atomics left to lane 0. False (nothing done) when the warp is not
@@ -156,19 +181,12 @@ static __device__ __forceinline__ bool td_num_tally_as_warp(td_num_site* s, unsi
   double worstValue = __shfl_sync(full, t->where_value, worst), worstShadow = __shfl_sync(full, t->where_shadow, worst);
   unsigned long long worstOffset = __shfl_sync(full, t->where_offset, worst);
   if (td_thread_linear() % 32 != 0 || count == 0) return true;
-  atomicAdd(&s->count, (unsigned long long)count);
-  atomicAdd(&s->sum_err, (double)sumErr);
-  atomicAdd(&s->sum_mag, (double)sumMag);
-  td_num_raise_quietly(&s->max_mag, maxMag);
-  td_num_raise_quietly(&s->max_ulps, maxUlps);
-  if (maxRel > 0) td_num_raise_quietly(&s->max_rel, maxRel);
-  if (td_num_raise(&s->max_err, maxErr)) {
-    s->where_value = worstValue;
-    s->where_shadow = worstShadow;
-    s->where_offset = worstOffset;
-    s->where_block = td_block_linear();
-    s->where_thread = td_thread_linear() + worst;  // lane 0's id + the worst lane
-  }
+  td_num_tally warp;
+  warp.count = count;
+  warp.sum_err = sumErr, warp.sum_mag = sumMag;
+  warp.max_err = maxErr, warp.max_mag = maxMag, warp.max_ulps = maxUlps, warp.max_rel = maxRel;
+  warp.where_value = worstValue, warp.where_shadow = worstShadow, warp.where_offset = worstOffset;
+  td_num_add_to_site(s, &warp, td_thread_linear() + worst);  // lane 0's id + the worst lane
   return true;
 }
 
@@ -202,10 +220,7 @@ __device__ __attribute__((always_inline)) TD_INLINE_ON_CPU void __td_num_tally_s
   }
   double err = measured ? __builtin_fabs(value - shadow) : 0.0, mag = measured ? __builtin_fabs(shadow) : 0.0;
   double ulps = err * td_num_per_ulp(shadow, type), rel = 0.0;
-  // rel in float where float holds the operands as normal numbers (an approximate quotient: the figure needs
-  // no more digits, and a division in double costs a warp tens of instructions per store)
-  bool floatHolds = err < 0x1p126 && mag < 0x1p126 && (err == 0 || err >= 0x1p-126);
-  if (mag >= td_num_smallest_normal(type)) rel = floatHolds ? (double)__fdividef((float)err, (float)mag) : err / mag;
+  if (mag >= td_num_smallest_normal(type)) rel = td_num_ratio(err, mag);
   bool worst = measured && (t->count == 0 || err > t->max_err);
   t->count += measured ? 1u : 0u;
   t->sum_err += err;
@@ -220,9 +235,7 @@ __device__ __attribute__((always_inline)) TD_INLINE_ON_CPU void __td_num_tally_s
   // In a loop: the drift level this store reached against the largest magnitude the run stored so far, the
   // site's record told when it is a new one for the run (its first iteration there is the host's question).
   if (iter != TD_NUM_NOT_IN_LOOP && err > 0 && t->max_mag >= td_num_smallest_normal(type)) {
-    double scale = t->max_mag;
-    bool inFloat = err >= 0x1p-126 && err < 0x1p126 && scale < 0x1p126;
-    int level = td_num_level(inFloat ? (double)__fdividef((float)err, (float)scale) : err / scale);
+    int level = td_num_level(td_num_ratio(err, t->max_mag));
     if (level >= 0 && (unsigned int)level + 1 > t->reached) {
       td_num_site* sites = (td_num_site*)__td_region(TD_REGION_NUM_SITES);
       if (sites) td_num_reached(td_num_slot(sites, site), level, iter);
@@ -237,20 +250,7 @@ __device__ TD_INLINE_ON_CPU void __td_num_tally_end(unsigned int site, const td_
   if (!sites) return;
   td_num_site* s = td_num_slot(sites, site);
   if (__td_ctl.lanes_concurrent && td_num_tally_as_warp(s, site, t)) return;
-  if (t->count == 0) return;
-  atomicAdd(&s->count, (unsigned long long)t->count);
-  atomicAdd(&s->sum_err, t->sum_err);
-  atomicAdd(&s->sum_mag, t->sum_mag);
-  td_num_raise_quietly(&s->max_mag, t->max_mag);
-  td_num_raise_quietly(&s->max_ulps, t->max_ulps);
-  if (t->max_rel > 0) td_num_raise_quietly(&s->max_rel, t->max_rel);
-  if (td_num_raise(&s->max_err, t->max_err)) {  // the worst store so far: say where (racy between equal errors)
-    s->where_value = t->where_value;
-    s->where_shadow = t->where_shadow;
-    s->where_offset = t->where_offset;
-    s->where_block = td_block_linear();
-    s->where_thread = td_thread_linear();
-  }
+  if (t->count != 0) td_num_add_to_site(s, t, td_thread_linear());
 }
 
 // The shadow of mma.sync m16n8k{8,16} on 16-bit inputs (PTX ISA fragment layouts, as runtime/cpu/
