@@ -60,9 +60,7 @@ llvm::Value* pointerBehind(llvm::Value* v, llvm::Instruction* at) {
       v = base;
     } else if (auto* p2i = llvm::dyn_cast<llvm::PtrToIntOperator>(v)) {
       llvm::IRBuilder<> b(at);
-      llvm::Value* p = p2i->getPointerOperand();
-      llvm::Type* generic = llvm::PointerType::get(at->getContext(), 0);
-      if (p->getType() != generic) p = b.CreateAddrSpaceCast(p, generic);
+      llvm::Value* p = genericPointer(b, p2i->getPointerOperand());
       for (llvm::Value* off : offsets) p = b.CreateGEP(b.getInt8Ty(), p, b.CreateSExtOrTrunc(off, b.getInt64Ty()));
       return p;
     } else {
@@ -82,6 +80,10 @@ void forEachUserAccess(llvm::Module& m, const std::function<void(Access&, const 
     PointerRoots roots(isKernel(f));
     for (Access& a : accesses) visit(a, roots.of(a.ptr));
   }
+}
+
+llvm::Value* genericPointer(llvm::IRBuilderBase& b, llvm::Value* p) {
+  return p->getType()->getPointerAddressSpace() == 0 ? p : b.CreateAddrSpaceCast(p, b.getPtrTy());
 }
 
 void setHookLocation(llvm::IRBuilderBase& b, llvm::Instruction* at) {

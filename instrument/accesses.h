@@ -37,6 +37,10 @@ void forEachUserAccess(llvm::Module& m, const std::function<void(Access&, const 
 // calls in functions with debug info): `at`'s own, else line 0 of its function.
 void setHookLocation(llvm::IRBuilderBase& b, llvm::Instruction* at);
 
+// `p` as the generic pointer (address space 0) every hook takes: a shared array LLVM split into scalar
+// globals, constant memory or a private array reaches a hook through this cast.
+llvm::Value* genericPointer(llvm::IRBuilderBase& b, llvm::Value* p);
+
 // A warp-collective catalogue statement (ldmatrix, stmatrix, mma.sync): one lane alone cannot skip it.
 bool isWarpCollectiveAsm(llvm::Instruction* i);
 

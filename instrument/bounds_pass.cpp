@@ -92,7 +92,7 @@ llvm::PreservedAnalyses BoundsCheckPass::run(llvm::Module& m, llvm::ModuleAnalys
     unsigned addrSpace = a.ptr->getType()->getPointerAddressSpace();
     llvm::IRBuilder<> b(a.inst);
     setHookLocation(b, a.inst);
-    llvm::Value* generic = addrSpace == 0 ? a.ptr : b.CreateAddrSpaceCast(a.ptr, ptr);
+    llvm::Value* generic = genericPointer(b, a.ptr);
     llvm::Value* ok = nullptr;
     if (root.kind == PointerRoot::KernelArg) {
       s.space = Space::Global;

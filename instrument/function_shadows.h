@@ -314,7 +314,7 @@ class FunctionShadows {
     llvm::FunctionCallee hook = m_.getOrInsertFunction("__td_num_nonfinite", t.getVoidTy(), t.getPtrTy(), i32);
     unsigned n = 0;
     auto flush = [&] {
-      if (n) t.CreateCall(hook, {birthRecords_, t.getInt32(n)});
+      if (n) t.CreateCall(hook, {genericPointer(t, birthRecords_), t.getInt32(n)});
       n = 0;
     };
     // Fields are stored in their own types and widened by the runtime: a conversion here would be merged
@@ -431,7 +431,7 @@ class FunctionShadows {
     llvm::Value* s = llvm::UndefValue::get(w);
     for (unsigned k = 0, n = vec ? vec->getNumElements() : 1; k < n; ++k) {
       llvm::Value* v = vec ? b.CreateExtractElement(value, b.getInt32(k)) : value;
-      llvm::Value* p = b.CreateConstGEP1_32(elem, ptr, k);
+      llvm::Value* p = genericPointer(b, b.CreateConstGEP1_32(elem, ptr, k));
       llvm::Value* got = b.CreateCall(hook, {p, b.getInt32(space), b.getInt32(std::max(object, 0)), convert(b, v, dbl)});
       got = convert(b, got, w->getScalarType());
       s = vec ? b.CreateInsertElement(s, got, b.getInt32(k)) : got;

@@ -215,7 +215,8 @@ std::vector<llvm::Value*> FunctionShadows::mmaInDouble(llvm::CallInst& call, con
   llvm::FunctionCallee hook = m_.getOrInsertFunction("__td_num_mma", b.getVoidTy(), b.getInt32Ty(), b.getPtrTy(),
                                                      b.getPtrTy(), b.getPtrTy(), b.getPtrTy());
   setHookLocation(b, &call);
-  b.CreateCall(hook, {b.getInt32(static_cast<unsigned>(st.k)), a, bf, cs, ds});
+  b.CreateCall(hook, {b.getInt32(static_cast<unsigned>(st.k)), genericPointer(b, a), genericPointer(b, bf),
+                      genericPointer(b, cs), genericPointer(b, ds)});
   std::vector<llvm::Value*> d;
   for (unsigned e = 0; e < 4; ++e)
     d.push_back(convert(b, b.CreateLoad(dbl, b.CreateConstGEP1_32(dbl, ds, e)), c[e]->getType()));

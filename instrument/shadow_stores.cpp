@@ -112,7 +112,7 @@ void FunctionShadows::emitRun(const std::vector<ShadowedStore>& run, unsigned si
     for (llvm::BasicBlock* e : exits) {
       llvm::IRBuilder<> out(e, e->getFirstInsertionPt());
       setHookLocation(out, first.st);
-      out.CreateCall(flush, {out.getInt32(site), tally});
+      out.CreateCall(flush, {out.getInt32(site), genericPointer(out, tally)});
       zero(out);
     }
   } else {
@@ -135,8 +135,8 @@ void FunctionShadows::emitRun(const std::vector<ShadowedStore>& run, unsigned si
     for (unsigned k = 0, n = vec ? vec->getNumElements() : 1; k < n; ++k) {
       llvm::Value* ve = vec ? at.CreateExtractElement(x.value, at.getInt32(k)) : x.value;
       llvm::Value* se = vec ? at.CreateExtractElement(x.shadow, at.getInt32(k)) : x.shadow;
-      llvm::Value* p = at.CreateConstGEP1_32(x.type->getScalarType(), x.st->getPointerOperand(), k);
-      at.CreateCall(add, {tally, at.getInt32(site), p, at.getInt32(x.space), at.getInt32(std::max(x.object, 0)),
+      llvm::Value* p = genericPointer(at, at.CreateConstGEP1_32(x.type->getScalarType(), x.st->getPointerOperand(), k));
+      at.CreateCall(add, {genericPointer(at, tally), at.getInt32(site), p, at.getInt32(x.space), at.getInt32(std::max(x.object, 0)),
                           convert(at, ve, dbl), convert(at, se, dbl), at.getInt32(type), iteration});
     }
   }
@@ -144,7 +144,7 @@ void FunctionShadows::emitRun(const std::vector<ShadowedStore>& run, unsigned si
   llvm::StoreInst* last = run.back().st;
   llvm::IRBuilder<> end(last->getParent(), std::next(last->getIterator()));
   setHookLocation(end, last);
-  end.CreateCall(flush, {end.getInt32(site), tally});
+  end.CreateCall(flush, {end.getInt32(site), genericPointer(end, tally)});
 }
 
 }  // namespace td::shadows
