@@ -87,6 +87,34 @@ extern "C" __device__ __attribute__((const)) int __td_warp_size(void);
 #include <__clang_cuda_intrinsics.h>
 #include <__clang_cuda_math.h>
 
+// max and min of every other pair of types, overloaded as the SDK's math_functions.hpp does (clang's math
+// header has only int, so max(1.5f, 0.25f) became int max(1, 0)): floating point through fmax/fmin (a NaN
+// operand yields the other), float with double in double, mixed signedness in the unsigned type.
+#define TD_MAX_MIN(R, A, B, MAXF, MINF)                                                              \
+  static __device__ __forceinline__ R max(A a, B b) { return MAXF((R)a, (R)b); }                  \
+  static __device__ __forceinline__ R min(A a, B b) { return MINF((R)a, (R)b); }
+TD_MAX_MIN(unsigned int, unsigned int, unsigned int, umax, umin)
+TD_MAX_MIN(unsigned int, int, unsigned int, umax, umin)
+TD_MAX_MIN(unsigned int, unsigned int, int, umax, umin)
+TD_MAX_MIN(long, long, long, llmax, llmin)
+TD_MAX_MIN(unsigned long, unsigned long, unsigned long, ullmax, ullmin)
+TD_MAX_MIN(unsigned long, long, unsigned long, ullmax, ullmin)
+TD_MAX_MIN(unsigned long, unsigned long, long, ullmax, ullmin)
+TD_MAX_MIN(long long, long long, long long, llmax, llmin)
+TD_MAX_MIN(unsigned long long, unsigned long long, unsigned long long, ullmax, ullmin)
+TD_MAX_MIN(unsigned long long, long long, unsigned long long, ullmax, ullmin)
+TD_MAX_MIN(unsigned long long, unsigned long long, long long, ullmax, ullmin)
+TD_MAX_MIN(float, float, float, fmaxf, fminf)
+TD_MAX_MIN(double, double, double, fmax, fmin)
+TD_MAX_MIN(double, float, double, fmax, fmin)
+TD_MAX_MIN(double, double, float, fmax, fmin)
+#undef TD_MAX_MIN
+// abs of the other types, as the SDK declares them (clang's math header has abs(int) only).
+static __device__ __forceinline__ long abs(long a) { return labs(a); }
+static __device__ __forceinline__ long long abs(long long a) { return llabs(a); }
+static __device__ __forceinline__ float abs(float a) { return fabsf(a); }
+static __device__ __forceinline__ double abs(double a) { return fabs(a); }
+
 // Atomics (the SDK's sm_20/sm_60 atomic wrappers), on clang's __*Atomic* device functions.
 static __device__ __forceinline__ int atomicAdd(int* p, int v) { return __iAtomicAdd(p, v); }
 static __device__ __forceinline__ unsigned int atomicAdd(unsigned int* p, unsigned int v) { return __uAtomicAdd(p, v); }
@@ -124,10 +152,18 @@ static __device__ __forceinline__ size_t __cvta_generic_to_global(const void* p)
 static __device__ __forceinline__ void* __cvta_shared_to_generic(size_t a) { return __nv_cvta_shared_to_generic_impl(a); }
 static __device__ __forceinline__ void* __cvta_global_to_generic(size_t a) { return __nv_cvta_global_to_generic_impl(a); }
 
-// Device printf (clang lowers it to the device runtime's vprintf) and assert, as the SDK's headers have them.
-extern "C" __host__ __device__ int printf(const char* format, ...);
+// Device printf (clang lowers it to the device runtime's vprintf) and assert, declared as clang's CUDA
+// runtime wrapper does: printf for the device only, so that the C library's host printf (<cstdio>,
+// <stdio.h>) is its host-side overload, and the C library's assert (<cassert>) calls a device __assert_fail.
+extern "C" __device__ int printf(const char* format, ...);
 extern "C" __device__ void __assertfail(const char* message, const char* file, unsigned int line, const char* function,
                                         size_t charSize);
+extern "C" {
+__device__ static inline void __assert_fail(const char* message, const char* file, unsigned int line,
+                                            const char* function) {
+  __assertfail(message, file, line, function, sizeof(char));
+}
+}
 #ifndef assert
 #ifdef NDEBUG
 #define assert(e) ((void)0)
