@@ -102,21 +102,23 @@ std::optional<unsigned> firstIteration(const td_num_site& s, int level) {
   return ~s.first_iter[level];
 }
 
-// max|value - shadow| over max|shadow| of what a site stored.
-double normwiseOf(const td_num_site& s) {
-  double maxErr = fromBits(s.max_err), maxMag = fromBits(s.max_mag);
-  return maxMag > 0 ? maxErr / maxMag : (maxErr > 0 ? INFINITY : 0);
+// max|value - shadow| over max|shadow| of what a site stored, the magnitude floored at the stored type's
+// smallest normal (an absolute tolerance, as torch.testing.assert_close has one): values that decay into
+// the subnormal range, or to zero where exact arithmetic keeps a 1e-250, are not drift (--subnormals
+// counts them).
+double normwiseOf(const td_num_site& s, const std::string& type) {
+  return fromBits(s.max_err) / std::max(fromBits(s.max_mag), smallestNormal(type));
 }
 
 // A line whose stores are several in the compiled code (a loop unrolled, fully: a tree reduction's steps):
 // which of them, in program order, first passed the threshold, and the drift of each.
-std::string copiesNote(const Place& p, double threshold) {
+std::string copiesNote(const Place& p, const std::string& type, double threshold) {
   size_t stored = 0, first = 0;
   std::string each;
   for (size_t k = 0; k < p.each.size(); ++k) {
     if (p.each[k].count == 0) continue;
     ++stored;
-    double d = normwiseOf(p.each[k]);
+    double d = normwiseOf(p.each[k], type);
     if (!first && d > threshold) first = stored;
     if (p.each.size() <= 16) each += fmt::format("{}{:.3g}", each.empty() ? "" : ", ", d);
   }
@@ -216,9 +218,9 @@ void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundl
     for (const Place& p : placesOf(r, sites, SiteKind::Store)) {
       const Site& s = sites.sites[p.ids.front()];
       const td_num_site& st = p.merged;
-      double maxErr = fromBits(st.max_err), maxMag = fromBits(st.max_mag), normwise = normwiseOf(st);
       // A value the kernel itself rounded to a narrower type is held to that type's threshold.
       const std::string& precision = s.roundedThrough.empty() ? s.what : s.roundedThrough;
+      double maxErr = fromBits(st.max_err), normwise = normwiseOf(st, precision);
       double threshold = thresholdOf(precision);
       if (!(normwise > threshold)) continue;
       Finding f;
@@ -243,34 +245,27 @@ void driftFindings(const LaunchOutcome& out, const SiteTable& sites, const Bundl
       const Site* accSite = acc ? &sites.sites[acc->ids.front()] : nullptr;
       if (acc) {
         f.loc = accSite->loc;
-        f.title = fmt::format("{} accumulator drifts: its {} stores end {:.3g} from exact arithmetic (normwise, {:.0f} "
+        f.title = fmt::format("{} accumulator drifts: its {} stores end {:.3g} from exact arithmetic (normwise, {:.3g} "
                               "units of {}'s roundoff; threshold {:.3g})",
                               accSite->what, stores, normwise, normwise / u, precision, threshold);
         f.notes.push_back(iterationNote(acc->merged, thresholdOf(accSite->what), "the accumulator", accSite->updatesPerStep));
         f.related.push_back({"stored at", s.loc});
       } else {
-        f.title = fmt::format("{} stores drift {:.3g} from exact arithmetic (normwise, {:.0f} units of {}'s roundoff; "
+        f.title = fmt::format("{} stores drift {:.3g} from exact arithmetic (normwise, {:.3g} units of {}'s roundoff; "
                               "threshold {:.3g})",
                               stores, normwise, normwise / u, precision, threshold);
         std::string storeNote = iterationNote(st, threshold, "the stored value");
         if (!storeNote.empty()) f.notes.push_back(storeNote);
-        std::string copies = copiesNote(p, threshold);
+        std::string copies = copiesNote(p, precision, threshold);
         if (!copies.empty()) f.notes.push_back(copies);
       }
       f.notes.push_back(fmt::format("largest error {:.6g} at {}: stored {:.9g}, the shadow says {:.9g}", maxErr, where,
                                     st.where_value, st.where_shadow));
       f.notes.push_back(fmt::format("over {} stores: mean error {:.3g} of the mean magnitude; largest elementwise "
-                                    "relative error {:.3g}; largest error {:.4g} ulp of {}",
+                                    "relative error {:.3g}; largest error {:.4g} ulps of {}",
                                     st.count, st.sum_mag > 0 ? st.sum_err / st.sum_mag : 0.0, fromBits(st.max_rel),
                                     fromBits(st.max_ulps), s.what));
-      double normal = smallestNormal(precision);
-      if (fromBits(st.max_ulps) <= 1.0 && maxMag < normal)  // one rounding, in the subnormal range
-        f.notes.push_back(fmt::format("every store is within one rounding of exact arithmetic; the precision is lost "
-                                      "because the values are subnormal in {} (the largest {:.3g}, below its smallest "
-                                      "normal {:.3g}): scale them into its normal range (--subnormals counts them)",
-                                      precision, maxMag, normal));
-      else
-        f.notes.push_back(cureFor(precision, acc != nullptr));
+      f.notes.push_back(cureFor(precision, acc != nullptr));
       found.push_back({normwise, f});
     }
     if (countsSubnormals(settings)) subnormalFindings(r, sites, b, found);
