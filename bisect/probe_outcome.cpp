@@ -68,6 +68,11 @@ ProbeOutcome judgeProbe(const nlohmann::json& report, int exitCode, const std::s
       o.launchIndex = launchIndex;
       return o;
     }
+  // A launch stopped at --timeout while it still progressed neither fails nor passes: the rest is unchecked.
+  for (auto [r, launchIndex] : reportsIn(report))
+    for (const nlohmann::json& f : (*r)["findings"])
+      if (f.value("kind", std::string()) == rule::KernelStillRunning)
+        return unjudged(3, rule::KernelStillRunning, f.value("message", std::string()), placeOf(f));
   if (report.is_object() && report.contains("error") && report["error"].is_object()) {  // a stop report
     const nlohmann::json& e = report["error"];
     std::string place = e.value("file", std::string());

@@ -16,6 +16,9 @@ struct Rule {
   const char* fullDescription;   // what it means
   const char* help;              // the usual cure
   std::vector<const char*> fields;  // what a finding of it reports besides kind, message and count
+  // A kind that is benign as a rule (the idiom is what users mean): its findings are set aside as such
+  // (Report::benign, named in one note) unless the family setting named here is given; null: always a finding.
+  const char* reportedWith = nullptr;
 };
 
 }  // namespace td

@@ -240,6 +240,10 @@ void addCheckOptions(CLI::App* sub, const std::shared_ptr<CheckArgs>& args) {
   sub->add_flag_callback(
       "--subnormals", [args] { args->req.settings["subnormals"] = "on"; },
       "numerics: count the subnormal values each store writes, and the zeros exact arithmetic would not give");
+  sub->add_flag_callback(
+      "--strict-races", [args] { args->req.settings["strict-races"] = "on"; },
+      "race: report unordered writes that store the bytes already there (every thread storing one all-reduced "
+      "value) as findings; by default they are set aside as benign and named in one note");
   sub->add_option("--format", args->format, "report format: text, json, sarif (SARIF 2.1.0) or junit (JUnit XML); diff: text or json")->check(CLI::IsMember(reportFormats()));
   sub->add_option("--out", args->out, "write the report to FILE instead of standard output");
   sub->add_option("--seed", args->req.seed, "seed for random buffer initialisers (default 0)");
@@ -323,6 +327,7 @@ int runWritingStops(CheckArgs& args, const std::function<int()>& work) {
     removeStaleTemporaries("capture");  // a run killed by SIGKILL could not remove its own
     setCompileTimeLimit(std::max(args.req.launch.timeoutSeconds, 120.0));
     if (args.reportOwnsStdout()) args.req.launch.devicePrintFd = 2;
+    args.req.launch.showProgress = args.format == "text" && isatty(STDERR_FILENO);
     parseSchedule(args.schedule, args.req.launch);
     LaunchPolicy::parse(args.launches);  // a bad --launches is bad input whatever is checked
     return work();

@@ -21,6 +21,7 @@
 #include "runtime/cuda/cuda_executor.h"
 #include "runtime/executor_limit.h"
 #include "runtime/regions.h"
+#include "sanitizer/benign.h"
 #include "sanitizer/collector.h"
 #include "sanitizer/launch_limits.h"
 #include "sanitizer/output_diff.h"
@@ -209,6 +210,7 @@ CheckResult runCheck(const CheckRequest& req) {
   r.findings.insert(r.findings.end(), found.begin(), found.end());
   if (req.repeat > 1) repeatRuns(req, b, checks, profile, onGpu, launch, res);
   addScriptLines(r.findings, b.sourcePath, scriptLines);
+  setBenignAside(r, checks.settings);
   return res;
 }
 

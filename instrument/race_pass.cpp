@@ -181,6 +181,34 @@ std::map<const llvm::GlobalVariable*, std::string> sharedArraysBehindUnknownAsm(
   return found;
 }
 
+// What a plain store writes, as two 64-bit words (little-endian, as NVPTX and AMDGPU store): the race
+// hooks tell a write of the bytes already there from one that changes them. Null where the store is not
+// plain or wider than 16 bytes.
+struct StoredBits {
+  llvm::Value* lo = nullptr;
+  llvm::Value* hi = nullptr;
+};
+
+StoredBits storedBits(llvm::IRBuilder<>& b, const Access& a) {
+  auto* st = llvm::dyn_cast<llvm::StoreInst>(a.inst);
+  if (!st || st->isAtomic()) return {};
+  llvm::Value* v = st->getValueOperand();
+  llvm::Type* t = v->getType();
+  const llvm::DataLayout& dl = st->getModule()->getDataLayout();
+  if (t->isPointerTy()) {
+    v = b.CreatePtrToInt(v, b.getIntNTy(dl.getPointerSizeInBits(t->getPointerAddressSpace())));
+    t = v->getType();
+  }
+  if (!t->isIntOrIntVectorTy() && !t->isFPOrFPVectorTy()) return {};
+  uint64_t bits = dl.getTypeSizeInBits(t).getFixedValue();
+  if (bits == 0 || bits % 8 || bits != dl.getTypeStoreSizeInBits(t).getFixedValue()) return {};
+  if (bits <= 64) return {b.CreateZExt(b.CreateBitCast(v, b.getIntNTy(static_cast<unsigned>(bits))), b.getInt64Ty()),
+                          b.getInt64(0)};
+  if (bits != 128) return {};
+  llvm::Value* words = b.CreateBitCast(v, llvm::FixedVectorType::get(b.getInt64Ty(), 2));
+  return {b.CreateExtractElement(words, uint64_t{0}), b.CreateExtractElement(words, uint64_t{1})};
+}
+
 }  // namespace
 
 // The hooks' kind argument: TD_ACCESS_* and TD_CHECK_* (checks/race/race_abi.h; race_runtime.cu reads them).
@@ -190,8 +218,9 @@ void RacePass::hookAccesses(llvm::Module& m) {
   llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
   llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
   llvm::Type* voidTy = llvm::Type::getVoidTy(ctx);
-  llvm::FunctionCallee sharedHook = m.getOrInsertFunction("__td_race_shared", voidTy, i32, ptr, i32, i32, ptr, i64, i32);
-  llvm::FunctionCallee globalHook = m.getOrInsertFunction("__td_race_global", voidTy, i32, i32, ptr, i32, i32);
+  llvm::FunctionCallee sharedHook =
+      m.getOrInsertFunction("__td_race_shared", voidTy, i32, ptr, i32, i32, ptr, i64, i32, i64, i64);
+  llvm::FunctionCallee globalHook = m.getOrInsertFunction("__td_race_global", voidTy, i32, i32, ptr, i32, i32, i64, i64);
   llvm::DenseMap<const llvm::GlobalVariable*, int> sharedIds = sharedObjectIds(m);
   unsigned flags = (init_ ? TD_CHECK_INIT : 0u) | (race_ ? TD_CHECK_RACE : 0u);
   // A buffer the kernel never writes cannot race (read against read never does): its reads need only
@@ -228,10 +257,15 @@ void RacePass::hookAccesses(llvm::Module& m) {
     unsigned id = table_.add(s);
     llvm::IRBuilder<> b(a.inst);
     setHookLocation(b, a.inst);
-    llvm::Value* generic = a.ptr->getType()->getPointerAddressSpace() == 0 ? a.ptr : b.CreateAddrSpaceCast(a.ptr, ptr);
+    llvm::Value* generic = genericPointer(b, a.ptr);
     unsigned kind = a.kind == SiteKind::Atomic ? TD_ACCESS_ATOMIC : isWrite(a) ? TD_ACCESS_WRITE : TD_ACCESS_READ;
+    StoredBits stored = (accessFlags & TD_CHECK_RACE) ? storedBits(b, a) : StoredBits{};
+    if (stored.lo) kind |= TD_ACCESS_VALUE;
+    llvm::Value* lo = stored.lo ? stored.lo : b.getInt64(0);
+    llvm::Value* hi = stored.hi ? stored.hi : b.getInt64(0);
     if (!shared) {
-      b.CreateCall(globalHook, {b.getInt32(id), b.getInt32(root.argNo), generic, a.size, b.getInt32(kind | accessFlags)});
+      b.CreateCall(globalHook,
+                   {b.getInt32(id), b.getInt32(root.argNo), generic, a.size, b.getInt32(kind | accessFlags), lo, hi});
       return;
     }
     // The array the access belongs to: an access outside it is the bounds check's (and is skipped).
@@ -249,8 +283,8 @@ void RacePass::hookAccesses(llvm::Module& m) {
                                  : llvm::ConstantExpr::getPointerBitCastOrAddrSpaceCast(root.var, p->getType());
       offset = b.CreateTrunc(b.CreateSub(b.CreatePtrToInt(p, i64), b.CreatePtrToInt(base, i64)), i32);
     }
-    b.CreateCall(sharedHook,
-                 {b.getInt32(id), generic, a.size, b.getInt32(kind | accessFlags), obj, b.getInt64(objBytes), offset});
+    b.CreateCall(sharedHook, {b.getInt32(id), generic, a.size, b.getInt32(kind | accessFlags), obj, b.getInt64(objBytes),
+                              offset, lo, hi});
   });
 }
 

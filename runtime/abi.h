@@ -28,7 +28,9 @@
 #define TD_KIND_TRAP 14           // a thread reached __trap(); the kernel stops. No payload
 #define TD_KIND_FP_OVERFLOW 15    // td_num_payload (checks/numerics/numerics_abi.h): +-inf from finite operands
 #define TD_KIND_FP_INVALID 16     // td_num_payload: NaN from finite operands
-#define TD_KIND_COUNT 17
+#define TD_KIND_SHARED_SAME_VALUE 17  // td_race_payload: an unordered write that stored the bytes already there
+#define TD_KIND_GLOBAL_SAME_VALUE 18
+#define TD_KIND_COUNT 19
 
 // Object classes an access is attributed to.
 #define TD_OBJ_GLOBAL_ARG 0   // object = kernel argument index

@@ -48,7 +48,9 @@ struct RegionReadback {
 struct LaunchOutcome {
   // Stopped: a thread failed a device assert or reached __trap, and the kernel ended (its record says which).
   // Rejected: the driver refused the launch (message: its error); the kernel never ran.
-  enum Status { Completed, Faulted, TimedOut, Deadlocked, Crashed, Stopped, Rejected } status = Completed;
+  // TimedOut: no progress in the last part of --timeout (a hang); Unfinished: still progressing when
+  // --timeout ran out (slow, not hung: the CPU executor tells them apart).
+  enum Status { Completed, Faulted, TimedOut, Deadlocked, Crashed, Stopped, Rejected, Unfinished } status = Completed;
   std::vector<td_record> records;
   uint64_t recordsDropped = 0;
   std::vector<uint32_t> hits;  // nsites * TD_KIND_COUNT
@@ -56,8 +58,10 @@ struct LaunchOutcome {
   std::vector<Waiter> waiters;
   std::vector<RegionReadback> readbacks;
   uint64_t blocksRun = 0;
+  uint64_t blocksToRun = 0;    // the blocks this launch was to run (all, or the --blocks sample)
   std::string message;         // for Crashed: what happened
-  double seconds = 0;          // kernel execution time (the child's run)
+  double seconds = 0;          // kernel execution time (the child's run; until it was stopped, for Unfinished)
+  double idleSeconds = 0;      // Unfinished: how long before the stop the last barrier, thread or block finished
   TimedLaunches timing;        // the timing launches one by one, and the clocks meanwhile
   std::string executor, device;
 };
@@ -81,6 +85,7 @@ struct LaunchOptions {
   uint64_t scheduleSeed = 0;
   int devicePrintFd = 1;         // where device printf writes (both executors; 2 when the report takes stdout)
   std::vector<uint64_t> blocks;  // CPU executor: linear indices of the blocks to run; empty: all
+  bool showProgress = false;     // CPU executor: a progress line on standard error (a terminal) for long runs
 };
 
 }  // namespace td

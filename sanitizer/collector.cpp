@@ -4,6 +4,7 @@
 #include "sanitizer/rules.h"
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <fmt/format.h>
 #include <map>
@@ -142,6 +143,29 @@ Finding hangFinding(const LaunchOutcome& out, const SiteTable& sites) {
   return f;
 }
 
+// A run stopped at --timeout while it still progressed: slow, not hung. How far it got, and what to do.
+Finding stillRunningFinding(const LaunchOutcome& out) {
+  Finding f;
+  f.kind = rule::KernelStillRunning;
+  f.fatal = true;
+  uint64_t done = out.blocksRun, total = out.blocksToRun;
+  f.title = fmt::format("the kernel was still running when --timeout ran out ({:.0f} s): {} of {} blocks done, every "
+                        "running block still progressing (a barrier released or a thread finished within {:.1f} s of the stop)",
+                        out.seconds, done, total, std::max(out.idleSeconds, 0.1));
+  if (done > 0 && total > done) {
+    double need = out.seconds * static_cast<double>(total) / static_cast<double>(done);
+    f.notes.push_back(fmt::format("at this rate the whole grid needs about {:.0f} s: run it with --timeout {:.0f}, or "
+                                  "check a sample of the blocks with --blocks sample:{}",
+                                  need, std::ceil(need * 1.5 / 10) * 10, std::max<uint64_t>(1, done / 2)));
+  } else {
+    f.notes.push_back("no block finished yet: give it more time (--timeout), check a few blocks (--blocks sample:4), or "
+                      "make the shape smaller");
+  }
+  f.notes.push_back("not a hang: a loop that never ends releases no barrier and finishes no thread; this kernel's "
+                    "threads kept doing both. Findings above are from the part that ran");
+  return f;
+}
+
 // The optimiser unrolls and duplicates code, so one source access can be several IR sites: users
 // think in source sites, so findings of the same check, place, buffer and access kind become one.
 std::vector<Finding> mergeBySourceSite(std::vector<Finding> in) {
@@ -202,6 +226,7 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
   if (out.status == LaunchOutcome::Faulted && !stopped) findings.push_back(faultFinding(out, sites));
   if (out.status == LaunchOutcome::Deadlocked || out.status == LaunchOutcome::TimedOut)
     findings.push_back(hangFinding(out, sites));
+  if (out.status == LaunchOutcome::Unfinished) findings.push_back(stillRunningFinding(out));
   if (out.status == LaunchOutcome::Crashed || out.status == LaunchOutcome::Rejected) {
     Finding f;
     f.kind = out.status == LaunchOutcome::Crashed ? rule::KernelCrash : rule::LaunchRejected;

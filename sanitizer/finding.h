@@ -54,6 +54,7 @@ struct Report {
   // Findings taken out of `findings` (they no longer count for the exit code), still reported as such:
   std::vector<Finding> suppressed;  // by --suppressions
   std::vector<Finding> baselined;   // by --baseline: seen in the baseline run already
+  std::vector<Finding> benign;      // kinds benign as a rule (Rule::reportedWith), without the setting that reports them
   uint64_t recordsDropped = 0;
   bool launched = false;
   uint64_t blocksRun = 0, blocksTotal = 0;

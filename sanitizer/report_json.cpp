@@ -75,6 +75,10 @@ nlohmann::json reportJson(const Report& r) {
     j["suppressed"] = nlohmann::json::array();
     for (const Finding& f : r.suppressed) j["suppressed"].push_back(findingJson(f));
   }
+  if (!r.benign.empty()) {
+    j["benign"] = nlohmann::json::array();
+    for (const Finding& f : r.benign) j["benign"].push_back(findingJson(f));
+  }
   if (!r.baselined.empty()) {
     j["baselined"] = nlohmann::json::array();
     for (const Finding& f : r.baselined) j["baselined"].push_back(findingJson(f));

@@ -78,6 +78,12 @@ std::string renderSarif(const std::vector<RunSet>& sets, const CiOutcome& ci) {
         results.push_back(result(f, fallback, rules));
         results.back()["suppressions"] = {{{"kind", "external"}, {"justification", "suppressed by " + f.suppressedBy}}};
       }
+      for (const Finding& f : run.report->benign) {  // benign as a rule: shown dismissed, with why
+        results.push_back(result(f, fallback, rules));
+        const Rule* rule = findRule(f.kind);
+        std::string option = rule && rule->reportedWith ? rule->reportedWith : "";
+        results.back()["suppressions"] = {{{"kind", "external"}, {"justification", "benign as a rule; --" + option + " reports it"}}};
+      }
       for (const Finding& f : run.report->baselined) {
         results.push_back(result(f, fallback, rules));
         results.back()["baselineState"] = "unchanged";

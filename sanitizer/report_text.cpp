@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "sanitizer/benign.h"
 #include "sanitizer/reporters.h"
 #include "sanitizer/rules.h"
 
@@ -39,6 +40,7 @@ std::string renderText(const Report& r, bool colour) {
     out += "\n";
   }
   for (const std::string& u : r.unchecked) out += "note: not checked: " + u + "\n";
+  if (std::string benign = benignNote(r); !benign.empty()) out += "note: " + benign + "\n";
   if (r.recordsDropped)
     out += fmt::format("note: {} records did not fit the channel; counts are exact, some first threads are missing\n",
                        r.recordsDropped);

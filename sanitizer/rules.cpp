@@ -79,6 +79,11 @@ const std::vector<Rule>& builtinRules() {
        "Threads spin, or wait at barriers that never complete.",
        "Look at where the threads wait; a barrier inside a branch only some threads take is the usual cause.",
        kStop},
+      {rule::KernelStillRunning, "run", Severity::Error, "The kernel was still running when --timeout ran out",
+       "The run made progress to the end (barriers released, threads and blocks finished) but did not finish in "
+       "time: a slow run, not a hang. Nothing after the stop was checked.",
+       "Give it more time (--timeout), check a sample of the blocks (--blocks sample:N), or make the shape smaller.",
+       kStop},
       {rule::Deadlock, "run", Severity::Error, "Threads wait and none can proceed",
        "Every remaining thread waits at a barrier or a warp operation that the others never reach.",
        "Make every thread of the block reach the same barriers (no return before __syncthreads).", kStop},
@@ -116,6 +121,18 @@ const std::vector<Rule>& builtinRules() {
        "Two threads or blocks wrote the same global bytes; the last writer wins by chance (edge tiles that wrap "
        "into the next row are a common cause).",
        "Guard the edge so each element has one writer, or use atomics to accumulate.", kRace},
+      {rule::SharedRaceSameValue, "race", Severity::Warning, "Unordered writes of the same bytes to shared memory",
+       "Threads wrote shared bytes with nothing ordering them, but each stored the bytes already there (every thread "
+       "staging the same element, or storing one all-reduced value): no schedule changes what is read. Set aside as "
+       "benign unless --strict-races.",
+       "Let one thread write (threadIdx.x == 0) if the duplicate stores cost bandwidth; no fix is needed for "
+       "correctness.", kRace, "strict-races"},
+      {rule::GlobalRaceSameValue, "race", Severity::Warning, "Unordered writes of the same bytes to global memory",
+       "Threads or blocks wrote global bytes with nothing ordering them, but each stored the bytes already there "
+       "(every thread of a block storing its all-reduced mean): no schedule changes the result. Set aside as benign "
+       "unless --strict-races.",
+       "Let one thread write (threadIdx.x == 0) if the duplicate stores cost bandwidth; no fix is needed for "
+       "correctness.", kRace, "strict-races"},
       {rule::UninitializedSharedRead, "init", Severity::Error, "Read of shared memory no thread wrote",
        "A thread read shared bytes that no thread of the block had written in this launch.",
        "Fill the tile before reading it (all of it, edges included), with a barrier between.", kAccess},

@@ -11,6 +11,7 @@
 #define TD_CHECK_INIT 4u   // uninitialised reads (family "init")
 #define TD_CHECK_RACE 8u   // races (family "race")
 #define TD_CHECKS (TD_CHECK_INIT | TD_CHECK_RACE)
+#define TD_ACCESS_VALUE 16u  // a write whose bytes the hook's value_lo/value_hi carry (plain stores of <= 16 bytes)
 
 // TD_REGION_SHARED_SHADOW and TD_REGION_BUFFER_SHADOW: one granule per 4 bytes of a block's shared window
 // (zeroed when the block starts) and of every global buffer (zeroed at launch): the last write and the
@@ -32,8 +33,11 @@
 typedef struct td_granule {
   unsigned long long w, r;
   unsigned int w_aux, r_aux;  // low 16 bits: the thread's __syncwarp count; high 16: the block's other-sync count
-  unsigned int written;       // bits 0-3: the granule's bytes written so far
-  unsigned int pad;
+  // With `value` one 8-byte word, exchanged as one (race_runtime.cu): bits 0-3 the granule's bytes written
+  // so far, 4-7 those whose last write's value `value` holds (a write the pass could not see the value of
+  // clears them), 8-30 who wrote last (a tag's thread and block).
+  unsigned int written;
+  unsigned int value;         // the bytes the last writes stored: an unordered write of the same bytes is benign
 } __attribute__((aligned(16))) td_granule;  // a reader loads it as two 16-byte words
 
 // The payload of race records (TD_KIND_*_RAW, _WAR, _WAW) and of uninitialised reads (TD_KIND_*_UNINIT,
@@ -43,7 +47,7 @@ typedef struct td_race_payload {
   unsigned int partner_thread;  // the other access's thread: its linear id in its block
   unsigned int partner_site;    // and its site; ~0u when the shadow could not keep it (past 65534)
   unsigned int partner_block;   // and its block's linear id, modulo 4096 (the shadow tag keeps 12 bits)
-  unsigned int pad;
+  unsigned int hazard;          // TD_KIND_*_SAME_VALUE: 1 write-after-read, 2 write-after-write; else 0
 } td_race_payload;
 
 #endif

@@ -9,7 +9,8 @@ Family raceFamily() {
   f.name = "race";
   f.summary = "data races in shared memory and global buffers, within and across blocks";
   f.recordKinds = {TD_KIND_SHARED_RAW, TD_KIND_SHARED_WAR, TD_KIND_SHARED_WAW, TD_KIND_GLOBAL_RAW, TD_KIND_GLOBAL_WAR,
-                   TD_KIND_GLOBAL_WAW};
+                   TD_KIND_GLOBAL_WAW, TD_KIND_SHARED_SAME_VALUE, TD_KIND_GLOBAL_SAME_VALUE};
+  f.settingNames = {"strict-races"};  // same-value writes reported as races
   return f;
 }
 

@@ -34,7 +34,7 @@ Finding raceFinding(const RecordGroup& g, const SiteTable& sites, const Bundle& 
   f.access = accessWord(s.kind);
   f.width = s.size;
   f.threads = threads;
-  bool global = kind >= TD_KIND_GLOBAL_RAW;
+  bool global = kind >= TD_KIND_GLOBAL_RAW && kind != TD_KIND_SHARED_SAME_VALUE;
   auto place = [&](int64_t offset) {
     return global ? globalPlace(s, offset, b, f) : sharedPlace(s, offset, sites, f);
   };
@@ -50,12 +50,15 @@ Finding raceFinding(const RecordGroup& g, const SiteTable& sites, const Bundle& 
                                "the read)");
     return f;
   }
-  unsigned hazardOf = kind - (global ? TD_KIND_GLOBAL_RAW : TD_KIND_SHARED_RAW);  // 0 RAW, 1 WAR, 2 WAW
+  bool same = kind == TD_KIND_SHARED_SAME_VALUE || kind == TD_KIND_GLOBAL_SAME_VALUE;
   static const char* kinds[2][3] = {{rule::SharedRaceRaw, rule::SharedRaceWar, rule::SharedRaceWaw},
                                     {rule::GlobalRaceRaw, rule::GlobalRaceWar, rule::GlobalRaceWaw}};
   static const char* hazards[3] = {"read-after-write", "write-after-read", "write-after-write"};
-  f.kind = kinds[global][hazardOf];
-  const char* hazard = hazards[hazardOf];
+  // 0 RAW, 1 WAR, 2 WAW; a same-value write's record says which it was.
+  unsigned hazardOf = same ? (recs.empty() ? 2u : std::min(payloadOf<td_race_payload>(*recs.front()).hazard, 2u))
+                           : kind - (global ? TD_KIND_GLOBAL_RAW : TD_KIND_SHARED_RAW);
+  f.kind = same ? (global ? rule::GlobalRaceSameValue : rule::SharedRaceSameValue) : kinds[global][hazardOf];
+  const char* hazard = same ? "same-value write" : hazards[hazardOf];
   const char* space = global ? "global memory" : "shared memory";
   if (recs.empty()) {
     f.title = fmt::format("{} race on {} at this {} (no record kept: the channel was full)", hazard, space, f.access);
@@ -91,6 +94,12 @@ Finding raceFinding(const RecordGroup& g, const SiteTable& sites, const Bundle& 
     f.notes.push_back(fmt::format("the earlier {}: {}{}", accessWord(other->kind), other->loc.str(),
                                   other->loc.function.empty() ? "" : " in " + other->loc.function));
     f.partner = other->loc;
+  }
+  if (same) {
+    f.notes.push_back(fmt::format("both stored the same bytes (a {} pair): whichever runs first, every thread reads the "
+                                  "same value, so this is not reported as a race unless --strict-races",
+                                  hazards[hazardOf]));
+    return f;
   }
   if (otherBlock)
     f.notes.push_back("threads of different blocks are not ordered within a launch: give each block its own elements, "

@@ -47,16 +47,94 @@ static __device__ __forceinline__ bool td_conflicts(unsigned long long tag, unsi
 }
 
 static __device__ __forceinline__ void td_race_report(unsigned int kind, unsigned int site, long long off,
-                                                      unsigned long long tag) {
+                                                      unsigned long long tag, unsigned int hazard = 0) {
   unsigned int partner_site = TD_TAG_SITE(tag) == 0xffffu ? ~0u : TD_TAG_SITE(tag);
   td_report_payload(kind, site, td_race_payload{off, TD_TAG_THREAD(tag) - 1, partner_site,
-                                                (unsigned int)((tag & TD_TAG_BLOCK_MASK) >> TD_TAG_BLOCK_SHIFT), 0});
+                                                (unsigned int)((tag & TD_TAG_BLOCK_MASK) >> TD_TAG_BLOCK_SHIFT), hazard});
 }
 
-// Shadow kinds: the record kinds of one memory space (shared or global), in RAW, WAR, WAW, uninit order
-// as in abi.h, and the word exchange that space's shadow needs.
+// The bytes a write stores, as the pass hands them over: the first 16, little-endian; `known` false where
+// it could not (a memory intrinsic, an atomic, a copy the catalogue models, a wider store).
+struct td_stored {
+  unsigned long long lo, hi;
+  bool known;
+};
+
+// One granule's view of a write: `value` its bytes at their places in the granule, `at` the granule's
+// first byte in the memory itself (only the bytes the write touches are read through it).
+struct td_granule_write {
+  unsigned int value;
+  bool known;
+  const volatile unsigned char* at;
+};
+
+static __device__ __forceinline__ unsigned int td_byte_mask(unsigned int bytes) {
+  return (bytes & 1u ? 0xffu : 0u) | (bytes & 2u ? 0xff00u : 0u) | (bytes & 4u ? 0xff0000u : 0u) | (bytes & 8u ? 0xff000000u : 0u);
+}
+
+// Byte `i` of what a write stores.
+static __device__ __forceinline__ unsigned int td_stored_byte(const td_stored& v, unsigned long long i) {
+  return i < 8 ? (unsigned int)(v.lo >> (8 * i)) & 0xffu : i < 16 ? (unsigned int)(v.hi >> (8 * (i - 8))) & 0xffu : 0u;
+}
+
+// A granule's value word (td_granule.written and .value as one 8-byte word, race_abi.h): the bytes written
+// (bits 0-3), those whose value it holds (4-7), who wrote them last (8-30: a tag's thread and block), the
+// value (32-63).
+static __device__ __forceinline__ unsigned long long td_value_writer(unsigned long long tag) {
+  return (unsigned long long)(TD_TAG_THREAD(tag) | (((tag & TD_TAG_BLOCK_MASK) >> TD_TAG_BLOCK_SHIFT) << 11)) << 8;
+}
+#define TD_VALUE_WRITER_MASK (0x7fffffull << 8)
+
+// Does a value word hold these bytes of the write, as `writer` stored them?
+static __device__ __forceinline__ bool td_word_holds(unsigned long long word, unsigned int bytes, const td_granule_write& g) {
+  return (((unsigned int)word >> 4) & bytes) == bytes &&
+         ((((unsigned int)(word >> 32)) ^ g.value) & td_byte_mask(bytes)) == 0;
+}
+
+// Does the write store the bytes the conflicting access `other` (a tag) left there? The value word the
+// write exchanged for its own (`before`) holds other's value when other wrote last; concurrent GPU writers
+// exchange value and tag as two atomics, so it may be the word as it is now that other's value is in. Where
+// neither word is other's (an atomic, a memory intrinsic or cp.async wrote last; a read's value was never
+// written in this launch), the bytes another writer left in the word now, or those in memory now (the hook
+// runs before the store), say. Then no order of the two accesses changes what anyone reads: not a race.
+static __device__ __forceinline__ bool td_same_value(const td_granule& s, unsigned long long before, unsigned long long other,
+                                                     unsigned long long me, unsigned int bytes, const td_granule_write& g) {
+  if (!g.known) return false;
+  unsigned long long now = *(const volatile unsigned long long*)&s.written, who = td_value_writer(other);
+  if ((before & TD_VALUE_WRITER_MASK) == who) return td_word_holds(before, bytes, g);
+  if ((now & TD_VALUE_WRITER_MASK) == who) return td_word_holds(now, bytes, g);
+  if ((now & TD_VALUE_WRITER_MASK) != td_value_writer(me) && td_word_holds(now, bytes, g)) return true;
+  for (unsigned int k = 0; k < 4; ++k)
+    if (((bytes >> k) & 1u) && g.at[k] != ((g.value >> (8 * k)) & 0xffu)) return false;
+  return true;
+}
+
+// Updates a granule's value word for a write by `me` (a tag); returns the word before. A whole-granule
+// write (nearly all) replaces the word, so one exchange does; a narrower one merges.
+static __device__ __forceinline__ unsigned long long td_record_value(td_granule& s, unsigned int bytes,
+                                                                     const td_granule_write& g, unsigned long long me,
+                                                                     bool concurrent) {
+  unsigned long long* word = (unsigned long long*)&s.written;
+  unsigned long long mine = (unsigned long long)bytes | td_value_writer(me) |
+                            (g.known ? ((unsigned long long)bytes << 4) | ((unsigned long long)g.value << 32) : 0ull);
+  if (bytes == 0xfu) {
+    unsigned long long now = *(volatile unsigned long long*)word;
+    if (now == mine) return now;  // the same thread storing the same bytes again: nothing to exchange
+    return concurrent ? __atomic_exchange_n(word, mine, __ATOMIC_RELAXED) : __td_block_local_swap(word, mine);
+  }
+  unsigned long long value = (unsigned long long)td_byte_mask(bytes) << 32;  // the value bits of these bytes
+  unsigned long long before = *(volatile unsigned long long*)word, after;
+  do {
+    after = ((before | bytes) & ~((unsigned long long)bytes << 4) & ~TD_VALUE_WRITER_MASK) | td_value_writer(me);
+    after = g.known ? ((after | (mine & 0xffull)) & ~value) | (mine & value) : after & ~value;
+  } while (!__atomic_compare_exchange_n(word, &before, after, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+  return before;
+}
+
+// Shadow kinds: the record kinds of one memory space (shared or global): RAW (WAR and WAW follow it in
+// abi.h), uninit and same-value writes, and the word exchange that space's shadow needs.
 struct td_space {
-  unsigned int raw, uninit;
+  unsigned int raw, uninit, same;
   bool concurrent;  // blocks share this shadow: exchange atomically
 };
 
@@ -68,9 +146,11 @@ static __device__ __forceinline__ unsigned long long td_swap(const td_space& sp,
 typedef unsigned long long td_u64x2 __attribute__((ext_vector_type(2)));
 typedef unsigned int td_u32x4 __attribute__((ext_vector_type(4)));
 
-// One 4-byte granule of an access: `bytes` the granule's bytes it touches, `off` the reported offset.
+// One 4-byte granule of an access: `bytes` the granule's bytes it touches, `off` the reported offset, `g`
+// what a write stores there.
 static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned int bytes, long long off, unsigned int site,
-                                                       unsigned int kind, const td_accessor& me, const td_space& sp) {
+                                                       unsigned int kind, const td_accessor& me, const td_space& sp,
+                                                       const td_granule_write& g) {
   bool atomic = (kind & TD_ACCESS_MASK) == TD_ACCESS_ATOMIC, write = (kind & TD_ACCESS_MASK) != TD_ACCESS_READ;
   bool race = kind & TD_CHECK_RACE, init = kind & TD_CHECK_INIT;
   unsigned long long mine = me.tag | ((unsigned long long)bytes << 11) | (atomic ? TD_TAG_ATOMIC : 0ull) |
@@ -84,7 +164,7 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
   }
   if (!write) {
     // A read looks at the whole granule at once: two 16-byte loads, issued together.
-    td_u32x4 words = *(const volatile td_u32x4*)&s.w_aux;  // w_aux, r_aux, written, pad
+    td_u32x4 words = *(const volatile td_u32x4*)&s.w_aux;  // w_aux, r_aux, written, value
     bool uninit = init && (words.z & bytes) != bytes;
     td_u64x2 tags = *(const volatile td_u64x2*)&s.w;  // w, r
     unsigned long long w = tags.x, r = tags.y;
@@ -103,11 +183,14 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
     }
     return;
   }
-  if ((*(volatile unsigned int*)&s.written & bytes) != bytes) {  // the first write of these bytes
-    if (sp.concurrent) __atomic_fetch_or(&s.written, bytes, __ATOMIC_RELAXED);
-    else __td_block_local_or(&s.written, bytes);
+  if (!race) {
+    if ((*(volatile unsigned int*)&s.written & bytes) != bytes) {  // the first write of these bytes
+      if (sp.concurrent) __atomic_fetch_or(&s.written, bytes, __ATOMIC_RELAXED);
+      else __td_block_local_or(&s.written, bytes);
+    }
+    return;
   }
-  if (!race) return;
+  unsigned long long before = td_record_value(s, bytes, g, me.tag, sp.concurrent);
   unsigned long long old = td_swap(sp, &s.w, mine);
   // The previous writer's counts, read after the exchange: it stored them after its own, so this is the
   // latest moment they can be its.
@@ -117,47 +200,61 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
   bool waw = td_conflicts(old, aux, bytes, atomic, me), war = td_conflicts(r, s.r_aux, bytes, atomic, me);
   if (TD_TAG_THREAD(r) && (TD_TAG_BYTES(r) & ~bytes) == 0) s.r = 0;  // the last read is now overwritten
   if (__builtin_expect(waw | war, 0)) {
+    // A write of the bytes already there changes nothing another thread can see: counted apart, and
+    // reported as a race only when asked (--strict-races).
+    if (td_same_value(s, before, waw ? old : r, me.tag, bytes, g)) {
+      td_race_report(sp.same, site, off, waw ? old : r, waw ? 2u : 1u);
+      return;
+    }
     if (waw) td_race_report(sp.raw + 2, site, off, old);
     if (war) td_race_report(sp.raw + 1, site, off, r);
   }
 }
 
 // Walks the granules of the `size` bytes at `off` of a shadow; bytes, not granules, decide: two threads
-// writing the two halves of one 4-byte word do not race.
+// writing the two halves of one 4-byte word do not race. `p`: the access's first byte in memory; `v`: what
+// a write stores.
 // `base`: subtracted from the reported offsets (the start of the accessed array, so a finding names the
 // array's own element whatever layout the GPU's assembler chose).
 static __device__ __forceinline__ void td_race_range(td_granule* shadow, unsigned long long off, unsigned int size,
                                                      unsigned int site, unsigned int kind, const td_space& sp,
-                                                     unsigned long long base = 0) {
+                                                     const char* p, const td_stored& v, unsigned long long base = 0) {
   td_accessor me = (kind & TD_CHECK_RACE) ? td_me() : td_accessor{};  // who accesses: for the race check only
   unsigned int lead = (unsigned int)off & 3u;
+  const volatile unsigned char* granule0 = (const volatile unsigned char*)p - lead;
   if (lead + size <= 4) {  // within one granule, as nearly every access is: no loop
-    td_race_granule(shadow[off / 4], ((1u << size) - 1) << lead, (long long)(off - base), site, kind, me, sp);
+    td_race_granule(shadow[off / 4], ((1u << size) - 1) << lead, (long long)(off - base), site, kind, me, sp,
+                    td_granule_write{(unsigned int)(v.lo << (8 * lead)), v.known, granule0});
     return;
   }
   if (lead == 0 && (size & 3) == 0) {  // whole words (a vector access): every byte of each granule
     for (unsigned int k = 0; k < size / 4; ++k)
-      td_race_granule(shadow[off / 4 + k], 0xfu, (long long)(off + 4 * k - base), site, kind, me, sp);
+      td_race_granule(shadow[off / 4 + k], 0xfu, (long long)(off + 4 * k - base), site, kind, me, sp,
+                      td_granule_write{(unsigned int)((k < 2 ? v.lo : v.hi) >> (32 * (k & 1))), v.known && k < 4,
+                                       granule0 + 4 * k});
     return;
   }
   unsigned long long end = off + size;
   for (unsigned long long g = off / 4; g * 4 < end; ++g) {
     unsigned int lo = g * 4 < off ? (unsigned int)(off - g * 4) : 0u;
     unsigned int hi = end - g * 4 < 4 ? (unsigned int)(end - g * 4) : 4u;
-    unsigned int bytes = (0xfu >> (4 - (hi - lo))) << lo;
-    td_race_granule(shadow[g], bytes, (long long)(g * 4 + lo - base), site, kind, me, sp);
+    unsigned int bytes = (0xfu >> (4 - (hi - lo))) << lo, value = 0;
+    for (unsigned int j = lo; j < hi; ++j) value |= td_stored_byte(v, g * 4 + j - off) << (8 * j);
+    td_race_granule(shadow[g], bytes, (long long)(g * 4 + lo - base), site, kind, me, sp,
+                    td_granule_write{value, v.known && size <= 16, granule0 + (g * 4 - off / 4 * 4)});
   }
 }
 
 extern "C" {
 
 // A shared access of `size` bytes at p by this thread. kind: 0 read, 1 write, 2 atomic; +4 check
-// uninitialised reads, +8 check races.
+// uninitialised reads, +8 check races; +16 a write whose first 16 bytes are value_lo, value_hi.
 // `obj`/`obj_bytes`: the array the access belongs to (0 bytes: the dynamic array; obj null: unknown),
 // and `obj_offset` the access's offset in it (negative ones wrap).
 // Records carry the offset in `obj`, or in the window when the array is unknown.
 TD_INLINE_ON_CPU __device__ void __td_race_shared(unsigned int site, const char* p, unsigned int size, unsigned int kind,
-                                 const char* obj, unsigned long long obj_bytes, unsigned int obj_offset) {
+                                 const char* obj, unsigned long long obj_bytes, unsigned int obj_offset,
+                                 unsigned long long value_lo, unsigned long long value_hi) {
   if (size == 0) return;
   // A static array (the pass says so: this folds): outside it is the bounds check's.
   if (obj_bytes && (unsigned long long)obj_offset + size > obj_bytes) return;
@@ -170,13 +267,14 @@ TD_INLINE_ON_CPU __device__ void __td_race_shared(unsigned int site, const char*
   }
   if (end > td_region_bytes(TD_REGION_SHARED_SHADOW) / sizeof(td_granule) * 4) return;  // beyond the shadow
   td_race_range((td_granule*)__td_region(TD_REGION_SHARED_SHADOW), off, end - off, site, kind,
-                td_space{TD_KIND_SHARED_RAW, TD_KIND_SHARED_UNINIT, false}, base);
+                td_space{TD_KIND_SHARED_RAW, TD_KIND_SHARED_UNINIT, TD_KIND_SHARED_SAME_VALUE, false}, p,
+                td_stored{value_lo, value_hi, (kind & TD_ACCESS_VALUE) != 0}, base);
 }
 
 // A global access through kernel argument `arg`: races within and across blocks, and reads of an
 // init = "uninit" buffer's bytes nobody wrote. Accesses outside the buffer are the bounds check's.
 TD_INLINE_ON_CPU __device__ void __td_race_global(unsigned int site, unsigned int arg, const char* p, unsigned int size,
-                                 unsigned int kind) {
+                                 unsigned int kind, unsigned long long value_lo, unsigned long long value_hi) {
   const td_buffer& b = __td_ctl.buffers[arg];
   td_granule* shadow = (td_granule*)td_buffer_region(TD_REGION_BUFFER_SHADOW, arg);
   if (!shadow || size == 0) return;
@@ -185,7 +283,8 @@ TD_INLINE_ON_CPU __device__ void __td_race_global(unsigned int site, unsigned in
   if (!(b.flags & TD_BUFFER_UNINIT)) kind &= ~TD_CHECK_INIT;
   if (!(kind & TD_CHECKS)) return;  // a read-only buffer that starts initialised: nothing to check
   td_race_range(shadow, off, size, site, kind,
-                td_space{TD_KIND_GLOBAL_RAW, TD_KIND_GLOBAL_UNINIT, true});
+                td_space{TD_KIND_GLOBAL_RAW, TD_KIND_GLOBAL_UNINIT, TD_KIND_GLOBAL_SAME_VALUE, true}, p,
+                td_stored{value_lo, value_hi, (kind & TD_ACCESS_VALUE) != 0});
 }
 
 }  // extern "C"

@@ -1,5 +1,6 @@
 #include "runtime/cpu/cpu_executor.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -36,7 +37,8 @@ namespace {
 constexpr uint32_t kMaxWaiters = 4096;
 
 enum ChildState : int {
-  kRunning = 0, kDone = 1, kFault = 2, kDeadlock = 3, kTimeout = 4, kInternal = 5, kStopped = 6, kRefused = 7
+  kRunning = 0, kDone = 1, kFault = 2, kDeadlock = 3, kTimeout = 4, kInternal = 5, kStopped = 6, kRefused = 7,
+  kUnfinished = 8  // still progressing when --timeout ran out
 };
 
 // Written by the child, read by the parent: lives in a shared mapping.
@@ -49,6 +51,7 @@ struct SharedStatus {
   int refusedSyscall;  // kRefused: the system call the sandbox stopped
   std::atomic<uint64_t> blocksRun;
   double seconds;
+  double idleSeconds;  // kUnfinished: since the last progress
   char message[512];
   uint32_t nwaiters;
   WaitInfo waiters[kMaxWaiters];
@@ -98,6 +101,28 @@ void syscallRefused(int number) {
   gStatus->state.store(kRefused);
 }
 
+// How long the least progressing worker has gone without releasing a barrier or finishing a thread or block,
+// sampled now: one hung block among others that finish keeps its worker idle.
+class ProgressWatch {
+ public:
+  // Call with gWorkersMutex held.
+  double idleSeconds() {
+    auto now = std::chrono::steady_clock::now();
+    double idle = 0;
+    for (const Worker* w : gWorkers) idle = std::max(idle, idleSeconds(w, now));
+    return idle;
+  }
+  double idleSeconds(const Worker* w, std::chrono::steady_clock::time_point now) {
+    uint64_t count = w->milestones.load(std::memory_order_relaxed);
+    auto [it, fresh] = seen_.try_emplace(w, count, now);
+    if (!fresh && it->second.first != count) it->second = {count, now};
+    return std::chrono::duration<double>(now - it->second.second).count();
+  }
+
+ private:
+  std::map<const Worker*, std::pair<uint64_t, std::chrono::steady_clock::time_point>> seen_;
+};
+
 [[noreturn]] void childMain(const LaunchShape& shape, KernelTrampoline fn, void** args, uint64_t blocks,
                             const std::vector<uint64_t>& chosen, int jobs, double timeout) {
   installFaultHandlers(faultSink);
@@ -109,16 +134,32 @@ void syscallRefused(int number) {
     _exit(4);
   }
   auto t0 = std::chrono::steady_clock::now();
-  std::thread watchdog([timeout] {
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout);
-    while (std::chrono::steady_clock::now() < deadline) {
+  std::thread watchdog([timeout, t0] {
+    using Clock = std::chrono::steady_clock;
+    auto deadline = t0 + std::chrono::duration<double>(timeout);
+    // A run is hung when a worker's block made no progress (no barrier released, no thread or block
+    // finished) in the last part of --timeout; one whose every worker still progresses is only slow.
+    double window = std::min({std::max(timeout / 4, 1.0), 15.0, timeout / 2});
+    ProgressWatch watch;
+    for (int tick = 0; Clock::now() < deadline; ++tick) {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
       if (gStatus->state.load() != kRunning) return;
+      if (tick % 20 == 0) {
+        std::lock_guard<std::mutex> lock(gWorkersMutex);
+        watch.idleSeconds();
+      }
     }
-    int expected = kRunning;
-    if (!gStatus->state.compare_exchange_strong(expected, kTimeout)) return;
     std::lock_guard<std::mutex> lock(gWorkersMutex);
-    for (Worker* w : gWorkers) recordWaiters(w->snapshot());
+    double idle = watch.idleSeconds();
+    bool hung = idle >= window;
+    int expected = kRunning;
+    if (!gStatus->state.compare_exchange_strong(expected, hung ? kTimeout : kUnfinished)) return;
+    gStatus->seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    gStatus->idleSeconds = idle;
+    // A hang is reported where it is: the blocks that stopped progressing, not those still finishing.
+    auto now = Clock::now();
+    for (Worker* w : gWorkers)
+      if (!hung || watch.idleSeconds(w, now) >= window) recordWaiters(w->snapshot());
     _exit(3);
   });
   watchdog.detach();
@@ -159,6 +200,35 @@ void syscallRefused(int number) {
   gStatus->state.compare_exchange_strong(expected, kDone);
   _exit(0);
 }
+
+// Where a long run is, on the terminal: blocks done, the rate, the time left. Shown after two seconds, on
+// standard error, and cleared when the run ends.
+class ProgressLine {
+ public:
+  ProgressLine(bool on, std::string kernel, uint64_t blocks)
+      : on_(on), kernel_(std::move(kernel)), blocks_(blocks), start_(std::chrono::steady_clock::now()) {}
+  ~ProgressLine() {
+    if (shown_) std::fprintf(stderr, "\r\033[K"), std::fflush(stderr);
+  }
+  void show(uint64_t done) {
+    auto now = std::chrono::steady_clock::now();
+    double s = std::chrono::duration<double>(now - start_).count();
+    if (!on_ || s < 2 || now - last_ < std::chrono::milliseconds(500)) return;
+    last_ = now;
+    double rate = done / s;
+    std::string left = done ? fmt::format(", about {:.0f} s left", (blocks_ - done) / rate) : "";
+    std::fprintf(stderr, "\r\033[K[tile-doctor] kernel %s: %llu of %llu blocks, %.2f blocks/s%s", kernel_.c_str(),
+                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(blocks_), rate, left.c_str());
+    std::fflush(stderr);
+    shown_ = true;
+  }
+
+ private:
+  bool on_, shown_ = false;
+  std::string kernel_;
+  uint64_t blocks_;
+  std::chrono::steady_clock::time_point start_, last_;
+};
 
 }  // namespace
 
@@ -278,9 +348,11 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   int wstatus = 0;
   auto start = std::chrono::steady_clock::now();
   double hardLimit = opts.timeoutSeconds + 10;  // the child's own watchdog reports first
+  ProgressLine progress(opts.showProgress, bundle.entry, blocks);
   for (;;) {
     pid_t r = waitpid(pid, &wstatus, WNOHANG);
     if (r == pid) break;
+    progress.show(gStatus->blocksRun.load(std::memory_order_relaxed));
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > hardLimit) {
       kill(pid, SIGKILL);
       waitpid(pid, &wstatus, 0);
@@ -293,6 +365,7 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   releaseChild(pid);
   readRecords(out, channel, hits, nsites);
   out.blocksRun = gStatus->blocksRun.load();
+  out.blocksToRun = blocks;
   out.seconds = gStatus->seconds;
   auto waiters = [&](LaunchOutcome& o) {
     for (uint32_t i = 0; i < gStatus->nwaiters; ++i) {
@@ -341,6 +414,11 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
       break;
     case kDeadlock: out.status = LaunchOutcome::Deadlocked; waiters(out); break;
     case kTimeout: out.status = LaunchOutcome::TimedOut; waiters(out); break;
+    case kUnfinished:
+      out.status = LaunchOutcome::Unfinished;
+      out.idleSeconds = gStatus->idleSeconds;
+      waiters(out);
+      break;
     case kInternal: out.status = LaunchOutcome::Crashed; out.message = gStatus->message; break;
     default:
       out.status = LaunchOutcome::Crashed;

@@ -136,6 +136,8 @@ bool Worker::runBlock(uint64_t linear) {
                                        SimThread& me = threads_[t];
                                        me.state = ThreadState::Done;
                                        --live_;
+                                       milestones.store(milestones.load(std::memory_order_relaxed) + 1,
+                                                        std::memory_order_relaxed);
                                        warpLive_[me.ctx.warpid] &= ~(1ull << me.ctx.laneid);
                                        tryCompleteBarriers();
                                        for (uint32_t l = me.ctx.warpid * shape_.warpSize;
@@ -168,6 +170,7 @@ bool Worker::runBlock(uint64_t linear) {
     }
   }
   currentThread.store(-1, std::memory_order_relaxed);
+  milestones.store(milestones.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   return true;
 }
 
@@ -214,6 +217,7 @@ void Worker::releaseBarrier(uint32_t id) {
   barrierArrived_[id] = 0;
   barrierExpected_[id] = 0;
   arriveSite_[id] = ~0u;
+  milestones.store(milestones.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
 void Worker::tryCompleteBarriers() {

@@ -95,6 +95,9 @@ class Worker {
 
   std::vector<WaitInfo> deadlock;
   std::atomic<int> currentThread{-1};
+  // Barriers released, threads and blocks finished so far: what tells a slow block from a hung one (a loop
+  // that never ends does none of these). Written by this worker only, read by the watchdog.
+  std::atomic<uint64_t> milestones{0};
   uint64_t currentBlock = 0;
 
  private:

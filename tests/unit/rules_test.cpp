@@ -22,12 +22,19 @@ TEST(Rules, EveryKindHasOneRuleWithItsFamilyAndText) {
     ASSERT_NE(findRule(r.id), nullptr) << r.id;
     EXPECT_STREQ(findRule(r.id)->shortDescription, r.shortDescription) << "one rule per kind";
   }
-  EXPECT_EQ(ids.size(), 34u);
+  EXPECT_EQ(ids.size(), 37u);
   EXPECT_EQ(findRule("no-such-kind"), nullptr);
   EXPECT_STREQ(findRule(rule::WarpSizeAssumption)->family, "sync");
   EXPECT_EQ(findRule(rule::WarpSizeAssumption)->severity, Severity::Warning);
   EXPECT_EQ(findRule(rule::BarrierIgnored)->severity, Severity::Warning);
   EXPECT_EQ(findRule(rule::LaunchBoundsDefault)->severity, Severity::Warning);
+  // Benign as a rule: set aside unless the race family's own setting asks for them.
+  for (const char* sameValue : {rule::SharedRaceSameValue, rule::GlobalRaceSameValue}) {
+    ASSERT_NE(findRule(sameValue)->reportedWith, nullptr);
+    EXPECT_STREQ(findRule(sameValue)->reportedWith, "strict-races");
+  }
+  for (const Rule& r : allRules())
+    if (r.reportedWith) EXPECT_TRUE(r.id == std::string(rule::SharedRaceSameValue) || r.id == std::string(rule::GlobalRaceSameValue)) << r.id;
 }
 
 // Findings a real run makes carry registered kinds (the schema test checks the reports' kinds against
