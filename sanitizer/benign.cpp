@@ -20,8 +20,9 @@ std::string benignNote(const Report& r) {
   std::string sites, options;
   for (const Finding& f : r.benign) {
     const Rule* rule = findRule(f.kind);
-    sites += fmt::format("{}{} ({}x at {}{})", sites.empty() ? "" : "; ", rule ? rule->shortDescription : f.kind, f.count,
-                         f.loc.str(), f.buffer.empty() ? "" : " on " + f.buffer);
+    sites += fmt::format("{}{} ({}x at {}{}{})", sites.empty() ? "" : "; ", rule ? rule->shortDescription : f.kind, f.count,
+                         f.loc.str(), f.loc.python.empty() ? "" : " from " + f.loc.python,
+                         f.buffer.empty() ? "" : " on " + f.buffer);
     std::string option = rule && rule->reportedWith ? fmt::format("--{}", rule->reportedWith) : "";
     if (!option.empty() && options.find(option) == std::string::npos) options += (options.empty() ? "" : " or ") + option;
   }

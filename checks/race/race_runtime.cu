@@ -91,36 +91,41 @@ static __device__ __forceinline__ bool td_word_holds(unsigned long long word, un
          ((((unsigned int)(word >> 32)) ^ g.value) & td_byte_mask(bytes)) == 0;
 }
 
-// Does the write store the bytes the conflicting access `other` (a tag) left there? The value word the
-// write exchanged for its own (`before`) holds other's value when other wrote last; concurrent GPU writers
-// exchange value and tag as two atomics, so it may be the word as it is now that other's value is in. Where
-// neither word is other's (an atomic, a memory intrinsic or cp.async wrote last; a read's value was never
-// written in this launch), the bytes another writer left in the word now, or those in memory now (the hook
-// runs before the store), say. Then no order of the two accesses changes what anyone reads: not a race.
+// Does a write conflicting with an unordered access store the bytes already there, so that no order of the
+// two changes what anyone reads? For a write-after-read, the bytes in memory now (the hook runs before the
+// store) are those the read saw. For a write-after-write: what the shadow says, where the two value words
+// (`before`, read before this write replaced it, and the word as it is now: concurrent GPU writers update value
+// and tag one after the other) are the conflicting writer's (`other`), it decides; otherwise the bytes already
+// there by either word (a writer other than this one), or in memory now (where the last write's value is
+// unknown: an atomic, a memory intrinsic, cp.async).
 static __device__ __forceinline__ bool td_same_value(const td_granule& s, unsigned long long before, unsigned long long other,
-                                                     unsigned long long me, unsigned int bytes, const td_granule_write& g) {
+                                                     unsigned long long me, bool war, unsigned int bytes,
+                                                     const td_granule_write& g) {
   if (!g.known) return false;
+  bool inMemory = true;
+  for (unsigned int k = 0; k < 4; ++k)
+    if (((bytes >> k) & 1u) && g.at[k] != ((g.value >> (8 * k)) & 0xffu)) inMemory = false;
+  if (war) return inMemory;
   unsigned long long now = *(const volatile unsigned long long*)&s.written, who = td_value_writer(other);
   if ((before & TD_VALUE_WRITER_MASK) == who) return td_word_holds(before, bytes, g);
   if ((now & TD_VALUE_WRITER_MASK) == who) return td_word_holds(now, bytes, g);
-  if ((now & TD_VALUE_WRITER_MASK) != td_value_writer(me) && td_word_holds(now, bytes, g)) return true;
-  for (unsigned int k = 0; k < 4; ++k)
-    if (((bytes >> k) & 1u) && g.at[k] != ((g.value >> (8 * k)) & 0xffu)) return false;
-  return true;
+  return td_word_holds(before, bytes, g) ||
+         ((now & TD_VALUE_WRITER_MASK) != td_value_writer(me) && td_word_holds(now, bytes, g)) || inMemory;
 }
 
 // Updates a granule's value word for a write by `me` (a tag); returns the word before. A whole-granule
-// write (nearly all) replaces the word, so one exchange does; a narrower one merges.
+// write (nearly all) replaces the word; a narrower one merges it in.
 static __device__ __forceinline__ unsigned long long td_record_value(td_granule& s, unsigned int bytes,
-                                                                     const td_granule_write& g, unsigned long long me,
-                                                                     bool concurrent) {
+                                                                     const td_granule_write& g, unsigned long long me) {
   unsigned long long* word = (unsigned long long*)&s.written;
   unsigned long long mine = (unsigned long long)bytes | td_value_writer(me) |
                             (g.known ? ((unsigned long long)bytes << 4) | ((unsigned long long)g.value << 32) : 0ull);
   if (bytes == 0xfu) {
+    // A load and a plain store, not an exchange (an atomic per write cost a third more on the H200): the
+    // word is read only where a conflict is found, and there who wrote it says whose value it is.
     unsigned long long now = *(volatile unsigned long long*)word;
-    if (now == mine) return now;  // the same thread storing the same bytes again: nothing to exchange
-    return concurrent ? __atomic_exchange_n(word, mine, __ATOMIC_RELAXED) : __td_block_local_swap(word, mine);
+    if (now != mine) *(volatile unsigned long long*)word = mine;
+    return now;
   }
   unsigned long long value = (unsigned long long)td_byte_mask(bytes) << 32;  // the value bits of these bytes
   unsigned long long before = *(volatile unsigned long long*)word, after;
@@ -190,7 +195,7 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
     }
     return;
   }
-  unsigned long long before = td_record_value(s, bytes, g, me.tag, sp.concurrent);
+  unsigned long long before = td_record_value(s, bytes, g, me.tag);
   unsigned long long old = td_swap(sp, &s.w, mine);
   // The previous writer's counts, read after the exchange: it stored them after its own, so this is the
   // latest moment they can be its.
@@ -202,12 +207,14 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
   if (__builtin_expect(waw | war, 0)) {
     // A write of the bytes already there changes nothing another thread can see: counted apart, and
     // reported as a race only when asked (--strict-races).
-    if (td_same_value(s, before, waw ? old : r, me.tag, bytes, g)) {
-      td_race_report(sp.same, site, off, waw ? old : r, waw ? 2u : 1u);
-      return;
+    if (waw) {
+      bool same = td_same_value(s, before, old, me.tag, false, bytes, g);
+      td_race_report(same ? sp.same : sp.raw + 2, site, off, old, same ? 2u : 0u);
     }
-    if (waw) td_race_report(sp.raw + 2, site, off, old);
-    if (war) td_race_report(sp.raw + 1, site, off, r);
+    if (war) {
+      bool same = td_same_value(s, before, r, me.tag, true, bytes, g);
+      td_race_report(same ? sp.same : sp.raw + 1, site, off, r, same ? 1u : 0u);
+    }
   }
 }
 
