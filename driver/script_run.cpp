@@ -83,8 +83,11 @@ class ScriptChecker {
     return reply;
   }
 
-  // Kernels the script compiled and never launched: checked as their bundles stand.
-  void checkUnlaunched(const CaptureResult& cap) {
+  // Kernels the script compiled and never launched: checked as their bundles stand. One whose symbolic
+  // sizes no call gave cannot be: beside other runs it is a note in `notes` (it must not fail the run and
+  // hide their findings); alone it is the run's error, since nothing was checked.
+  void checkUnlaunched(const CaptureResult& cap, std::vector<ScriptNote>& notes) {
+    std::vector<Run> unsized;
     for (const CapturedKernel& k : cap.kernels) {
       if (k.launched) continue;
       Run item;
@@ -99,11 +102,18 @@ class ScriptChecker {
         item.error = fmt::format("kernel {} has symbolic dimensions without a value ({}) and the script never "
                                  "launched it; give each with --param NAME=VALUE",
                                  k.entry, names);
+        unsized.push_back(std::move(item));
+        continue;
       } else if (std::optional<CheckResult> res = run(item, args_.check)) {
         item.report = std::move(res->report);
       }
       items_.push_back(std::move(item));
     }
+    if (items_.empty()) {
+      for (Run& u : unsized) items_.push_back(std::move(u));
+      return;
+    }
+    for (const Run& u : unsized) notes.push_back({u.compiledAt, "not checked: " + u.error});
   }
 
   bool empty() const { return items_.empty(); }
@@ -172,7 +182,7 @@ RunSet checkScriptRuns(const ScriptCheckRequest& r) {
   TempDirGuard guard;
   CaptureResult cap = captureScript(creq, [&](const nlohmann::json& m) { return checker.onLaunch(m); });
   if (cap.temporary) guard.dir = cap.dir;
-  checker.checkUnlaunched(cap);
+  checker.checkUnlaunched(cap, cap.notes);
   if (checker.empty()) {
     if (cap.scriptExit != 0)
       throw InputError(cap.exitWhere.empty() ? creq.script : cap.exitWhere, 0,

@@ -22,6 +22,7 @@ constexpr size_t kMaxStringLength = 65536;
 }  // namespace
 
 uint64_t ArgSpec::elementCount() const {
+  if (storageElements) return storageElements;
   uint64_t n = 1;
   for (int64_t d : shape) n *= static_cast<uint64_t>(d);
   return n;
@@ -209,7 +210,7 @@ class ManifestReader {
     ArgSpec a;
     a.line = static_cast<int>(t.source().begin.line);
     std::string where = fmt::format("[[args]] entry {}", index + 1);
-    allowOnly(t, {"name", "type", "shape", "init", "output", "value", "tma"}, where);
+    allowOnly(t, {"name", "type", "shape", "elements", "init", "output", "value", "tma"}, where);
     a.name = str(t, "name", where, true);
     std::string type = str(t, "type", where + " ('" + a.name + "')", true);
     std::string base = type;
@@ -241,6 +242,13 @@ class ManifestReader {
           fail(shape, fmt::format("element count of '{}' overflows 64 bits", a.name));
         a.shape.push_back(d);
       }
+      if (const toml::node* e = t.get("elements")) {
+        int64_t n = count(*e, params, fmt::format("elements of '{}'", a.name));
+        if (n <= 0) fail(e, fmt::format("elements of '{}' is {}; it must be positive", a.name, n));
+        if (isPacked(a.type)) fail(e, fmt::format("'{}' is a packed buffer; elements applies to whole-byte types", a.name));
+        a.storageElements = static_cast<uint64_t>(n);
+        total = a.storageElements;
+      }
       uint64_t bytes;
       if (__builtin_mul_overflow(total, elemSize(a.type), &bytes))
         fail(shape, fmt::format("byte size of '{}' overflows 64 bits", a.name));
@@ -251,7 +259,7 @@ class ManifestReader {
       }
       if (const toml::node* m = t.get("tma")) parseTensorMap(*m, a, params);
     } else {
-      for (const char* k : {"shape", "init", "output", "tma"})
+      for (const char* k : {"shape", "elements", "init", "output", "tma"})
         if (t.get(k)) fail(t.get(k), fmt::format("argument '{}' is a scalar ({}); '{}' applies to buffers only", a.name, type, k));
       const toml::node* v = t.get("value");
       if (!v) fail(a.line, fmt::format("scalar argument '{}' needs a value", a.name));

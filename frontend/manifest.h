@@ -27,6 +27,9 @@ struct ArgSpec {
   TensorMapSpec tensorMap;
   ElemType type = ElemType::F32;
   std::vector<int64_t> shape;      // buffers only
+  // The elements the allocation holds where that is not the shape's product: a strided view's storage,
+  // which the view's coordinates (the shape) index and which ends where the storage does. 0: the product.
+  uint64_t storageElements = 0;
   InitSpec init;                   // buffers only
   bool output = false;
   double floatValue = 0;           // scalars

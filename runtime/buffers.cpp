@@ -181,6 +181,7 @@ std::vector<ArgValue> makeArguments(const Bundle& b, uint64_t seed, int64_t targ
 void writeNpy(const std::string& path, const ArgSpec& spec, const void* data, const WorkDeadline& deadline) {
   // A packed buffer is written as its bytes: the last dimension halved, as PyTorch code holds int4.
   std::vector<int64_t> dims = spec.shape;
+  if (spec.storageElements) dims = {static_cast<int64_t>(spec.storageElements)};  // a strided view's storage, as laid out
   if (isPacked(spec.type) && !dims.empty()) {
     uint64_t leading = spec.elementCount() / static_cast<uint64_t>(dims.back());
     dims.back() = static_cast<int64_t>(spec.byteSize() / std::max<uint64_t>(leading, 1));

@@ -46,8 +46,9 @@ void describeAccess(Finding& f, const td_record& record, const Site& s, const Si
       f.title = fmt::format("misaligned {} at {} (byte offset {}): address 0x{:x} is not a multiple of {}, the alignment "
                             "the access needs", what, where, r.offset, r.addr, s.align);
     } else {
-      f.title = fmt::format("{} at {}, element {}, {} of '{}' ({}[{}], {} elements)", what, where, f.element, rel,
-                            a.name, elemTypeName(a.type), shapeText(a.shape), a.elementCount());
+      f.title = fmt::format("{} at {}, element {}, {} of '{}' ({}[{}], {} elements{})", what, where, f.element, rel,
+                            a.name, elemTypeName(a.type), shapeText(a.shape), a.elementCount(),
+                            a.storageElements ? " of a strided view's storage" : "");
     }
   } else if (s.space == Space::Shared) {
     if (s.object >= 0) {

@@ -100,6 +100,9 @@ def main(argv: list[str]) -> int:
         from tile_doctor_capture import hooks
         capture = hooks.install(opts.out, opts.arch, params, script, opts.autotune, opts.cache, opts.kept,
                                 opts.lowering, int(profile.get("warp_size", 32)))
+        if result["host_device"]:
+            from tile_doctor_capture import host_device
+            host_device.answer_tvm_device_queries(profile)
     except Exception as e:  # TileLang or torch missing or incompatible
         result["error"] = f"cannot load TileLang in {sys.executable}: {type(e).__name__}: {e}"
         save()

@@ -198,11 +198,16 @@ def write_bundles(lowered, prim_func, out_idx, directory: str, index: int, info:
                 is_out = pos in outputs or (not outputs and pos is not None)
                 init = "uninit" if pos in outputs or pos is None else (
                     "uniform(-1, 1)" if bdtype.startswith(("float", "bfloat")) else "zeros")
+                storage = (launch or {}).get("storage", {}).get(pname)
+                if storage is not None:  # a strided view: its storage, at the storage's row pitch
+                    dims = storage["shape"]
                 if launch is not None:
                     is_out = True
                     init = f'file("data/{pname}.npy")' if pname in launch["files"][kernel_no] else "uninit"
                 args_toml.append({"name": pname, "type": _ELEM_TYPES[bdtype] + "*", "shape": dims, "init": init,
                                   "output": is_out})
+                if storage is not None:
+                    args_toml[-1]["elements"] = storage["elements"]
                 if tma is not None:
                     args_toml[-1]["tma"] = tma
             else:

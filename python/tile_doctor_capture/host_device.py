@@ -147,3 +147,25 @@ def install(profile: dict) -> None:
     }
     for name, value in answers.items():
         setattr(cuda, name, value)
+
+
+_CUDA_DEVICE_TYPE = 2  # DLPack's kDLCUDA
+
+
+def answer_tvm_device_queries(profile: dict) -> None:
+    """TVM's device queries for CUDA device 0 (tvm.cuda().exist, compute_version, ...: what TileLang's
+    requires_cuda and its arch detection ask) answered from the target profile, as torch.cuda's are; any
+    other device or attribute still goes to TVM's runtime."""
+    from tvm.runtime.device import Device
+    props = _Properties(profile)
+    answers = {0: 1, 1: 1024, 2: props.warp_size, 3: props.shared_memory_per_block,
+               4: f"{props.major}.{props.minor}", 5: props.name, 7: props.multi_processor_count,
+               8: "[1024, 1024, 64]", 14: props.total_memory}  # ids: tvm/runtime/device.py's properties
+    original = Device._GetDeviceAttr
+
+    def device_attr(self, device_type, device_id, attr_id):
+        if device_type == _CUDA_DEVICE_TYPE and device_id == 0 and attr_id in answers:
+            return answers[attr_id]
+        return original(self, device_type, device_id, attr_id)
+
+    Device._GetDeviceAttr = device_attr

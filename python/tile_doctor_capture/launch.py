@@ -47,6 +47,46 @@ def _from_numpy(a: np.ndarray, like: torch.Tensor) -> torch.Tensor:
     return torch.from_numpy(a.copy()).to(like.dtype)
 
 
+class StorageView:
+    """A strided argument as the GPU sees it: the storage from the view's first element to the storage's end,
+    indexed as `shape` (the view's rows at the storage's row pitch, so coordinates stay the kernel's own)."""
+
+    def __init__(self, tensor: torch.Tensor):
+        sizes, strides = list(tensor.shape), list(tensor.stride())
+        # a dimension of extent 1 has any stride: give it the one a packed layout would
+        for i in reversed(range(len(sizes))):
+            if sizes[i] == 1:
+                strides[i] = strides[i + 1] * sizes[i + 1] if i + 1 < len(sizes) else 1
+        self.elements = tensor.untyped_storage().nbytes() // tensor.element_size() - tensor.storage_offset()
+        self.shape = [sizes[0]] if sizes else [1]
+        for i in range(1, len(sizes)):
+            if strides[i - 1] % strides[i] or strides[i - 1] // strides[i] < sizes[i]:
+                self.shape = [self.elements]  # transposed or overlapping: storage order, coordinates flat
+                break
+            self.shape.append(strides[i - 1] // strides[i])
+        else:
+            if sizes and strides[-1] != 1:
+                self.shape.append(strides[-1])
+        self.tensor = tensor
+
+    def flat(self) -> torch.Tensor:
+        """The storage span as a one-dimensional view sharing the tensor's memory."""
+        t = self.tensor
+        return t.as_strided((self.elements,), (1,), t.storage_offset())
+
+
+def storage_views(func, by_name: dict) -> dict[str, StorageView]:
+    """The arguments declared T.StridedTensor and called with a non-contiguous view: they keep their storage."""
+    views = {}
+    for name, (value, var) in by_name.items():
+        if var is None or not isinstance(value, torch.Tensor) or value.is_contiguous() or value.dim() == 0:
+            continue
+        buf = func.buffer_map[var]
+        if len(buf.strides) and str(buf.dtype) not in _PACKED:
+            views[name] = StorageView(value)
+    return views
+
+
 def _symbol(dim) -> str | None:
     """The name of a symbolic dimension (a TIR variable), None for a constant one."""
     try:
@@ -97,6 +137,17 @@ def assemble(kernel, args) -> tuple[list, set[int], dict]:
             for dim, extent in zip(func.buffer_map[var].shape, extents):
                 if (sym := _symbol(dim)) is not None:
                     symbols.setdefault(sym, int(extent))
+            declared = func.buffer_map[var].strides  # T.StridedTensor: its symbols, and its constants checked
+            packed = str(func.buffer_map[var].dtype) in _PACKED
+            for axis, (dim, stride) in enumerate(zip(declared, value.stride())):
+                if packed and stride != 1:  # torch counts bytes, the kernel elements, two a byte
+                    stride *= 2
+                if (sym := _symbol(dim)) is not None:
+                    symbols.setdefault(sym, int(stride))
+                elif int(dim) != stride and value.shape[axis] > 1:  # TileLang's host code refuses it too
+                    raise ValueError(f"kernel {kernel.entry}: {func.buffer_map[var].name} was compiled for strides "
+                                     f"{[str(d) for d in declared]}; the call passes a tensor with strides "
+                                     f"{list(value.stride())}")
         elif var not in func.buffer_map and isinstance(value, (int, bool)) and not isinstance(value, float):
             symbols.setdefault(var.name, int(value))
     for pos in sorted(outputs):
@@ -149,12 +200,15 @@ def _run(capture, kernel, args, where: str):
     fresh = {func.buffer_map[func.params[i]].name for i in allocated} | {n for n, (_, var) in by_name.items() if var is None}
     # the first device kernel starts the allocated outputs uninitialised; later ones see what it wrote
     files = [tensors - fresh] + [tensors] * (len(kernel.entries) - 1)
-    bundles = capture.write_launch_bundles(kernel, info, {"name": name, "files": files})
+    views = storage_views(func, by_name)
+    storage = {n: {"shape": v.shape, "elements": v.elements} for n, v in views.items()}
+    bundles = capture.write_launch_bundles(kernel, info, {"name": name, "files": files, "storage": storage})
     for part, written in enumerate(bundles):
         folder = os.path.dirname(written["bundle"])
         os.makedirs(os.path.join(folder, "data"), exist_ok=True)
         for buf_name in files[part]:
-            np.save(os.path.join(folder, "data", buf_name + ".npy"), _to_numpy(by_name[buf_name][0]))
+            value = views[buf_name].flat() if buf_name in views else by_name[buf_name][0]
+            np.save(os.path.join(folder, "data", buf_name + ".npy"), _to_numpy(value))
         out_dir = os.path.join(folder, "outputs")
         reply = channel.request({
             "op": "launch", "launch": number, "part": part, "parts": len(bundles), "kernel": kernel.index,
@@ -167,7 +221,7 @@ def _run(capture, kernel, args, where: str):
         for buf_name in tensors:
             path = os.path.join(out_dir, buf_name + ".npy")
             if os.path.exists(path):
-                value = by_name[buf_name][0]
+                value = views[buf_name].flat() if buf_name in views else by_name[buf_name][0]
                 value.copy_(_from_numpy(np.load(path), value).reshape(value.shape))
     result = [values[i] for i in sorted(allocated)]
     if not result:

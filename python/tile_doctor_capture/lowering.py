@@ -194,15 +194,23 @@ def lower(func, arch: str, configs: dict, cache_dir: str | None, lowering: str =
     return lowered
 
 
+def _holds(path: str, text: str) -> bool:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read() == text
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def store_source(lowered: Lowered, tilelang_dir: str, folder: str, suffix: str = ".cu") -> tuple[str, str]:
-    """Writes the generated source (without TileLang's #line directives) and its line map into `folder`,
-    once; returns their paths."""
+    """Writes the generated source (without TileLang's #line directives) and its line map into `folder`
+    unless it already holds them; returns their paths."""
     source, line_map = split_line_directives(lowered.kernel_source, tilelang_dir)
     os.makedirs(folder, exist_ok=True)
     paths = os.path.join(folder, "kernel" + suffix), os.path.join(folder, "kernel.lines")
     lines = "".join(f"{gen}\t{py}\n" for gen, py in sorted(line_map.items()))
     for path, text in zip(paths, (source, lines)):
-        if not os.path.exists(path):
+        if not _holds(path, text):  # a folder is never trusted by its name alone: it may hold another kernel
             _write_atomically(path, text)
     return paths
 

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 import unittest
 
 import numpy as np
@@ -451,6 +452,79 @@ class TileLangPrograms(unittest.TestCase):
         self.assertEqual((rc, report["script_exit"]["code"]), (1, 0))
         found = {(f["buffer"], f["access"], tuple(f["coordinates"])) for f in report["launches"][0]["report"]["findings"]}
         self.assertEqual(found, {("X", "read", (3, 0, 0)), ("Y", "write", (3, 0, 0))}, "past the tensors, not the views")
+
+    def test_strided_views_keep_their_storage(self):
+        """Column slices passed to T.StridedTensor: the kernel indexes with the wide tensor's row pitch, so
+        the launch holds the storage (from the view's first element to the storage's end), not a dense copy."""
+        report, work = self.run_clean("strided_view.py", launches=2)
+        self.assertEqual(report["launches"][1]["shapes"]["A"], "float32[64, 64]", "the view the script passed")
+        left, right = load(work, "in", "launch1", "A"), load(work, "in", "launch2", "A")
+        self.assertEqual((left.shape, right.shape), ((64 * 160,), (64 * 160 - 96,)), "storage, in storage order")
+        for launch, storage in (("launch1", left), ("launch2", right)):
+            view = np.lib.stride_tricks.as_strided(storage, (64, 64), (160 * 8, 8))
+            np.testing.assert_array_equal(load(work, "out", launch, "B"), 2 * view)
+        rc, report, work = check(os.path.join(HERE, "strided_view.py"), script_args=["--read-past-view"])
+        self.work.append(work)
+        self.assertEqual((rc, report["script_exit"]["code"]), (1, 0))
+        self.assertEqual(report["launches"][0]["report"]["findings"], [])
+        found = [(f["kind"], f["buffer"], f["access"], tuple(f["coordinates"]), f["count"])
+                 for f in report["launches"][1]["report"]["findings"]]
+        # column 64 of a 64-wide view: the next row's first element (storage) except after the last row
+        self.assertEqual(found, [("global-out-of-bounds", "A", "read", (63, 64), 1)])
+
+    def test_written_like_tilelangs_own_tests(self):
+        """pytest functions marked requires_cuda, a JITKernel built directly, a dynamic stride, a kernel
+        compiled for a symbolic size and never launched: every test runs (none skipped for want of a GPU),
+        and the unlaunched kernel is a note, not a failed run."""
+        rc, report, work = check(os.path.join(HERE, "test_suite_style.py"), script_args=["-q", "-p", "no:cacheprovider"])
+        self.work = [work]
+        self.assertEqual((rc, report["script_exit"]["code"]), (0, 0), report["script_exit"])
+        self.assertEqual(len(report["launches"]), 2, "both GPU tests ran: requires_cuda found the device")
+        for launch in report["launches"]:
+            self.assertEqual(launch["report"]["findings"], [])
+        self.assertEqual(report["kernels"], [])
+        (note,) = [n for n in report["notes"] if "not checked" in n["text"]]
+        self.assertIn("symbolic dimensions without a value (M)", note["text"])
+        self.assertRegex(note["where"], r"test_suite_style\.py:\d+$")
+        a, b = load(work, "in", "launch1", "A"), load(work, "out", "launch1", "B")
+        view = np.lib.stride_tricks.as_strided(a, (32, 48), (96 * 8, 8))
+        np.testing.assert_array_equal(b, (np.float32(3) * view.astype(np.float32)).astype(np.float64))
+
+    def test_a_failed_capture_leaves_no_trace_in_the_next_kernel(self):
+        """A kernel that cannot become a bundle (a uint16 buffer) fails its compile; a script (a test runner)
+        that goes on compiles the next kernel, of the same entry name, into a folder of its own: its own
+        source runs, and the report names the kernel that was not checked."""
+        work = tempfile.mkdtemp(prefix="td-tilelang-")
+        self.work = [work]
+        script = os.path.join(work, "two_compiles.py")
+        with open(script, "w") as f:
+            f.write(textwrap.dedent("""\
+                import tilelang, torch
+                import tilelang.language as T
+
+                def copy(dtype, scale):
+                    @T.prim_func
+                    def main(A: T.Tensor((256,), dtype), B: T.Tensor((256,), dtype)):
+                        with T.Kernel(2, threads=128) as bx:
+                            for i in T.Parallel(128):
+                                B[bx * 128 + i] = A[bx * 128 + i] * scale
+                    return main
+
+                try:
+                    tilelang.compile(copy("uint16", 2), out_idx=[1])
+                except Exception as e:
+                    print("first compile failed:", type(e).__name__)
+                kernel = tilelang.compile(copy("float32", 3.0), out_idx=[1])
+                a = torch.randn(256, device="cuda")
+                torch.testing.assert_close(kernel(a), a * 3)
+                """))
+        rc, report, _ = check(script)
+        self.assertEqual((rc, report["script_exit"]["code"]), (0, 0), report["script_exit"])
+        self.assertEqual(report["launches"][0]["report"]["findings"], [])
+        (note,) = report["notes"]
+        self.assertRegex(note["where"], r"two_compiles\.py:13$")
+        self.assertIn("was not checked", note["text"])
+        self.assertIn("uint16", note["text"])
 
     def test_int4_weights_packed_two_to_a_byte(self):
         report, work = self.run_clean("int4_dequant.py")

@@ -445,3 +445,18 @@ TEST_F(BadInput, ProfileIgnoringAnUnknownStatement) {
   expectBadInput(checkWithMetaxProfileEdited("\"partial-barrier\"", "\"named-barrier\""), "metax-c500.toml:",
                  "ignores lists 'named-barrier', not one of: partial-barrier");
 }
+
+TEST_F(BadInput, StorageElementsMustBePositiveAndForBuffersOnly) {
+  expectBadInput(checkWith("shape = [\"N\"]", "shape = [\"N\"]\nelements = \"N - N\""), "bundle.toml:13",
+                 "elements of 'out' is 0; it must be positive");
+  expectBadInput(checkWith("value = \"N\"", "value = \"N\"\nelements = 4"), "bundle.toml:18",
+                 "'elements' applies to buffers only");
+}
+
+// `elements` (a strided view's storage): the allocation ends there, the coordinates stay the shape's.
+TEST_F(BadInput, StorageShorterThanTheShapeEndsTheAllocation) {
+  Cli r = checkWith("shape = [\"N\"]", "shape = [2, 16]\nelements = \"N - 1\"", "--format json");
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("\"coordinates\": [\n        1,\n        15\n      ]"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("of a strided view's storage"), std::string::npos) << r.output;
+}
