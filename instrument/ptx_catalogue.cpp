@@ -65,7 +65,8 @@ std::string notEmulatedFamily(const std::string& normalized) {
   if (is("cvt."))
     return "a conversion this executor does not emulate (" + op +
            "; emulated: f32 <-> f16/bf16 at round-to-nearest, f64 -> f16/bf16, and the x2 packs; integers -> "
-           "f16/bf16 at round-to-nearest and back at any integer rounding)";
+           "f16/bf16 at round-to-nearest and back at any integer rounding; f32 pairs -> e4m3x2/e5m2x2 satfinite and "
+           "e4m3x2/e5m2x2 -> f16x2)";
   if (is("ld.global.") || is("st.global.") || is("ld.volatile") || is("st.volatile"))
     return "a cache-hinted global load or store (" + op + "), not emulated";
   for (const char* a : {"tanh.approx", "ex2.approx", "lg2.approx", "rcp.approx", "rsqrt.approx", "sqrt.approx",
@@ -287,6 +288,33 @@ std::optional<PtxStatement> parsePtx(const std::string& asmText) {
     st.k = m[1] == "bf16" ? 1 : 0;
     st.valueOperand = std::stoi(m[2]);
     st.mode = std::stoi(m[3]);
+    return st;
+  }
+  static const std::regex lop3(
+      R"(^\{? ?lop3\.b32 \$0, \$(\d+), \$(\d+), \$(\d+), (\$(\d+)|0[xX]([0-9a-fA-F]+)|(\d+)); ?\}?$)");
+  if (std::regex_match(s, m, lop3)) {
+    PtxStatement st{PtxOp::Lop3};
+    for (int k = 0; k < 3; ++k) st.operands[k] = std::stoi(m[k + 1]);
+    if (m[5].matched) st.lutOperand = std::stoi(m[5]);
+    else st.immediate = m[6].matched ? std::stoul(m[6], nullptr, 16) : std::stoul(m[7]);
+    if (st.lutOperand < 0 && st.immediate > 0xff) return std::nullopt;
+    return st;
+  }
+  static const std::regex toFp8(
+      R"(^\{? ?cvt\.rn\.satfinite(\.relu)?\.(e4m3|e5m2)x2\.f32 \$0, \$(\d+), \$(\d+); ?\}?$)");
+  if (std::regex_match(s, m, toFp8)) {
+    PtxStatement st{PtxOp::CvtToFp8x2};
+    st.relu = m[1].matched;
+    st.aUnsigned = m[2] == "e5m2";
+    st.operands[0] = std::stoi(m[3]);
+    st.operands[1] = std::stoi(m[4]);
+    return st;
+  }
+  static const std::regex fromFp8(R"(^\{? ?cvt\.rn\.f16x2\.(e4m3|e5m2)x2 \$0, \$(\d+); ?\}?$)");
+  if (std::regex_match(s, m, fromFp8)) {
+    PtxStatement st{PtxOp::CvtFromFp8x2};
+    st.aUnsigned = m[1] == "e5m2";
+    st.operands[0] = std::stoi(m[2]);
     return st;
   }
   if (auto st = parseHalfScalar(s)) return st;

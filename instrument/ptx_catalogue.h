@@ -30,6 +30,9 @@ enum class PtxOp {
   Vote,           // vote.sync.ballot.b32 d, p, mask / vote.sync.{all,any,uni}.pred q, p, mask, with the
                   // setp (and selp) that carry the predicate in and out of a C++ asm statement
   CvtPack,        // cvt.rn.{f16,bf16}x2.f32 d, hi, lo  (two floats rounded and packed in one b32)
+  Lop3,           // lop3.b32 d, a, b, c, immLut: any function of three bit vectors (dequantising GEMVs)
+  CvtToFp8x2,     // cvt.rn.satfinite[.relu].{e4m3,e5m2}x2.f32 d, hi, lo: two floats to two fp8 bytes in a b16
+  CvtFromFp8x2,   // cvt.rn.f16x2.{e4m3,e5m2}x2 d, a: two fp8 bytes to two halves (exact)
   HalfScalar,     // the CUDA SDK's one-instruction half/bfloat16 helpers (cuda_fp16.hpp, cuda_bf16.hpp):
                   // cvt between f32/f64 and f16/bf16 (round to nearest), neg/abs of f16, bf16 and x2 pairs,
                   // mov.b32 packs of two 16-bit halves, the arithmetic and comparisons; `mode` says which
@@ -107,6 +110,12 @@ struct PtxStatement {
   // half scalar: mode = HalfScalarKind, count = halves (neg/abs), Pack: valueOperand = lo, addrOperand = hi
   // (-1 for a literal 0); Arith and Compare: `half`.
   HalfOperation half;
+  // lop3: the three sources' operand numbers and the truth table (immediate, or lutOperand >= 0); the fp8
+  // conversions: operands[0..1] the sources (hi, lo), aUnsigned = E5M2, relu.
+  int operands[3] = {-1, -1, -1};
+  uint32_t immediate = 0;
+  int lutOperand = -1;
+  bool relu = false;
 };
 
 // bar.sync / bar.arrive: the asm operand holding the barrier id, and the one holding the thread count;

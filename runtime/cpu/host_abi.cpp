@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include "frontend/fp8.h"
 #include "runtime/cpu/device_printf.h"
 #include "runtime/cpu/simt.h"
 
@@ -24,6 +25,21 @@ void td_cpu_barrier(uint32_t site, uint32_t id, uint32_t count) { Worker::curren
 void td_cpu_barrier_arrive(uint32_t site, uint32_t id, uint32_t count) { Worker::current()->barrierArrive(site, id, count); }
 
 uint32_t td_cpu_barrier_reduce(uint32_t site, int op, uint32_t v) { return Worker::current()->barrierReduce(site, op, v); }
+
+// cvt.rn.satfinite[.relu].{e4m3,e5m2}x2.f32, one element (flags: 1 E5M2, 2 .relu): finite saturation (±inf
+// too) to the largest normal, NaN to the canonical NaN 0x7f.
+uint32_t td_cpu_float_to_fp8(float f, uint32_t flags) {
+  bool e5m2 = flags & 1;
+  if (f != f) return 0x7f;
+  if ((flags & 2) && f < 0) f = 0;
+  float largest = e5m2 ? 57344.0f : 448.0f;
+  f = f > largest ? largest : f < -largest ? -largest : f;
+  return e5m2 ? floatToFp8E5M2(f) : floatToFp8E4M3(f);
+}
+
+float td_cpu_fp8_to_float(uint32_t byte, uint32_t e5m2) {
+  return e5m2 ? fp8E5M2ToFloat(static_cast<uint8_t>(byte)) : fp8E4M3ToFloat(static_cast<uint8_t>(byte));
+}
 
 uint32_t td_cpu_warp(uint32_t site, int op, int mode, uint32_t mask, uint32_t a, uint32_t b, uint32_t c) {
   return Worker::current()->warpCollective(site, op, mode, mask, a, b, c);
@@ -89,6 +105,8 @@ std::vector<std::pair<const char*, void*>> hostSymbols() {
       {"__td_cpu_warp", reinterpret_cast<void*>(&td_cpu_warp)},
       {"__td_cpu_clock", reinterpret_cast<void*>(&td_cpu_clock)},
       {"__td_cpu_asm", reinterpret_cast<void*>(&td_cpu_asm)},
+      {"__td_cpu_float_to_fp8", reinterpret_cast<void*>(&td_cpu_float_to_fp8)},
+      {"__td_cpu_fp8_to_float", reinterpret_cast<void*>(&td_cpu_fp8_to_float)},
       {"__td_shared_window_offset", reinterpret_cast<void*>(&td_shared_window_offset)},
       {"__td_shared_window_bytes", reinterpret_cast<void*>(&td_shared_window_bytes)},
       {"__td_mark_site", reinterpret_cast<void*>(&td_mark_site)},

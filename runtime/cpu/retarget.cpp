@@ -360,6 +360,29 @@ class Lowering {
       };
       repl = b.CreateOr(b.CreateShl(half(st.valueOperand), 16), half(st.mode));
       if (call->getType() != i32_) repl = b.CreateBitCast(repl, call->getType());
+    } else if (st.op == PtxOp::Lop3) {
+      repl = lop3(b, *call, st);
+    } else if (st.op == PtxOp::CvtToFp8x2) {  // high byte from the first source, as cvt.rn.f16x2.f32
+      auto byte = [&](unsigned operand) {
+        return b.CreateCall(hook("__td_cpu_float_to_fp8", i32_, {b.getFloatTy(), i32_}),
+                            {call->getArgOperand(operand - 1), b.getInt32((st.aUnsigned ? 1 : 0) | (st.relu ? 2 : 0))});
+      };
+      repl = b.CreateOr(b.CreateShl(byte(st.operands[0]), 8), byte(st.operands[1]));
+      repl = b.CreateZExtOrTrunc(repl, b.getIntNTy(call->getType()->getPrimitiveSizeInBits()));
+      if (repl->getType() != call->getType()) repl = b.CreateBitCast(repl, call->getType());
+    } else if (st.op == PtxOp::CvtFromFp8x2) {  // each byte to its half, exactly (fp8 values are halves)
+      llvm::Value* pair = b.CreateZExtOrTrunc(
+          b.CreateBitCast(call->getArgOperand(st.operands[0] - 1),
+                          b.getIntNTy(call->getArgOperand(st.operands[0] - 1)->getType()->getPrimitiveSizeInBits())),
+          i32_);
+      auto half = [&](unsigned shift) {
+        llvm::Value* byte = b.CreateAnd(b.CreateLShr(pair, shift), 0xff);
+        llvm::Value* f = b.CreateCall(hook("__td_cpu_fp8_to_float", b.getFloatTy(), {i32_, i32_}),
+                                      {byte, b.getInt32(st.aUnsigned ? 1 : 0)});
+        return b.CreateZExt(b.CreateBitCast(b.CreateFPTrunc(f, b.getHalfTy()), b.getInt16Ty()), i32_);
+      };
+      repl = b.CreateOr(b.CreateShl(half(8), 16), half(0));
+      if (call->getType() != i32_) repl = b.CreateBitCast(repl, call->getType());
     } else if (st.op == PtxOp::HalfScalar) {
       repl = lowerHalfScalar(b, *call, st);
     } else {
@@ -368,6 +391,22 @@ class Lowering {
     if (repl) call->replaceAllUsesWith(repl);
     call->eraseFromParent();
     return true;
+  }
+
+  // lop3.b32: bit i of the result is bit (a_i b_i c_i) of the truth table: the OR of the table's minterms,
+  // each the AND of the three sources or their complements, kept where the table's bit is set.
+  llvm::Value* lop3(llvm::IRBuilder<>& b, llvm::CallInst& call, const PtxStatement& st) {
+    auto src = [&](int operand) { return b.CreateZExtOrTrunc(call.getArgOperand(operand - 1), i32_); };
+    llvm::Value *x = src(st.operands[0]), *y = src(st.operands[1]), *z = src(st.operands[2]);
+    llvm::Value* lut = st.lutOperand >= 0 ? src(st.lutOperand) : b.getInt32(st.immediate);
+    llvm::Value* result = b.getInt32(0);
+    for (unsigned k = 0; k < 8; ++k) {
+      llvm::Value* term = b.CreateAnd(b.CreateAnd(k & 4 ? x : b.CreateNot(x), k & 2 ? y : b.CreateNot(y)),
+                                      k & 1 ? z : b.CreateNot(z));
+      llvm::Value* keep = b.CreateNeg(b.CreateAnd(b.CreateLShr(lut, k), 1));  // all ones where the bit is set
+      result = b.CreateOr(result, b.CreateAnd(term, keep));
+    }
+    return call.getType() == i32_ ? result : b.CreateBitCast(result, call.getType());
   }
 
   // ptrtoint of a shared pointer is its offset in the shared window (cvta.to.shared); inttoptr back

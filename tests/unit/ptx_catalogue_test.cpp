@@ -341,3 +341,51 @@ TEST(PtxCatalogue, SdkHalfAndBfloat16ArithmeticRunsOnTheCpu) {
   // .sat takes NaN to +0; 60000 * 2 overflows to +inf.
   EXPECT_EQ(special, (std::vector<uint32_t>{0x3c00, 0x7fff, 0x7fff, 0x8000, 0x0000, 6, 0x0000, 0x7c00}));
 }
+
+TEST(PtxCatalogue, Lop3AndTheFp8PairConversions) {
+  auto lop = parsePtx("lop3.b32 $0, $1, $2, $3, 0xea;");
+  ASSERT_TRUE(lop);
+  EXPECT_EQ(lop->op, PtxOp::Lop3);
+  EXPECT_EQ(lop->immediate, 0xeau);
+  auto lopN = parsePtx("lop3.b32 $0, $1, $2, $3, $4;");
+  ASSERT_TRUE(lopN);
+  EXPECT_EQ(lopN->lutOperand, 4);
+  EXPECT_FALSE(parsePtx("lop3.b32 $0, $1, $2, $3, 0x1ff;")) << "a truth table has 8 bits";
+  auto toE5 = parsePtx("cvt.rn.satfinite.relu.e5m2x2.f32 $0, $1, $2;");
+  ASSERT_TRUE(toE5);
+  EXPECT_TRUE(toE5->aUnsigned && toE5->relu);
+  EXPECT_FALSE(parsePtx("cvt.rn.e4m3x2.f32 $0, $1, $2;")) << ".satfinite is required by PTX";
+  ASSERT_TRUE(parsePtx("cvt.rn.f16x2.e4m3x2 $0, $1;"));
+
+  CheckResult r = check(bundle("ptx_bits"));
+  ASSERT_TRUE(r.report.findings.empty()) << r.report.findings[0].title;
+  auto a = values(r, "a"), b = values(r, "b"), c = values(r, "c"), lops = values(r, "lop");
+  for (int i = 0; i < 8; ++i) {
+    uint32_t x = static_cast<uint32_t>(a[i]), y = static_cast<uint32_t>(b[i]), z = static_cast<uint32_t>(c[i]);
+    EXPECT_EQ(static_cast<uint32_t>(lops[3 * i]), (x & y) | z) << i;
+    EXPECT_EQ(static_cast<uint32_t>(lops[3 * i + 1]), x ^ y ^ z) << i;
+    uint32_t nibbles = (x >> (4 * (i & 3))) & 0x000f000fu;  // 1024 + nibble in each half
+    EXPECT_EQ(static_cast<uint32_t>(lops[3 * i + 2]), nibbles | 0x64006400u) << i;
+  }
+  // values = 1, 0.3, 500, -1000, NaN, -0.3, 1e-9, 448; thread i converts (values[i], values[7 - i]) into the
+  // high and low byte. By hand: e4m3 1 = 0x38, 0.3 -> 0.3125 = 0x2a, 500 and 448 saturate to 448 = 0x7e,
+  // -1000 to -448 = 0xfe, NaN = 0x7f, 1e-9 -> +0; e5m2 1 = 0x3c, 0.3 -> 0.3125 = 0x35, 500 -> 512 = 0x60,
+  // -1000 -> -1024 = 0xe4, 448 = 0x5f; .relu makes the negatives +0.
+  const uint8_t e4[8] = {0x38, 0x2a, 0x7e, 0xfe, 0x7f, 0xaa, 0x00, 0x7e};
+  const uint8_t e4relu[8] = {0x38, 0x2a, 0x7e, 0x00, 0x7f, 0x00, 0x00, 0x7e};
+  const uint8_t e5[8] = {0x3c, 0x35, 0x60, 0xe4, 0x7f, 0xb5, 0x00, 0x5f};
+  const uint16_t asHalf[8] = {0x3c00, 0x3500, 0x5f00, 0xdf00, 0x7e00, 0xb500, 0x0000, 0x5f00};  // e4 back
+  auto fp8 = values(r, "fp8"), halves = values(r, "halves");
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_EQ(static_cast<uint32_t>(fp8[3 * i]), (e4[i] << 8) | e4[7 - i]) << i;
+    EXPECT_EQ(static_cast<uint32_t>(fp8[3 * i + 1]), (e4relu[i] << 8) | e4relu[7 - i]) << i;
+    EXPECT_EQ(static_cast<uint32_t>(fp8[3 * i + 2]), (e5[i] << 8) | e5[7 - i]) << i;
+    uint32_t h = static_cast<uint32_t>(halves[i]);
+    for (int part : {0, 1}) {
+      int element = part ? i : 7 - i;  // the high half is the high byte's
+      uint16_t got = static_cast<uint16_t>(h >> (16 * part));
+      if (element == 4) EXPECT_TRUE((got & 0x7c00) == 0x7c00 && (got & 0x3ff)) << "NaN stays NaN, thread " << i;
+      else EXPECT_EQ(got, asHalf[element]) << "thread " << i << (part ? " high" : " low");
+    }
+  }
+}
