@@ -108,7 +108,10 @@ void collectAccesses(llvm::Function& f, std::vector<Access>& out) {
   };
   for (llvm::BasicBlock& bb : f) {
     for (llvm::Instruction& i : bb) {
-      if (auto* ld = llvm::dyn_cast<llvm::LoadInst>(&i)) fixed(ld, ld->getPointerOperand(), ld->getType(), ld->getAlign(), SiteKind::Load);
+      if (auto* ld = llvm::dyn_cast<llvm::LoadInst>(&i)) {
+        fixed(ld, ld->getPointerOperand(), ld->getType(), ld->getAlign(), SiteKind::Load);
+        out.back().atomicRead = ld->isAtomic();
+      }
       else if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i))
         fixed(st, st->getPointerOperand(), st->getValueOperand()->getType(), st->getAlign(), SiteKind::Store);
       else if (auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&i))
@@ -137,6 +140,12 @@ void collectAccesses(llvm::Function& f, std::vector<Access>& out) {
           }
           llvm::Value* dst = call->getArgOperand(0);
           add(dst->getType()->isPointerTy() ? dst : pointerBehind(dst, call), bytes, SiteKind::Store);
+        } else if ((st->op == PtxOp::ScopedLoad || st->op == PtxOp::ScopedAtomicAdd) && call->arg_size() >= 1) {
+          // ld.relaxed is an atomic load: it races with plain writes, not with atomics
+          llvm::Value* p = call->getArgOperand(0);
+          add(p->getType()->isPointerTy() ? p : pointerBehind(p, call), ptxTypeBytes(st->valueType),
+              st->op == PtxOp::ScopedLoad ? SiteKind::Load : SiteKind::Atomic);
+          if (!out.empty() && out.back().inst == call) out.back().atomicRead = st->op == PtxOp::ScopedLoad;
         } else if ((st->op == PtxOp::LdMatrix || st->op == PtxOp::StMatrix) && call->arg_size() >= 1) {
           add(pointerBehind(call->getArgOperand(0), call), 16, st->op == PtxOp::LdMatrix ? SiteKind::Load : SiteKind::Store);
         }

@@ -19,6 +19,7 @@ struct Access {
   unsigned align;
   SiteKind kind;
   unsigned width;     // bytes, 0 when only known at run time
+  bool atomicRead = false;  // a Load that is atomic (LLVM's load atomic, ld.relaxed/acquire written as PTX)
 };
 
 // Appends every access of `f` to `out`, in instruction order.

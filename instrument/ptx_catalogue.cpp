@@ -317,6 +317,27 @@ std::optional<PtxStatement> parsePtx(const std::string& asmText) {
     st.operands[0] = std::stoi(m[2]);
     return st;
   }
+  static const std::regex scopedLoad(
+      R"(^\{? ?ld\.(relaxed|acquire)\.(cta|gpu|sys)(\.global)?\.(b16|b32|b64|s16|s32|s64|u16|u32|u64|f32|f64) \$0, ?\[\$1\]; ?\}?$)");
+  if (std::regex_match(s, m, scopedLoad)) {
+    PtxStatement st{PtxOp::ScopedLoad};
+    st.acquire = m[1] == "acquire";
+    st.valueType = m[4];
+    return st;
+  }
+  static const std::regex atomAdd(
+      R"(^\{? ?atom((?:\.(?:relaxed|acquire|release|acq_rel|cta|gpu|sys|global))*)\.add((?:\.(?:relaxed|acquire|release|acq_rel|cta|gpu|sys|global|noftz))*)\.(f32|f64|s32|u32|s64|u64|f16|f16x2|bf16|bf16x2) \$0, ?\[\$1\], ?\$2; ?\}?$)");
+  if (std::regex_match(s, m, atomAdd)) {
+    PtxStatement st{PtxOp::ScopedAtomicAdd};
+    std::string qualifiers = m[1].str() + m[2].str();
+    st.acquire = qualifiers.find("acq") != std::string::npos;
+    st.valueType = m[3];
+    bool halfType = st.valueType.find("16") != std::string::npos;
+    if (halfType != (qualifiers.find("noftz") != std::string::npos)) return std::nullopt;  // PTX: .noftz iff 16-bit
+    return st;
+  }
+  static const std::regex fence(R"(^\{? ?fence\.(sc|acq_rel|acquire|release)\.(cta|gpu|sys); ?\}?$)");
+  if (std::regex_match(s, m, fence)) return PtxStatement{PtxOp::Fence};
   if (auto st = parseHalfScalar(s)) return st;
   return std::nullopt;
 }

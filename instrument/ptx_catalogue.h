@@ -33,6 +33,10 @@ enum class PtxOp {
   Lop3,           // lop3.b32 d, a, b, c, immLut: any function of three bit vectors (dequantising GEMVs)
   CvtToFp8x2,     // cvt.rn.satfinite[.relu].{e4m3,e5m2}x2.f32 d, hi, lo: two floats to two fp8 bytes in a b16
   CvtFromFp8x2,   // cvt.rn.f16x2.{e4m3,e5m2}x2 d, a: two fp8 bytes to two halves (exact)
+  ScopedLoad,     // ld.{relaxed,acquire}.{cta,gpu,sys}[.global].TYPE d, [a]  (libcu++'s atomic_ref loads)
+  ScopedAtomicAdd,  // atom[.SEM][.SCOPE][.global].add[.noftz].TYPE d, [a], b, either order of the qualifiers
+                    // (libcu++'s fetch_add, the SDK's atomicAdd on half, half2, bfloat16 and bfloat162)
+  Fence,          // fence.{sc,acq_rel,acquire,release}.{cta,gpu,sys}
   HalfScalar,     // the CUDA SDK's one-instruction half/bfloat16 helpers (cuda_fp16.hpp, cuda_bf16.hpp):
                   // cvt between f32/f64 and f16/bf16 (round to nearest), neg/abs of f16, bf16 and x2 pairs,
                   // mov.b32 packs of two 16-bit halves, the arithmetic and comparisons; `mode` says which
@@ -112,6 +116,10 @@ struct PtxStatement {
   HalfOperation half;
   // lop3: the three sources' operand numbers and the truth table (immediate, or lutOperand >= 0); the fp8
   // conversions: operands[0..1] the sources (hi, lo), aUnsigned = E5M2, relu.
+  // ScopedLoad / ScopedAtomicAdd: `valueType` the PTX type ("f32", "u32", "f16x2" ...), `acquire` for an
+  // acquiring or sequentially consistent ordering (else relaxed).
+  std::string valueType;
+  bool acquire = false;
   int operands[3] = {-1, -1, -1};
   uint32_t immediate = 0;
   int lutOperand = -1;
@@ -128,6 +136,16 @@ inline int barrierCountOperand(const PtxStatement& st) {
 // Statements the whole warp executes together (every lane's operands in, every lane's results out).
 inline bool isWarpCollective(const PtxStatement& st) {
   return st.op == PtxOp::LdMatrix || st.op == PtxOp::StMatrix || st.op == PtxOp::Mma || st.op == PtxOp::Mfma;
+}
+
+// Bytes of a PTX value type ("f16x2": 4, "u64": 8).
+inline unsigned ptxTypeBytes(const std::string& type) {
+  unsigned bits = 0;
+  for (char c : type) {
+    if (c == 'x') break;
+    if (c >= '0' && c <= '9') bits = bits * 10 + static_cast<unsigned>(c - '0');
+  }
+  return (bits / 8) * (type.find("x2") != std::string::npos ? 2 : 1);
 }
 
 // Recognises an asm string (whitespace-insensitive). nullopt: not in the catalogue.

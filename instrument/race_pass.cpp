@@ -258,7 +258,10 @@ void RacePass::hookAccesses(llvm::Module& m) {
     llvm::IRBuilder<> b(a.inst);
     setHookLocation(b, a.inst);
     llvm::Value* generic = genericPointer(b, a.ptr);
-    unsigned kind = a.kind == SiteKind::Atomic ? TD_ACCESS_ATOMIC : isWrite(a) ? TD_ACCESS_WRITE : TD_ACCESS_READ;
+    unsigned kind = a.kind == SiteKind::Atomic ? TD_ACCESS_ATOMIC
+                    : isWrite(a)                ? TD_ACCESS_WRITE
+                    : a.atomicRead              ? TD_ACCESS_ATOMIC_READ
+                                                : TD_ACCESS_READ;
     StoredBits stored = (accessFlags & TD_CHECK_RACE) ? storedBits(b, a) : StoredBits{};
     if (stored.lo) kind |= TD_ACCESS_VALUE;
     llvm::Value* lo = stored.lo ? stored.lo : b.getInt64(0);

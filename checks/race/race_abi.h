@@ -6,7 +6,8 @@
 // which checks it takes part in.
 #define TD_ACCESS_READ 0u
 #define TD_ACCESS_WRITE 1u
-#define TD_ACCESS_ATOMIC 2u
+#define TD_ACCESS_ATOMIC 2u       // a read-modify-write
+#define TD_ACCESS_ATOMIC_READ 3u  // an atomic load (ld.relaxed, LLVM's load atomic): no race with atomics
 #define TD_ACCESS_MASK 3u
 #define TD_CHECK_INIT 4u   // uninitialised reads (family "init")
 #define TD_CHECK_RACE 8u   // races (family "race")

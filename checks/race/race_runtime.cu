@@ -155,7 +155,9 @@ typedef unsigned int td_u32x4 __attribute__((ext_vector_type(4)));
 static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned int bytes, long long off, unsigned int site,
                                                        unsigned int kind, const td_accessor& me, const td_space& sp,
                                                        const td_granule_write& g) {
-  bool atomic = (kind & TD_ACCESS_MASK) == TD_ACCESS_ATOMIC, write = (kind & TD_ACCESS_MASK) != TD_ACCESS_READ;
+  unsigned int access = kind & TD_ACCESS_MASK;
+  bool atomic = access == TD_ACCESS_ATOMIC || access == TD_ACCESS_ATOMIC_READ;
+  bool write = access == TD_ACCESS_WRITE || access == TD_ACCESS_ATOMIC;
   bool race = kind & TD_CHECK_RACE, init = kind & TD_CHECK_INIT;
   unsigned long long mine = me.tag | ((unsigned long long)bytes << 11) | (atomic ? TD_TAG_ATOMIC : 0ull) |
                             ((unsigned long long)(site < 0xffffu ? site : 0xffffu) << 16);
@@ -175,8 +177,9 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
     bool raw = td_conflicts(w, words.x, bytes, atomic, me);
     // Broadcast reads (a tile element every thread of the block reads) keep the first reader of the
     // epoch: enough to find a write that races with one of them, and no shadow store per read.
+    // An atomic reader kept gives way to a plain one, which races with atomic writes where it does not.
     bool kept = TD_TAG_THREAD(r) && !((r ^ me.tag) >> TD_TAG_BLOCK_SHIFT) && words.y == me.aux &&
-                (TD_TAG_BYTES(r) & bytes) == bytes;
+                (TD_TAG_BYTES(r) & bytes) == bytes && (atomic || !(r & TD_TAG_ATOMIC));
     if (!kept) {
       s.r = mine;
       s.r_aux = me.aux;

@@ -41,6 +41,51 @@ float td_cpu_fp8_to_float(uint32_t byte, uint32_t e5m2) {
   return e5m2 ? fp8E5M2ToFloat(static_cast<uint8_t>(byte)) : fp8E4M3ToFloat(static_cast<uint8_t>(byte));
 }
 
+// atom.add.noftz.{f16,bf16}[x2]: each 16-bit half added in float and rounded once to nearest even, as
+// the GPU's add does; kind: 1 bfloat16, 2 a pair. Returns the old value.
+uint32_t td_cpu_atom_add_16(void* address, uint32_t value, uint32_t kind) {
+  bool bf16 = kind & 1, pair = kind & 2;
+  auto toFloat = [&](uint16_t h) {
+    if (bf16) {
+      uint32_t u = uint32_t(h) << 16;
+      float f;
+      std::memcpy(&f, &u, 4);
+      return f;
+    }
+    _Float16 x;
+    std::memcpy(&x, &h, 2);
+    return static_cast<float>(x);
+  };
+  auto fromFloat = [&](float f) -> uint16_t {
+    uint16_t h;
+    if (!bf16) {
+      _Float16 x = static_cast<_Float16>(f);
+      std::memcpy(&h, &x, 2);
+      return h;
+    }
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    if (f != f) return 0x7fff;
+    return static_cast<uint16_t>((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+  };
+  auto add = [&](uint32_t old) {
+    uint32_t sum = fromFloat(toFloat(static_cast<uint16_t>(old)) + toFloat(static_cast<uint16_t>(value)));
+    if (pair) sum |= uint32_t(fromFloat(toFloat(static_cast<uint16_t>(old >> 16)) + toFloat(static_cast<uint16_t>(value >> 16)))) << 16;
+    return sum;
+  };
+  if (pair) {
+    auto* word = static_cast<uint32_t*>(address);
+    uint32_t old = __atomic_load_n(word, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(word, &old, add(old), true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+    return old;
+  }
+  auto* half = static_cast<uint16_t*>(address);
+  uint16_t old = __atomic_load_n(half, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(half, &old, static_cast<uint16_t>(add(old)), true, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED)) {}
+  return old;
+}
+
 uint32_t td_cpu_warp(uint32_t site, int op, int mode, uint32_t mask, uint32_t a, uint32_t b, uint32_t c) {
   return Worker::current()->warpCollective(site, op, mode, mask, a, b, c);
 }
@@ -106,6 +151,7 @@ std::vector<std::pair<const char*, void*>> hostSymbols() {
       {"__td_cpu_clock", reinterpret_cast<void*>(&td_cpu_clock)},
       {"__td_cpu_asm", reinterpret_cast<void*>(&td_cpu_asm)},
       {"__td_cpu_float_to_fp8", reinterpret_cast<void*>(&td_cpu_float_to_fp8)},
+      {"__td_cpu_atom_add_16", reinterpret_cast<void*>(&td_cpu_atom_add_16)},
       {"__td_cpu_fp8_to_float", reinterpret_cast<void*>(&td_cpu_fp8_to_float)},
       {"__td_shared_window_offset", reinterpret_cast<void*>(&td_shared_window_offset)},
       {"__td_shared_window_bytes", reinterpret_cast<void*>(&td_shared_window_bytes)},

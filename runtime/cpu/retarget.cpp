@@ -362,6 +362,10 @@ class Lowering {
       if (call->getType() != i32_) repl = b.CreateBitCast(repl, call->getType());
     } else if (st.op == PtxOp::Lop3) {
       repl = lop3(b, *call, st);
+    } else if (st.op == PtxOp::ScopedLoad || st.op == PtxOp::ScopedAtomicAdd) {
+      repl = scopedAccess(b, *call, st);
+    } else if (st.op == PtxOp::Fence) {
+      b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
     } else if (st.op == PtxOp::CvtToFp8x2) {  // high byte from the first source, as cvt.rn.f16x2.f32
       auto byte = [&](unsigned operand) {
         return b.CreateCall(hook("__td_cpu_float_to_fp8", i32_, {b.getFloatTy(), i32_}),
@@ -391,6 +395,41 @@ class Lowering {
     if (repl) call->replaceAllUsesWith(repl);
     call->eraseFromParent();
     return true;
+  }
+
+  // ld.relaxed / ld.acquire as an atomic load, atom.add as an atomicrmw (integers, f32, f64) or, for the 16-bit
+  // float types and their pairs, a compare-and-swap loop in the host runtime; the old value comes back.
+  llvm::Value* scopedAccess(llvm::IRBuilder<>& b, llvm::CallInst& call, const PtxStatement& st) {
+    unsigned bytes = ptxTypeBytes(st.valueType);
+    llvm::Type* bits = b.getIntNTy(8 * bytes);
+    llvm::Value* p = call.getArgOperand(0);
+    p = p->getType()->isPointerTy() ? b.CreateAddrSpaceCast(p, ptr_) : b.CreateIntToPtr(p, ptr_);
+    auto asBits = [&](llvm::Value* v) {
+      llvm::Type* t = v->getType();
+      if (t->isFloatingPointTy()) v = b.CreateBitCast(v, b.getIntNTy(t->getPrimitiveSizeInBits()));
+      return b.CreateZExtOrTrunc(v, bits);
+    };
+    auto ordering = st.acquire ? llvm::AtomicOrdering::Acquire : llvm::AtomicOrdering::Monotonic;
+    llvm::Value* old;
+    if (st.op == PtxOp::ScopedLoad) {
+      auto* ld = b.CreateAlignedLoad(bits, p, llvm::Align(bytes));
+      ld->setAtomic(ordering);
+      old = ld;
+    } else if (bytes <= 2 || st.valueType.find("x2") != std::string::npos) {
+      uint32_t kind = (st.valueType.rfind("bf16", 0) == 0 ? 1u : 0u) | (st.valueType.find("x2") != std::string::npos ? 2u : 0u);
+      old = b.CreateCall(hook("__td_cpu_atom_add_16", i32_, {ptr_, i32_, i32_}),
+                         {p, b.CreateZExtOrTrunc(asBits(call.getArgOperand(1)), i32_), b.getInt32(kind)});
+      old = b.CreateZExtOrTrunc(old, bits);
+    } else if (st.valueType[0] == 'f') {
+      llvm::Type* ft = bytes == 4 ? b.getFloatTy() : b.getDoubleTy();
+      llvm::Value* v = b.CreateBitCast(asBits(call.getArgOperand(1)), ft);
+      old = b.CreateBitCast(b.CreateAtomicRMW(llvm::AtomicRMWInst::FAdd, p, v, llvm::Align(bytes), ordering), bits);
+    } else {
+      old = b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, p, asBits(call.getArgOperand(1)), llvm::Align(bytes), ordering);
+    }
+    llvm::Type* rt = call.getType();
+    if (rt->isFloatingPointTy()) return b.CreateBitCast(b.CreateZExtOrTrunc(old, b.getIntNTy(rt->getPrimitiveSizeInBits())), rt);
+    return b.CreateZExtOrTrunc(old, rt);
   }
 
   // lop3.b32: bit i of the result is bit (a_i b_i c_i) of the truth table: the OR of the table's minterms,

@@ -389,3 +389,34 @@ TEST(PtxCatalogue, Lop3AndTheFp8PairConversions) {
     }
   }
 }
+
+TEST(PtxCatalogue, ScopedAtomicsLoadsAndFencesAsLibcuxxWritesThem) {
+  auto add = parsePtx("atom.add.relaxed.gpu.f32 $0,[$1],$2;");
+  ASSERT_TRUE(add);
+  EXPECT_EQ(add->op, PtxOp::ScopedAtomicAdd);
+  EXPECT_EQ(add->valueType, "f32");
+  ASSERT_TRUE(parsePtx("atom.relaxed.gpu.global.add.s32 $0, [$1], $2;")) << "qualifiers before the operation";
+  auto pair = parsePtx("{ atom.add.noftz.f16x2 $0,[$1],$2; }\n");
+  ASSERT_TRUE(pair);
+  EXPECT_EQ(ptxTypeBytes(pair->valueType), 4u);
+  EXPECT_FALSE(parsePtx("atom.add.f16x2 $0,[$1],$2;")) << "PTX requires .noftz on the 16-bit float adds";
+  auto ld = parsePtx("ld.acquire.gpu.u64 $0, [$1];");
+  ASSERT_TRUE(ld);
+  EXPECT_TRUE(ld->acquire);
+  EXPECT_EQ(ptxTypeBytes(ld->valueType), 8u);
+  EXPECT_EQ(parsePtx("fence.sc.gpu;")->op, PtxOp::Fence);
+  EXPECT_EQ(parsePtx("fence.acq_rel.sys;")->op, PtxOp::Fence);
+
+  // 64 threads in two blocks: each adds 1, 0.5, the half pair (1, 0.25) and the bfloat16 0.25.
+  CheckResult r = check(bundle("scoped_atomics"));
+  EXPECT_TRUE(r.report.findings.empty()) << "atomics and atomic loads do not race: " << r.report.findings[0].title;
+  EXPECT_EQ(values(r, "count"), std::vector<double>{64});
+  EXPECT_EQ(values(r, "sum"), std::vector<double>{32});
+  EXPECT_EQ(static_cast<uint32_t>(values(r, "halves")[0]), 0x4c005400u) << "16.0 (high) and 64.0 (low) as halves";
+  EXPECT_EQ(values(r, "bf"), std::vector<double>{16});
+  EXPECT_EQ(values(r, "seen"), (std::vector<double>{1, 1})) << "ld.relaxed saw the block's own adds";
+  CheckResult bug = check(std::string(TD_TESTS_DIR) + "/bundles/scoped_atomics/bundle_bug.toml");
+  const Finding* waw = find(bug, "global-race-waw");
+  ASSERT_TRUE(waw) << "a plain store among atomic adds is a race";
+  EXPECT_EQ(waw->buffer, "count");
+}
