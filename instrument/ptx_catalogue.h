@@ -66,6 +66,7 @@ enum class CompareResult : int {
   Bool,  // 0 or 1 (setp, then selp.u16 1, 0)
   One,   // per half 1.0 or 0.0 in the half type (set.CMP.f16x2.f16x2)
   Mask,  // per half 0xffff or 0 (set.CMP.u32.f16x2)
+  Float, // 1.0f or 0 in a b32: the SDK's sm_80 bf16 comparison, both widened to f32 (set.CMP.f32.f32)
 };
 
 // One SDK half/bfloat16 arithmetic or comparison statement: the operation and its modifiers.

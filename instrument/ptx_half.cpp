@@ -98,6 +98,38 @@ PtxStatement arithmetic(HalfArith op, const std::string& type, bool pair) {
   return st;
 }
 
+// The SDK's sm_80 bf16 add, sub and mul: one fma with a constant register (cuda_bf16.hpp): x * 1 + y is
+// x + y, x * -1 + y is y - x, x * y + -0 is x * y, each rounded once as the fma rounds: the same results.
+std::optional<PtxStatement> fmaWithConstant(const std::string& s) {
+  static const std::regex re(
+      R"(^\.reg \.b(16|32) (\w+); mov\.b(16|32) \2, ?0[xX]([0-9a-fA-F]+)U?; fma\.rn(\.sat|\.relu)?\.(f16|bf16)(x2)? \$0, ?(\$\d+|\w+), ?(\$\d+|\w+), ?(\$\d+|\w+);$)");
+  std::smatch m;
+  if (!std::regex_match(s, m, re)) return std::nullopt;
+  bool pair = m[7].matched;
+  uint32_t c = static_cast<uint32_t>(std::stoul(m[4], nullptr, 16));
+  if (m[1] != m[3] || (m[1] == "32") != pair || (pair && (c >> 16) != (c & 0xffff))) return std::nullopt;
+  bool bf16 = m[6] == "bf16";
+  uint16_t one = bf16 ? 0x3f80 : 0x3c00, minusOne = one | 0x8000, minusZero = 0x8000;
+  std::string reg = m[2], ops[3] = {m[8], m[9], m[10]};
+  auto number = [](const std::string& op) { return op[0] == '$' ? std::stoi(op.substr(1)) : 0; };
+  PtxStatement st;
+  uint16_t v = static_cast<uint16_t>(c & 0xffff);
+  if (ops[2] == reg && ops[0] != reg && ops[1] != reg && v == minusZero) {
+    st = arithmetic(HalfArith::Mul, m[6], pair);
+    st.half.src[0] = number(ops[0]), st.half.src[1] = number(ops[1]);
+  } else if ((ops[0] == reg) != (ops[1] == reg) && ops[2] != reg && (v == one || v == minusOne)) {
+    int x = number(ops[0] == reg ? ops[1] : ops[0]), y = number(ops[2]);
+    st = arithmetic(v == one ? HalfArith::Add : HalfArith::Sub, m[6], pair);
+    st.half.src[0] = v == one ? x : y, st.half.src[1] = v == one ? y : x;
+  } else {
+    return std::nullopt;
+  }
+  if (st.half.src[0] == 0 || st.half.src[1] == 0) return std::nullopt;
+  st.half.saturate = m[5] == ".sat";
+  st.half.relu = m[5] == ".relu";
+  return st;
+}
+
 std::optional<PtxStatement> arithmeticOrComparison(const std::string& s) {
   std::smatch m;
   static const std::regex basic(R"(^(add|sub|mul)(\.rn)?(\.sat)?\.(f16|bf16)(x2)? \$0, ?\$1, ?\$2;$)");
@@ -113,6 +145,7 @@ std::optional<PtxStatement> arithmeticOrComparison(const std::string& s) {
     st.half.saturate = m[3].matched;
     return st;
   }
+  if (auto st = fmaWithConstant(s)) return st;
   if (std::regex_match(s, m, fma)) {
     PtxStatement st = arithmetic(HalfArith::Fma, m[2], m[3].matched);
     st.half.saturate = m[1] == ".sat";
@@ -124,11 +157,17 @@ std::optional<PtxStatement> arithmeticOrComparison(const std::string& s) {
     st.half.propagateNaN = m[2].matched;
     return st;
   }
+  // The SDK's sm_80 bf16 comparison: both halves made f32 (a bf16 is an f32's high half), compared as f32.
+  static const std::regex widenedSet(
+      R"(^\.reg \.b32 (\w+), ?(\w+); mov\.b32 \1, ?\{ ?0 ?, ?\$(\d+) ?\}; mov\.b32 \2, ?\{ ?0 ?, ?\$(\d+) ?\}; set\.(\w+)\.f32\.f32 \$0, ?\1, ?\2;$)");
   std::string cmp, type;
   int a = 0, b = 0;
   bool pair = false;
   CompareResult result = CompareResult::Bool;
-  if (std::regex_match(s, m, setp)) {
+  if (std::regex_match(s, m, widenedSet)) {
+    cmp = m[5], type = "bf16", a = std::stoi(m[3]), b = std::stoi(m[4]);
+    result = CompareResult::Float;
+  } else if (std::regex_match(s, m, setp)) {
     cmp = m[2], type = m[3], a = std::stoi(m[4]), b = std::stoi(m[5]);
   } else if (std::regex_match(s, m, set)) {
     cmp = m[1], type = m[3], pair = m[4].matched, a = std::stoi(m[5]), b = std::stoi(m[6]);

@@ -44,6 +44,9 @@ class HalfLowering {
       case HalfScalarKind::Arith:
         return result(perLane([&](int lane) { return arithmetic(lane); }));
       case HalfScalarKind::Compare:
+        if (half_.result == CompareResult::Float)  // 1.0f: the bit patterns of the f32 comparison's result
+          return result(b_.CreateSelect(b_.CreateICmpNE(comparison(0), b_.getInt16(0)), b_.getInt32(0x3f800000),
+                                        b_.getInt32(0)));
         return result(perLane([&](int lane) { return comparison(lane); }));
       case HalfScalarKind::IntToHalf: {  // exact in double up to 32 bits, then one rounding
         llvm::Value* i = b_.CreateZExtOrTrunc(bits(a), b_.getIntNTy(half_.intBits));

@@ -21,7 +21,7 @@ cases = [
     (E("gemm"), []), (E("gemm"), ["--param", "M=100", "--param", "N=70", "--param", "K=33"]),
     (E("gemm_edge_bug"), []), (E("tile_too_large"), []), (E("tile_too_large"), ["--target", "metax-c500"]),
     (B("reduce"), []), (B("transpose"), []), (B("softmax"), []), (B("dynsmem"), []), (B("warp_probe"), []), (B("warp_reduce"), []),
-    (B("shared_overflow"), []), (B("before_start"), []), (B("ptx_mma"), []), (B("cp_async_oob"), []), (B("ptx_ops"), []), (B("ptx_bits"), []), (B("scoped_atomics"), []), ("tests/bundles/scoped_atomics/bundle_bug.toml", []), (B("mbarrier"), []), (B("cp_async_tl"), []), ("tests/bundles/cp_async_tl/bundle_bug.toml", []), (B("shared_window"), []), (B("misaligned"), []), (B("too_many_threads"), []),
+    (B("shared_overflow"), []), (B("before_start"), []), (B("ptx_mma"), []), (B("cp_async_oob"), []), (B("ptx_ops"), []), (B("ptx_bits"), []), (B("bf16_sm80"), []), (B("scoped_atomics"), []), ("tests/bundles/scoped_atomics/bundle_bug.toml", []), (B("mbarrier"), []), (B("cp_async_tl"), []), ("tests/bundles/cp_async_tl/bundle_bug.toml", []), (B("shared_window"), []), (B("misaligned"), []), (B("too_many_threads"), []),
     (B("wild_pointer"), []), (B("hang"), ["--timeout", "5"]), (B("deadlock"), ["--timeout", "5"]),
     (B("device_stops"), []), (B("device_stops"), ["--param", "N=20"]), (B("device_stops"), ["--param", "TRAP_AT=5"]),
     (B("missing_barrier"), []), ("tests/bundles/missing_barrier/bundle_fixed.toml", []), (B("racy_gemm"), []),

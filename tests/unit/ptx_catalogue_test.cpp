@@ -420,3 +420,50 @@ TEST(PtxCatalogue, ScopedAtomicsLoadsAndFencesAsLibcuxxWritesThem) {
   ASSERT_TRUE(waw) << "a plain store among atomic adds is a race";
   EXPECT_EQ(waw->buffer, "count");
 }
+
+namespace {
+double toBf16(double v) {  // one rounding to bfloat16, to nearest even (the inputs' products and sums are exact in double)
+  float f = static_cast<float>(v);
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  u = (u + 0x7fff + ((u >> 16) & 1)) & 0xffff0000u;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+}  // namespace
+
+TEST(PtxCatalogue, Bfloat16AsTheSdkWritesItBelowSm90) {
+  auto sub = parsePtx("{.reg .b16 c;\n  mov.b16 c, 0xbf80U;\n  fma.rn.bf16 $0,$2,c,$1;}\n");
+  ASSERT_TRUE(sub);
+  EXPECT_EQ(sub->half.arith, HalfArith::Sub);
+  EXPECT_EQ(sub->half.src[0], 1);  // $2 * -1 + $1 = $1 - $2
+  EXPECT_EQ(sub->half.src[1], 2);
+  auto mul2 = parsePtx("{.reg .b32 c;\n  mov.b32 c, 0x80008000U;\n  fma.rn.bf16x2 $0,$1,$2,c;}\n");
+  ASSERT_TRUE(mul2);
+  EXPECT_EQ(mul2->half.arith, HalfArith::Mul);
+  EXPECT_EQ(mul2->half.lanes, 2);
+  EXPECT_FALSE(parsePtx("{.reg .b16 c;\n  mov.b16 c, 0x4000U;\n  fma.rn.bf16 $0,$1,c,$2;}")) << "x * 2 + y is no add";
+  EXPECT_FALSE(parsePtx("{.reg .b16 c;\n  mov.b16 c, 0x0000U;\n  fma.rn.bf16 $0,$1,$2,c;}")) << "+0 turns -0 products to +0";
+  auto eq = parsePtx("{.reg .b32 a,b;\n  mov.b32 a, {0, $1};\n  mov.b32 b, {0, $2};\n  set.eq.f32.f32 $0, a, b;}\n");
+  ASSERT_TRUE(eq);
+  EXPECT_EQ(eq->half.result, CompareResult::Float);
+
+  CheckResult r = check(bundle("bf16_sm80"));
+  ASSERT_TRUE(r.report.findings.empty()) << r.report.findings[0].title;
+  auto a = values(r, "a"), b = values(r, "b"), sum = values(r, "sum"), diff = values(r, "diff"), prod = values(r, "prod");
+  auto pairs = values(r, "pairs"), cmp = values(r, "compare");
+  for (size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(sum[i], toBf16(a[i] + b[i])) << i;
+    ASSERT_EQ(diff[i], toBf16(a[i] - b[i])) << i;
+    ASSERT_EQ(prod[i], toBf16(a[i] * b[i])) << i;
+    // x = (a, b), y = (b, a) as (low, high)
+    ASSERT_EQ(pairs[6 * i], toBf16(a[i] + b[i])) << i;
+    ASSERT_EQ(pairs[6 * i + 1], toBf16(b[i] + a[i])) << i;
+    ASSERT_EQ(pairs[6 * i + 2], toBf16(a[i] - b[i])) << i;
+    ASSERT_EQ(pairs[6 * i + 3], toBf16(b[i] - a[i])) << i;
+    ASSERT_EQ(pairs[6 * i + 4], toBf16(a[i] * b[i])) << i;
+    ASSERT_EQ(cmp[3 * i], 1) << i;
+    ASSERT_EQ(cmp[3 * i + 1], a[i] < b[i] ? 1 : 0) << i;
+    ASSERT_EQ(cmp[3 * i + 2], a[i] >= b[i] ? 1 : 0) << i;
+  }
+}
