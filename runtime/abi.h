@@ -8,6 +8,7 @@
 #define TD_ABI_VERSION 1
 #define TD_MAX_BUFFERS 64
 #define TD_RECORDS_PER_SITE 4  // records kept per (site, kind); all hits are still counted
+#define TD_HITS_EXTRA_KEPT 0x80000000u  // a hit counter's top bit: its one preferred record past the four is kept
 
 // Record kinds. A site's hit counters are indexed by site * TD_KIND_COUNT + kind.
 #define TD_KIND_GLOBAL_OOB 0      // td_access_payload (checks/bounds/bounds_abi.h)

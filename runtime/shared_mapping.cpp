@@ -17,6 +17,7 @@ void readRecords(LaunchOutcome& out, const td_channel* channel, const uint32_t* 
   out.records.assign(channel->records, channel->records + written);
   out.recordsDropped = channel->cursor > channel->capacity ? channel->cursor - channel->capacity : 0;
   out.hits.assign(hits, hits + nsites * TD_KIND_COUNT);
+  for (uint32_t& h : out.hits) h &= ~TD_HITS_EXTRA_KEPT;  // counts, not the flag
 }
 
 }  // namespace td

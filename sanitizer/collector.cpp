@@ -176,18 +176,26 @@ std::vector<Finding> mergeBySourceSite(std::vector<Finding> in) {
     if (!out.empty() && key(out.back()) == key(f)) {
       Finding& m = out.back();
       m.count += f.count;
-      // Report the access of the lowest thread, as a run in thread order would meet it first.
-      bool earlier = !f.threads.empty() && (m.threads.empty() || threadOrder(f.threads.front()) < threadOrder(m.threads.front()));
+      // Report the most convincing pair (a race's: RaceFinding's rank), then the access of the lowest thread,
+      // as a run in thread order would meet it first.
+      bool earlier = !f.threads.empty() &&
+                     (m.threads.empty() || f.pairRank > m.pairRank ||
+                      (f.pairRank == m.pairRank && threadOrder(f.threads.front()) < threadOrder(m.threads.front())));
       if (earlier) {
         std::swap(m.title, f.title);
         std::swap(m.coords, f.coords);
         std::swap(m.element, f.element);
         std::swap(m.byteOffset, f.byteOffset);
+        std::swap(m.pairRank, f.pairRank);
+        std::swap(m.threads, f.threads);
       }
       m.threads.insert(m.threads.end(), f.threads.begin(), f.threads.end());
-      std::sort(m.threads.begin(), m.threads.end(), [](auto& a, auto& b) { return threadOrder(a) < threadOrder(b); });
-      m.threads.erase(std::unique(m.threads.begin(), m.threads.end(),
-                                  [](auto& a, auto& b) { return threadOrder(a) == threadOrder(b); }),
+      if (m.threads.empty()) continue;
+      ThreadRef named = m.threads.front();  // the title's thread stays first
+      std::sort(m.threads.begin() + 1, m.threads.end(), [](auto& a, auto& b) { return threadOrder(a) < threadOrder(b); });
+      auto same = [](auto& a, auto& b) { return threadOrder(a) == threadOrder(b); };
+      m.threads.erase(std::unique(m.threads.begin() + 1, m.threads.end(), same), m.threads.end());
+      m.threads.erase(std::remove_if(m.threads.begin() + 1, m.threads.end(), [&](auto& t) { return same(t, named); }),
                       m.threads.end());
       if (m.threads.size() > TD_RECORDS_PER_SITE) m.threads.resize(TD_RECORDS_PER_SITE);
     } else {

@@ -24,7 +24,10 @@ struct Finding {
   std::string access;        // "read", "write", "atomic" or ""
   unsigned width = 0;        // access width in bytes
   uint64_t count = 1;        // times it happened (once for a limit, a stop, a hang)
-  std::vector<ThreadRef> threads;  // first threads that hit it
+  std::vector<ThreadRef> threads;  // first threads that hit it; the first is the one the title names
+  // How convincing the pair the title names is, for a race (2: the partner's site known, +1: two warps or
+  // blocks); findings merged from one source site keep the most convincing title.
+  int pairRank = 0;
   std::vector<std::string> notes;  // further lines of explanation
   bool fatal = false;        // the kernel crashed or hung (exit code 3)
   std::string suppressedBy;  // suppressed (Report::suppressed): "FILE:LINE" of the suppression

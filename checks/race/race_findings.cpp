@@ -64,15 +64,32 @@ Finding raceFinding(const RecordGroup& g, const SiteTable& sites, const Bundle& 
     f.title = fmt::format("{} race on {} at this {} (no record kept: the channel was full)", hazard, space, f.access);
     return f;
   }
-  // The record to describe: the first whose partner site is known (on concurrent blocks a partner's
-  // site can be unknown, its thread never is).
+  // The record to describe: the most convincing pair kept — one whose partner site is known (on concurrent
+  // blocks a partner's site can be unknown, its thread never is), then one whose two threads are in different
+  // warps (a same-warp pair can look like lockstep to a reader, though nothing orders it); the first of those.
+  int warp = b.dialect == "cuda" ? 32 : 64;  // HIP and MACA sources are written for wave 64
+  auto warpOf = [&](const ThreadRef& t) {
+    int64_t linear = t.thread[0] + b.block[0] * (t.thread[1] + b.block[1] * t.thread[2]);
+    return linear / warp;
+  };
+  auto score = [&](const td_record* x) {
+    const td_race_payload p = payloadOf<td_race_payload>(*x);
+    ThreadRef me = recordThread(*x), partner = partnerOf(*x, b);
+    bool otherWarp = !std::equal(me.block, me.block + 3, partner.block) || warpOf(me) != warpOf(partner);
+    return (p.partner_site < sites.sites.size() ? 2 : 0) + (otherWarp ? 1 : 0);
+  };
   const td_record* pick = recs.front();
   for (const td_record* x : recs)
-    if (payloadOf<td_race_payload>(*x).partner_site < sites.sites.size()) {
-      pick = x;
-      break;
-    }
+    if (score(x) > score(pick)) pick = x;
   const td_record& r = *pick;
+  f.pairRank = score(pick);
+  // The thread the title names leads the finding's threads too ("by thread ..." beneath it).
+  ThreadRef named = recordThread(r);
+  auto at = std::find_if(f.threads.begin(), f.threads.end(), [&](const ThreadRef& t) {
+    return std::equal(t.thread, t.thread + 3, named.thread) && std::equal(t.block, t.block + 3, named.block);
+  });
+  if (at != f.threads.end()) std::rotate(f.threads.begin(), at, at + 1);
+  else f.threads.insert(f.threads.begin(), named);  // kept past the first threads (a pair across warps)
   const td_race_payload p = payloadOf<td_race_payload>(r);
   std::string where = place(p.offset);
   uint32_t partnerSite = p.partner_site;

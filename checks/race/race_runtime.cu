@@ -46,11 +46,16 @@ static __device__ __forceinline__ bool td_conflicts(unsigned long long tag, unsi
          !td_ordered(tag, aux, me);
 }
 
+// A race record; a pair in two warps (or blocks) may take a place past the first few, so that a race whose
+// first pairs were all within one warp still shows one that no lockstep could explain.
 static __device__ __forceinline__ void td_race_report(unsigned int kind, unsigned int site, long long off,
-                                                      unsigned long long tag, unsigned int hazard = 0) {
+                                                      unsigned long long tag, const td_accessor& me,
+                                                      unsigned int hazard = 0) {
   unsigned int partner_site = TD_TAG_SITE(tag) == 0xffffu ? ~0u : TD_TAG_SITE(tag);
+  bool twoWarps = ((tag ^ me.tag) & TD_TAG_BLOCK_MASK) || (TD_TAG_THREAD(tag) - 1) / me.ws != me.thread / me.ws;
   td_report_payload(kind, site, td_race_payload{off, TD_TAG_THREAD(tag) - 1, partner_site,
-                                                (unsigned int)((tag & TD_TAG_BLOCK_MASK) >> TD_TAG_BLOCK_SHIFT), hazard});
+                                                (unsigned int)((tag & TD_TAG_BLOCK_MASK) >> TD_TAG_BLOCK_SHIFT), hazard},
+                    twoWarps);
 }
 
 // The bytes a write stores, as the pass hands them over: the first 16, little-endian; `known` false where
@@ -186,7 +191,7 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
     }
     if (__builtin_expect(uninit | raw, 0)) {
       if (uninit) td_report_payload(sp.uninit, site, td_race_payload{off, 0, 0, 0, 0});
-      if (raw) td_race_report(sp.raw, site, off, w);
+      if (raw) td_race_report(sp.raw, site, off, w, me);
     }
     return;
   }
@@ -211,11 +216,11 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
     // reported as a race only when asked (--strict-races).
     if (waw) {
       bool same = td_same_value(s, before, old, me.tag, false, bytes, g);
-      td_race_report(same ? sp.same : sp.raw + 2, site, off, old, same ? 2u : 0u);
+      td_race_report(same ? sp.same : sp.raw + 2, site, off, old, me, same ? 2u : 0u);
     }
     if (war) {
       bool same = td_same_value(s, before, r, me.tag, true, bytes, g);
-      td_race_report(same ? sp.same : sp.raw + 1, site, off, r, same ? 1u : 0u);
+      td_race_report(same ? sp.same : sp.raw + 1, site, off, r, me, same ? 1u : 0u);
     }
   }
 }

@@ -33,11 +33,14 @@ __device__ void __td_block_local_or(unsigned int* p, unsigned int v);
 
 // A record of `kind` at `site` by the calling thread, its payload as three words (td_report_payload packs a
 // family's payload struct into them).
+// `preferred`: a record worth one more place past TD_RECORDS_PER_SITE (a race pair in two warps, where the
+// first records were all pairs within one warp); the counter's top bit says that place is taken.
 static __device__ __attribute__((noinline, cold)) void td_report_words(unsigned int kind, unsigned int site,
                                                                   unsigned long long w0, unsigned long long w1,
-                                                                  unsigned long long w2) {
-  unsigned int n = atomicAdd(&__td_ctl.hits[site * TD_KIND_COUNT + kind], 1u);
-  if (n >= TD_RECORDS_PER_SITE) return;
+                                                                  unsigned long long w2, bool preferred) {
+  unsigned int* hits = &__td_ctl.hits[site * TD_KIND_COUNT + kind];
+  unsigned int n = atomicAdd(hits, 1u) & ~TD_HITS_EXTRA_KEPT;
+  if (n >= TD_RECORDS_PER_SITE && (!preferred || (atomicOr(hits, TD_HITS_EXTRA_KEPT) & TD_HITS_EXTRA_KEPT))) return;
   td_channel* ch = __td_ctl.channel;
   unsigned int slot = atomicAdd(&ch->cursor, 1u);
   if (slot >= ch->capacity) return;
@@ -55,11 +58,12 @@ static __device__ __attribute__((noinline, cold)) void td_report_words(unsigned 
 // A record whose payload is `p`, a family's payload struct: packed into words here, inlined, so nothing of
 // it is kept in the caller's frame (the GPU would give it local memory).
 template <class Payload>
-static __device__ __forceinline__ void td_report_payload(unsigned int kind, unsigned int site, const Payload& p) {
+static __device__ __forceinline__ void td_report_payload(unsigned int kind, unsigned int site, const Payload& p,
+                                                         bool preferred = false) {
   static_assert(sizeof(Payload) <= TD_PAYLOAD_BYTES, "a record's payload is at most TD_PAYLOAD_BYTES bytes");
   unsigned long long w[TD_PAYLOAD_BYTES / 8] = {0, 0, 0};
   __builtin_memcpy(w, &p, sizeof(Payload));
-  td_report_words(kind, site, w[0], w[1], w[2]);
+  td_report_words(kind, site, w[0], w[1], w[2], preferred);
 }
 
 static __device__ __forceinline__ unsigned int td_block_linear() {
@@ -89,7 +93,7 @@ extern "C" {
 
 // A thread about to stop the kernel (a failed assert, __trap): its record names it before the GPU traps
 // or the CPU executor ends the grid.
-__device__ void __td_kernel_stop(unsigned int kind, unsigned int site) { td_report_words(kind, site, 0, 0, 0); }
+__device__ void __td_kernel_stop(unsigned int kind, unsigned int site) { td_report_words(kind, site, 0, 0, 0, false); }
 
 // An access through a pointer the pass could not attribute: no check, but the site is noted so a fault
 // it causes can be reported at the right line.

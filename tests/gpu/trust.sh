@@ -4,12 +4,7 @@
 # staging), each clean and its different-value twin a race; the split shared statistics, the SDK semantics;
 # then the parity suite and the race family's cost beside the uninstrumented launch. Logs go to $OUT.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
-out=${OUT:-/tmp/td-out}
-mkdir -p /tmp/td "$out"
-xz -dc .carry/tile-doctor.xz > /tmp/td/tile-doctor && chmod +x /tmp/td/tile-doctor
-tar -xJf .carry/clang-resource.tar.xz -C /tmp/td
-export TILE_DOCTOR_PROFILES=$PWD/profiles
+source "$(dirname "$0")/unpack.sh"
 td=/tmp/td/tile-doctor
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/trust.txt"
 summary() { grep -E "ERROR|WARNING|note: set aside|SUMMARY|no findings" | cut -c1-260; }

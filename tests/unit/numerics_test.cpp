@@ -406,16 +406,12 @@ TEST(Numerics, ValuesDecayingToZeroAreNotDriftAndAHalfSumBesideThemIs) {
   // A damped recurrence: the stored states end subnormal and then zero in float while the fp64 shadow keeps
   // a 1e-250. Measured against the absolute floor of float's smallest normal: no drift, and the figures a
   // finding would print are numbers, not 200 digits. The twin also sums in half: a drift at the sum.
-  CheckRequest req;
-  req.bundlePath = numerics("decay");
-  req.checks = "numerics";
-  CheckResult clean = runCheck(req);
+  CheckResult clean = checkNumerics("decay");
   for (const Finding& f : clean.report.findings) ADD_FAILURE() << f.kind << ": " << f.title;
   std::vector<double> last = values(clean, "final_state");
   EXPECT_EQ(last.front(), 0.0) << "the state did decay to float's zero";
 
-  req.bundlePath = numerics("decay_half_sum");
-  CheckResult twin = runCheck(req);
+  CheckResult twin = checkNumerics("decay_half_sum");
   ASSERT_EQ(twin.report.findings.size(), 1u);
   const Finding& f = twin.report.findings[0];
   EXPECT_EQ(f.kind, rule::PrecisionDrift);

@@ -72,7 +72,7 @@ TEST(SharedRaces, RacyGemmGivesOneFindingPerSitePairAndAShortReport) {
   EXPECT_EQ(r.code, 1);
   int lines = 0;
   for (char c : r.output) lines += c == '\n';
-  EXPECT_LT(lines, 40) << r.output;
+  EXPECT_LT(lines, 44) << r.output;  // six findings, each at most seven lines, the benign note and the summary
   EXPECT_NE(r.output.find("shared-race-raw"), std::string::npos);
   EXPECT_NE(r.output.find("gemm.cu:32"), std::string::npos) << "the read of the tile";
   EXPECT_NE(r.output.find("gemm.cu:20"), std::string::npos) << "the store into it";
