@@ -383,7 +383,9 @@ class Lowering {
         llvm::Value* byte = b.CreateAnd(b.CreateLShr(pair, shift), 0xff);
         llvm::Value* f = b.CreateCall(hook("__td_cpu_fp8_to_float", b.getFloatTy(), {i32_, i32_}),
                                       {byte, b.getInt32(st.aUnsigned ? 1 : 0)});
-        return b.CreateZExt(b.CreateBitCast(b.CreateFPTrunc(f, b.getHalfTy()), b.getInt16Ty()), i32_);
+        llvm::Value* h = b.CreateBitCast(b.CreateFPTrunc(f, b.getHalfTy()), b.getInt16Ty());
+        h = b.CreateSelect(b.CreateFCmpUNO(f, f), b.getInt16(0x7fff), h);  // the canonical NaN (measured, H200)
+        return b.CreateZExt(h, i32_);
       };
       repl = b.CreateOr(b.CreateShl(half(8), 16), half(0));
       if (call->getType() != i32_) repl = b.CreateBitCast(repl, call->getType());

@@ -327,7 +327,11 @@ class TileLangPrograms(unittest.TestCase):
         self.assertEqual(rc, 1)
         second = report["launches"][1]["report"]["findings"]
         races = [f for f in second if f["kind"] == "global-race-waw"]
-        self.assertEqual([(f["buffer"], f["coordinates"], f["count"]) for f in races], [("Z", [1, 0], 252)])
+        self.assertEqual([(f["buffer"], f["count"]) for f in races], [("Z", 252)])
+        # the element named is one of the 84 at the start of rows 1-3 that two blocks write (which pair is
+        # named depends on the schedule)
+        row, column = races[0]["coordinates"]
+        self.assertTrue(1 <= row <= 3 and 0 <= column < 84, races[0]["coordinates"])
         past = [(f["buffer"], f["access"], f["coordinates"]) for f in second if f["kind"] == "global-out-of-bounds"]
         self.assertEqual(sorted(past), [("Y", "read", [4, 0]), ("Z", "write", [4, 0])])
 
