@@ -26,6 +26,13 @@ void td_cpu_barrier_arrive(uint32_t site, uint32_t id, uint32_t count) { Worker:
 
 uint32_t td_cpu_barrier_reduce(uint32_t site, int op, uint32_t v) { return Worker::current()->barrierReduce(site, op, v); }
 
+// A float rounded to bfloat16's bits, to nearest even (NaN left to the caller: canonical NaNs differ).
+uint16_t bf16Bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return static_cast<uint16_t>((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+}
+
 // cvt.rn.satfinite[.relu].{e4m3,e5m2}x2.f32, one element (flags: 1 E5M2, 2 .relu): finite saturation (±inf
 // too) to the largest normal, NaN to the canonical NaN 0x7f.
 uint32_t td_cpu_float_to_fp8(float f, uint32_t flags) {
@@ -63,10 +70,7 @@ uint32_t td_cpu_atom_add_16(void* address, uint32_t value, uint32_t kind) {
       std::memcpy(&h, &x, 2);
       return h;
     }
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    if (f != f) return 0x7fff;
-    return static_cast<uint16_t>((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+    return f != f ? uint16_t{0x7fff} : bf16Bits(f);
   };
   auto add = [&](uint32_t old) {
     uint32_t sum = fromFloat(toFloat(static_cast<uint16_t>(old)) + toFloat(static_cast<uint16_t>(value)));
@@ -128,9 +132,7 @@ float td_extendhfsf2(_Float16 h) { return static_cast<float>(h); }
 _Float16 td_truncsfhf2(float f) { return static_cast<_Float16>(f); }
 _Float16 td_truncdfhf2(double d) { return static_cast<_Float16>(d); }
 _Float16 td_truncsfbf2(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  uint16_t b = (f != f) ? 0x7fc0 : static_cast<uint16_t>((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+  uint16_t b = (f != f) ? 0x7fc0 : bf16Bits(f);
   _Float16 r;
   std::memcpy(&r, &b, 2);
   return r;

@@ -371,14 +371,9 @@ class Lowering {
         return b.CreateCall(hook("__td_cpu_float_to_fp8", i32_, {b.getFloatTy(), i32_}),
                             {call->getArgOperand(operand - 1), b.getInt32((st.aUnsigned ? 1 : 0) | (st.relu ? 2 : 0))});
       };
-      repl = b.CreateOr(b.CreateShl(byte(st.operands[0]), 8), byte(st.operands[1]));
-      repl = b.CreateZExtOrTrunc(repl, b.getIntNTy(call->getType()->getPrimitiveSizeInBits()));
-      if (repl->getType() != call->getType()) repl = b.CreateBitCast(repl, call->getType());
+      repl = asResult(b, b.CreateOr(b.CreateShl(byte(st.operands[0]), 8), byte(st.operands[1])), call->getType());
     } else if (st.op == PtxOp::CvtFromFp8x2) {  // each byte to its half, exactly (fp8 values are halves)
-      llvm::Value* pair = b.CreateZExtOrTrunc(
-          b.CreateBitCast(call->getArgOperand(st.operands[0] - 1),
-                          b.getIntNTy(call->getArgOperand(st.operands[0] - 1)->getType()->getPrimitiveSizeInBits())),
-          i32_);
+      llvm::Value* pair = bitsOf(b, call->getArgOperand(st.operands[0] - 1), i32_);
       auto half = [&](unsigned shift) {
         llvm::Value* byte = b.CreateAnd(b.CreateLShr(pair, shift), 0xff);
         llvm::Value* f = b.CreateCall(hook("__td_cpu_fp8_to_float", b.getFloatTy(), {i32_, i32_}),
@@ -387,8 +382,7 @@ class Lowering {
         h = b.CreateSelect(b.CreateFCmpUNO(f, f), b.getInt16(0x7fff), h);  // the canonical NaN (measured, H200)
         return b.CreateZExt(h, i32_);
       };
-      repl = b.CreateOr(b.CreateShl(half(8), 16), half(0));
-      if (call->getType() != i32_) repl = b.CreateBitCast(repl, call->getType());
+      repl = asResult(b, b.CreateOr(b.CreateShl(half(8), 16), half(0)), call->getType());
     } else if (st.op == PtxOp::HalfScalar) {
       repl = lowerHalfScalar(b, *call, st);
     } else {
@@ -406,11 +400,7 @@ class Lowering {
     llvm::Type* bits = b.getIntNTy(8 * bytes);
     llvm::Value* p = call.getArgOperand(0);
     p = p->getType()->isPointerTy() ? b.CreateAddrSpaceCast(p, ptr_) : b.CreateIntToPtr(p, ptr_);
-    auto asBits = [&](llvm::Value* v) {
-      llvm::Type* t = v->getType();
-      if (t->isFloatingPointTy()) v = b.CreateBitCast(v, b.getIntNTy(t->getPrimitiveSizeInBits()));
-      return b.CreateZExtOrTrunc(v, bits);
-    };
+    auto asBits = [&](llvm::Value* v) { return bitsOf(b, v, bits); };
     auto ordering = st.acquire ? llvm::AtomicOrdering::Acquire : llvm::AtomicOrdering::Monotonic;
     llvm::Value* old;
     if (st.op == PtxOp::ScopedLoad) {
@@ -429,9 +419,19 @@ class Lowering {
     } else {
       old = b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, p, asBits(call.getArgOperand(1)), llvm::Align(bytes), ordering);
     }
-    llvm::Type* rt = call.getType();
-    if (rt->isFloatingPointTy()) return b.CreateBitCast(b.CreateZExtOrTrunc(old, b.getIntNTy(rt->getPrimitiveSizeInBits())), rt);
-    return b.CreateZExtOrTrunc(old, rt);
+    return asResult(b, old, call.getType());
+  }
+
+  // An operand's bits as the integer type `to` (a float reinterpreted, then widened or cut), and back: an
+  // integer's bits as a result of type `to`.
+  llvm::Value* bitsOf(llvm::IRBuilder<>& b, llvm::Value* v, llvm::Type* to) {
+    llvm::Type* t = v->getType();
+    if (t->isFloatingPointTy()) v = b.CreateBitCast(v, b.getIntNTy(t->getPrimitiveSizeInBits()));
+    return b.CreateZExtOrTrunc(v, to);
+  }
+  llvm::Value* asResult(llvm::IRBuilder<>& b, llvm::Value* bits, llvm::Type* to) {
+    if (!to->isFloatingPointTy()) return b.CreateZExtOrTrunc(bits, to);
+    return b.CreateBitCast(b.CreateZExtOrTrunc(bits, b.getIntNTy(to->getPrimitiveSizeInBits())), to);
   }
 
   // lop3.b32: bit i of the result is bit (a_i b_i c_i) of the truth table: the OR of the table's minterms,
@@ -447,7 +447,7 @@ class Lowering {
       llvm::Value* keep = b.CreateNeg(b.CreateAnd(b.CreateLShr(lut, k), 1));  // all ones where the bit is set
       result = b.CreateOr(result, b.CreateAnd(term, keep));
     }
-    return call.getType() == i32_ ? result : b.CreateBitCast(result, call.getType());
+    return asResult(b, result, call.getType());
   }
 
   // ptrtoint of a shared pointer is its offset in the shared window (cvta.to.shared); inttoptr back
