@@ -77,7 +77,7 @@ void forEachUserAccess(llvm::Module& m, const std::function<void(Access&, const 
     if (f.isDeclaration() || f.getName().starts_with("__td_")) continue;
     std::vector<Access> accesses;
     collectAccesses(f, accesses);
-    PointerRoots roots(isKernel(f));
+    PointerRoots roots;
     for (Access& a : accesses) visit(a, roots.of(a.ptr));
   }
 }

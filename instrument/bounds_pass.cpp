@@ -101,7 +101,7 @@ llvm::PreservedAnalyses BoundsCheckPass::run(llvm::Module& m, llvm::ModuleAnalys
       ok = b.CreateCall(checkGlobal, {llvm::ConstantInt::get(i32, id), llvm::ConstantInt::get(i32, root.argNo), generic,
                                       a.size, llvm::ConstantInt::get(i32, a.align)});
       tagSite(*a.inst, id);
-    } else if (root.kind == PointerRoot::SharedVar || addrSpace == 3) {
+    } else if (root.shared() || addrSpace == 3) {
       s.space = Space::Shared;
       if (root.kind == PointerRoot::SharedVar) s.object = sharedIds.lookup(root.var);
       unsigned id = table_.add(s);

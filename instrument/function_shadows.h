@@ -44,7 +44,7 @@ class FunctionShadows {
       : f_(f), m_(*f.getParent()), ctx_(f.getContext()), sites_(sites), wideNarrow_(options.wideNarrow), countSubnormals_(options.countSubnormals),
         keepOutputShadows_(options.keepOutputShadows),
         accumulatorLevels_(options.accumulatorLevels), sharedIds_(sharedIds),
-        shadowless_(shadowless), roots_(isKernel(f)) {}
+        shadowless_(shadowless) {}
 
   void run() {
     std::vector<llvm::Instruction*> order;
@@ -334,6 +334,14 @@ class FunctionShadows {
       const std::vector<llvm::Value*>& ops = y->operands;
       llvm::Value* a = ops.size() > 0 ? ops[0] : nullptr;
       llvm::Value* bOp = ops.size() > 1 ? ops[1] : nullptr;
+      // The record holds two operands: a non-finite one past them (an fma's addend) takes b's place, so the
+      // runtime sees that the result was not born here.
+      for (size_t k = 2; k < ops.size() && bOp; ++k)
+        if (ops[k]->getType() == bOp->getType()) {
+          llvm::Value* magnitude = t.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, ops[k]);
+          llvm::Value* finite = t.CreateFCmpONE(magnitude, llvm::ConstantFP::getInfinity(ops[k]->getType()));
+          bOp = t.CreateSelect(finite, bOp, ops[k]);
+        }
       // An absorbed product's shadow is worked out by the runtime from its operands (its own would keep the
       // operands' wide shadows live); every other birth's is the one computed.
       unsigned redo = 0;

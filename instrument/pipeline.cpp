@@ -30,6 +30,7 @@
 #include "instrument/stop_sites.h"
 #include "instrument/sync_sites.h"
 #include "instrument/external_calls.h"
+#include "instrument/fp_contraction.h"
 
 namespace td {
 
@@ -246,6 +247,7 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks, con
   km.features = hardwareFeaturesUsed(*km.module, bundle);
   km.ignored = dropIgnoredStatements(*km.module, ignores);
   refuseUndefinedFunctions(*km.module);
+  settleContraction(*km.module);  // the same arithmetic checked or not, on any host
 
   t0 = std::chrono::steady_clock::now();
   instrumentModule(*km.module, km.sites, checks);

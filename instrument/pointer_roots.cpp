@@ -3,6 +3,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Operator.h>
@@ -24,6 +25,26 @@ bool isKernel(const llvm::Function& f) {
 
 PointerRoot PointerRoots::of(llvm::Value* p) { return walk(p, 0); }
 
+// A device function's pointer parameter: the root every direct call passes. Calls passing different
+// shared arrays give SharedAny; anything else that disagrees, or a use other than a direct call (an
+// address taken), gives Unknown.
+PointerRoot PointerRoots::fromCalls(llvm::Argument& arg, unsigned depth) {
+  llvm::Function* f = arg.getParent();
+  if (f->isDeclaration()) return {};
+  bool first = true;
+  PointerRoot r;
+  for (llvm::Use& use : f->uses()) {
+    auto* call = llvm::dyn_cast<llvm::CallBase>(use.getUser());
+    if (!call || !call->isCallee(&use) || arg.getArgNo() >= call->arg_size()) return {};
+    PointerRoot s = walk(call->getArgOperand(arg.getArgNo()), depth + 1);
+    if (s.kind == PointerRoot::Unknown && s.argNo == ~0u) return {};  // recursion
+    if (first) r = s, first = false;
+    else if (r.shared() && s.shared() && !(r == s)) r = {PointerRoot::SharedAny, 0, nullptr};
+    else if (!(r == s)) return {};
+  }
+  return r;
+}
+
 PointerRoot PointerRoots::walk(llvm::Value* p, unsigned depth) {
   if (depth > 64) return {};
   auto it = memo_.find(p);
@@ -32,7 +53,8 @@ PointerRoot PointerRoots::walk(llvm::Value* p, unsigned depth) {
   inProgress_[p] = true;
   PointerRoot r{PointerRoot::Unknown, 0, nullptr};
   if (auto* arg = llvm::dyn_cast<llvm::Argument>(p)) {
-    if (isKernel_ && arg->getType()->isPointerTy()) r = {PointerRoot::KernelArg, arg->getArgNo(), nullptr};
+    if (isKernel(*arg->getParent()) && arg->getType()->isPointerTy()) r = {PointerRoot::KernelArg, arg->getArgNo(), nullptr};
+    else if (arg->getType()->isPointerTy()) r = fromCalls(*arg, depth);
   } else if (llvm::isa<llvm::AllocaInst>(p)) {
     r = {PointerRoot::Local, 0, nullptr};
   } else if (auto* gv = llvm::dyn_cast<llvm::GlobalVariable>(p)) {

@@ -99,7 +99,7 @@ std::set<unsigned> writtenArguments(llvm::Module& m, bool& unknown) {
   std::set<unsigned> written;
   unknown = false;
   forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
-    if (!isWrite(a) || root.kind == PointerRoot::SharedVar || a.ptr->getType()->getPointerAddressSpace() == 3) return;
+    if (!isWrite(a) || root.shared() || a.ptr->getType()->getPointerAddressSpace() == 3) return;
     if (root.kind == PointerRoot::KernelArg) written.insert(root.argNo);
     else if (root.kind != PointerRoot::Local) unknown = true;
   });
@@ -108,14 +108,20 @@ std::set<unsigned> writtenArguments(llvm::Module& m, bool& unknown) {
 
 // Shared reads that share no barrier interval with any write to their array (barrier_intervals.h): they
 // cannot race, so they need the init check only. Writes through pointers of unknown root count as
-// writes to every array.
+// writes to every array; a device function that writes an array (its intervals are not the kernel's)
+// leaves no read of it quiet.
 std::set<const llvm::Instruction*> readsNoWriteCanRace(llvm::Module& m) {
   std::map<const llvm::Function*, BarrierIntervals> intervals;
   std::map<std::pair<const llvm::Function*, const llvm::GlobalVariable*>, llvm::BitVector> writes;
   std::vector<std::pair<const llvm::Instruction*, const llvm::GlobalVariable*>> reads;
+  std::set<const llvm::GlobalVariable*> writtenByHelpers;  // null: any array
   forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
     llvm::Function* f = a.inst->getFunction();
-    if (!isKernel(*f) || root.kind == PointerRoot::KernelArg || root.kind == PointerRoot::Local) return;
+    if (root.kind == PointerRoot::KernelArg || root.kind == PointerRoot::Local) return;
+    if (!isKernel(*f)) {
+      if (isWrite(a)) writtenByHelpers.insert(root.kind == PointerRoot::SharedVar ? root.var : nullptr);
+      return;
+    }
     const BarrierIntervals& in = intervals.try_emplace(f, *f).first->second;
     if (!in.known()) return;
     const llvm::GlobalVariable* var = root.kind == PointerRoot::SharedVar ? root.var : nullptr;  // null: any
@@ -129,6 +135,7 @@ std::set<const llvm::Instruction*> readsNoWriteCanRace(llvm::Module& m) {
   });
   std::set<const llvm::Instruction*> quiet;
   for (auto [inst, var] : reads) {
+    if (writtenByHelpers.count(var) || writtenByHelpers.count(nullptr)) continue;
     const llvm::Function* f = inst->getFunction();
     llvm::BitVector rivals(intervals.at(f).of(inst).size());
     for (const llvm::GlobalVariable* v : {var, static_cast<const llvm::GlobalVariable*>(nullptr)})
@@ -164,7 +171,7 @@ std::map<const llvm::GlobalVariable*, std::string> sharedArraysBehindUnknownAsm(
   std::map<const llvm::GlobalVariable*, std::string> found;  // the array and the statement's first word
   for (llvm::Function& f : m) {
     if (f.isDeclaration() || f.getName().starts_with("__td_")) continue;
-    PointerRoots roots(isKernel(f));
+    PointerRoots roots;
     for (llvm::Instruction& i : llvm::instructions(f)) {
       auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
       auto* asmStmt = call ? llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()) : nullptr;
@@ -239,9 +246,13 @@ void RacePass::hookAccesses(llvm::Module& m) {
                                            "catalogue) takes it, and what it writes there they cannot see",
                                            name, statement));
   }
+  std::vector<SourceLoc> unknownRoots;  // accesses through pointers no buffer or array is known for
   forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
-    bool shared = root.kind == PointerRoot::SharedVar || a.ptr->getType()->getPointerAddressSpace() == 3;
-    if (!shared && root.kind != PointerRoot::KernelArg) return;
+    bool shared = root.shared() || a.ptr->getType()->getPointerAddressSpace() == 3;
+    if (!shared && root.kind != PointerRoot::KernelArg) {
+      if (root.kind == PointerRoot::Unknown) unknownRoots.push_back(userLocation(*a.inst));
+      return;
+    }
     if (root.kind == PointerRoot::SharedVar && opaque.count(root.var)) return;
     unsigned accessFlags = flags;
     if (!shared && !unknownWrite && !writtenArgs.count(root.argNo)) accessFlags &= ~TD_CHECK_RACE;
@@ -289,6 +300,11 @@ void RacePass::hookAccesses(llvm::Module& m) {
     b.CreateCall(sharedHook, {b.getInt32(id), generic, a.size, b.getInt32(kind | accessFlags), obj, b.getInt64(objBytes),
                               offset, lo, hi});
   });
+  if (!unknownRoots.empty())
+    table_.unchecked.push_back(fmt::format(
+        "race and init checks skip {} access{} through pointers whose buffer or shared array is not known before the "
+        "run (first at {}: a pointer loaded from memory, or a function called through a pointer)",
+        unknownRoots.size(), unknownRoots.size() == 1 ? "" : "es", unknownRoots.front().str()));
 }
 
 // 32-bit shifts by an amount computed at run time: the hook sees the amount (on a 64-lane wave, 32-63 is a

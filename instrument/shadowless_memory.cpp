@@ -18,7 +18,7 @@ ShadowMemory shadowMemoryOf(PointerRoots& roots, llvm::Value* ptr,
     auto it = sharedIds.find(r.var);
     return {1, it != sharedIds.end() ? it->second : -1};
   }
-  if (ptr->getType()->getPointerAddressSpace() == 3) return {1, -1};
+  if (r.kind == PointerRoot::SharedAny || ptr->getType()->getPointerAddressSpace() == 3) return {1, -1};
   return {};
 }
 
@@ -85,7 +85,7 @@ ShadowlessMemory::ShadowlessMemory(llvm::Module& m, const llvm::DenseMap<const l
   std::vector<llvm::Instruction*> seeds;
   for (llvm::Function& f : m) {
     if (f.isDeclaration() || f.getName().starts_with("__td_")) continue;
-    PointerRoots roots(isKernel(f));
+    PointerRoots roots;
     std::vector<Access> loads, stores;
     for (llvm::BasicBlock& bb : f)
       for (llvm::Instruction& i : bb) {

@@ -23,8 +23,9 @@ TD_BUILD_DIR=build-asan ./scripts/build.sh -DTD_SANITIZE=address,undefined
 # A clang child once hung here for 120 s on a trivial kernel (BadInput.EntryNotFound, 1 of 6 runs, ASan build
 # only; a fork from the sanitized process is the suspect, under investigation): a test gets a second try,
 # and a flake still prints its failure above.
-# EveryBundle (every bundle under the default checks, two minutes) runs in the plain build only.
-ctest --test-dir build-asan --output-on-failure -j 2 -E '^(TileLang|Reports|EveryBundle)\.' --repeat until-pass:2
+# EveryBundle (every bundle under the default checks, two minutes) and the generated-kernel campaign run in
+# the plain build only.
+ctest --test-dir build-asan --output-on-failure -j 2 -E '^(TileLang|Reports|EveryBundle|KernelGen)\.' --repeat until-pass:2
 fuzz_out=$(mktemp -d)
 for mode in expr manifest ir; do
   n=$([ "$mode" = ir ] && echo 300 || echo 3000)

@@ -203,6 +203,15 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
     return;
   }
   unsigned long long before = td_record_value(s, bytes, g, me.tag);
+  if (atomic) {
+    // An atomic after this thread's own plain write of the granule, nothing between: the plain write stays
+    // the one kept, as it races with more (another thread's atomic: `if (tid == 0) n = 0;` with no barrier
+    // before everyone's atomicAdd(&n, ...)).
+    unsigned long long last = td_load(&s.w);
+    if (TD_TAG_THREAD(last) == me.thread + 1 && !(last & TD_TAG_ATOMIC) && !((last ^ me.tag) >> TD_TAG_BLOCK_SHIFT) &&
+        *(volatile unsigned int*)&s.w_aux == me.aux)
+      mine = last | ((unsigned long long)bytes << 11);
+  }
   unsigned long long old = td_swap(sp, &s.w, mine);
   // The previous writer's counts, read after the exchange: it stored them after its own, so this is the
   // latest moment they can be its.
