@@ -46,7 +46,8 @@ enum class PtxOp {
 enum class HalfScalarKind : int {
   WidenF16,     // cvt.f32.f16 d, h; count 0 / 1: the low / high half of a pair (__low2float, __high2float)
   WidenBF16,    // cvt.f32.bf16 d, h
-  NarrowF16,    // cvt.rn.f16.f32 d, f   (and .f64 sources: the operand's own type)
+  NarrowF16,    // cvt.rn.f16.f32 d, f   (and .f64 sources: the operand's own type); count 2: into both
+                // halves of a pair (__float2half2_rn)
   NarrowBF16,   // cvt.rn.bf16.f32 d, f
   FlipSign,     // neg.{f16,bf16}[x2]: the sign bit of each half (count: 1 or 2 halves)
   ClearSign,    // abs.{f16,bf16}[x2]

@@ -59,6 +59,14 @@ std::optional<PtxStatement> conversionOrPack(const std::string& s) {
     return st;
   }
   if (std::regex_match(s, m, narrow)) return halfStatement(m[1] == "f16" ? HalfScalarKind::NarrowF16 : HalfScalarKind::NarrowBF16);
+  // __float2half2_rn / __float2bfloat162_rn: one conversion into both halves of a pair
+  static const std::regex narrowToBoth(
+      R"(^\.reg \.(f16|b16) (\w+); cvt\.rn\.(f16|bf16)\.f32 \2, ?\$1; mov\.b32 \$0, ?\{\2, ?\2\};$)");
+  if (std::regex_match(s, m, narrowToBoth)) {
+    PtxStatement st = halfStatement(m[3] == "f16" ? HalfScalarKind::NarrowF16 : HalfScalarKind::NarrowBF16);
+    st.count = 2;
+    return st;
+  }
   if (std::regex_match(s, m, fromInt)) {
     PtxStatement st = halfStatement(HalfScalarKind::IntToHalf);
     st.half.bf16 = m[1] == "bf16";

@@ -45,7 +45,9 @@ void FunctionShadows::asmShadow(llvm::CallInst& call, llvm::InlineAsm& ia) {
     case HalfScalarKind::NarrowF16:
     case HalfScalarKind::NarrowBF16: {
       llvm::Type* t = st->mode == static_cast<int>(HalfScalarKind::NarrowF16) ? f16 : bf16;
-      return result(convert(b, floatShadow(arg(1)), wideOf(t)), t, std::string("conversion to ") + typeName(t), {});
+      llvm::Value* s = convert(b, floatShadow(arg(1)), wideOf(t));
+      if (st->count == 2) return result(b.CreateVectorSplat(2, s), pairOf(t), std::string("conversion to ") + typeName(t), {});
+      return result(s, t, std::string("conversion to ") + typeName(t), {});
     }
     case HalfScalarKind::FlipSign:
     case HalfScalarKind::ClearSign: {

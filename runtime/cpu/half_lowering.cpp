@@ -25,7 +25,10 @@ class HalfLowering {
       case HalfScalarKind::NarrowBF16: {
         llvm::Type* narrow = st_.mode == static_cast<int>(HalfScalarKind::NarrowF16) ? b_.getHalfTy() : b_.getBFloatTy();
         llvm::Value* f = a->getType()->isFloatingPointTy() ? a : b_.CreateBitCast(a, b_.getFloatTy());
-        return result(b_.CreateBitCast(b_.CreateFPTrunc(f, narrow), i16_));
+        llvm::Value* h = b_.CreateBitCast(b_.CreateFPTrunc(f, narrow), i16_);
+        if (st_.count != 2) return result(h);
+        llvm::Value* lane = b_.CreateZExt(h, i32_);
+        return result(b_.CreateOr(lane, b_.CreateShl(lane, 16)));
       }
       case HalfScalarKind::FlipSign:
       case HalfScalarKind::ClearSign: {

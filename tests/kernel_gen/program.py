@@ -26,6 +26,7 @@ class Program:
     features: list = field(default_factory=list)
     globals_: list = field(default_factory=list)   # file-scope declarations (constant arrays, helpers)
     scratch_regions: int = 0                       # per-block regions of the global scratch buffer
+    dynamic_floats: int = 0                        # floats of the dynamic shared array the launch gives
 
     def emit(self, text: str) -> int:
         """Appends a line of the kernel body; returns its index (0-based) in `lines`."""

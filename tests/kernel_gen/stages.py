@@ -72,11 +72,15 @@ def double_math(prog, rng, budget):
 
 
 def half_math(prog, rng, budget):
+    """Half arithmetic that cannot cancel: products, maxima, sign flips and fmas of magnitudes (every term
+    positive), so each rounding adds at most half a unit of roundoff to the relative error of every element
+    (a sum that cancels would multiply it: a correct kernel's numerics finding)."""
     if budget.half <= 0:
         return float_math(prog, rng, budget)
     hv = "(live ? xh[gid] : __float2half(0.0f))"
+    positive = rng.choice(["0.5", "0.25", "0.75", "0.375"]) + "f"
     ops = [  # (text, roundings)
-        (f"h = __hfma(h, __float2half({c(rng)}), {hv});", 1),
+        (f"h = __hfma(__habs(h), __float2half({positive}), __habs({hv}));", 1),
         (f"h = __hmax(h, {hv});", 0),
         ("h = __hneg(h);", 0),
         (f"h = __hmul(h, __float2half({c(rng)}));", 1),
@@ -90,11 +94,13 @@ def half_math(prog, rng, budget):
 
 
 def bf16_math(prog, rng, budget):
+    """As half_math: a product, or a sum of magnitudes."""
     if budget.bf16 <= 0:
         return double_math(prog, rng, budget)
+    positive = rng.choice(["0.5", "0.25", "0.75", "0.375"]) + "f"
     text = rng.choice([
         f"bf = __hmul(bf, __float2bfloat16({c(rng)}));",
-        f"bf = __float2bfloat16(__bfloat162float(bf) * {c(rng)} + xv * 0.25f);",
+        f"bf = __float2bfloat16(fabsf(__bfloat162float(bf)) * {positive} + fabsf(xv) * 0.25f);",
     ])
     budget.bf16 -= 1
     prog.emit("  " + text)
@@ -240,6 +246,38 @@ def global_scratch(prog, rng, budget):
     prog.features.append("global-exchange")
 
 
+def dynamic_shared(prog, rng, budget):
+    """The block's dynamic shared array (`extern __shared__`, sized by the launch to what this stage uses,
+    so one element past it is past the launch's bytes); once a program."""
+    if prog.dynamic_floats:
+        return shared_array(prog, rng, budget)
+    size = rng.choice([1, 5, prog.block, 2 * prog.block + 3])
+    prog.dynamic_floats = size
+    prog.globals_.append("extern __shared__ float td_gen_dynamic[];")
+    first = prog.emit(f"  for (int i = tid; i < {size}; i += blockDim.x) td_gen_dynamic[i] = a * {c(rng)};")
+    prog.spot("off-by-one", first, prog.lines[first].replace(f"i < {size}", f"i <= {size}"),
+              ("shared-out-of-bounds",), first, first)
+    barrier = prog.emit("  __syncthreads();")
+    reader = f"(tid + {rng.randint(1, size - 1)}) % {size}" if size > 1 else "0"  # another thread's element
+    last = prog.emit(f"  a = a * 0.5f + td_gen_dynamic[{reader}];")
+    prog.spot("drop-barrier", barrier, "  // (the mutant dropped this barrier)", RACE_KINDS, first, last)
+    squash(prog)
+    prog.features.append("dynamic-shared")
+
+
+def warp_exchange(prog, rng, budget):
+    """Lanes of a warp exchange values through shared memory, ordered by __syncwarp() alone."""
+    name = f"s{budget.shared_arrays}"
+    budget.shared_arrays += 1
+    first = prog.emit(f"  __shared__ float {name}[{prog.block}];")
+    prog.emit(f"  {name}[tid] = a;")
+    barrier = prog.emit("  __syncwarp();")
+    last = prog.emit(f"  a = a * 0.5f + {name}[tid ^ {rng.randint(1, 31)}] * {c(rng)};")
+    prog.spot("drop-barrier", barrier, "  // (the mutant dropped this __syncwarp)", RACE_KINDS, first, last)
+    squash(prog)
+    prog.features.append("warp-exchange")
+
+
 def constant_memory(prog, rng, budget):
     size = rng.randint(1, 9)
     name = f"coeff{len(prog.globals_)}"
@@ -285,4 +323,4 @@ def device_printf(prog, rng, budget):
 
 MENU = [float_math, double_math, half_math, bf16_math, int_math, loop, shared_array, shared_array,
         tree_reduction, warp_reduction, atomics, global_scratch, constant_memory, vector_load,
-        local_memory, device_printf]
+        local_memory, device_printf, dynamic_shared, warp_exchange]

@@ -467,3 +467,26 @@ TEST(PtxCatalogue, Bfloat16AsTheSdkWritesItBelowSm90) {
     ASSERT_EQ(cmp[3 * i + 2], a[i] >= b[i] ? 1 : 0) << i;
   }
 }
+
+TEST(PtxCatalogue, OneFloatIntoBothHalvesOfAPairAsTheSdkWritesIt) {
+  auto h2 = parsePtx("{.reg .f16 low;\n  cvt.rn.f16.f32 low, $1;\n  mov.b32 $0, {low,low};}\n");
+  ASSERT_TRUE(h2);
+  EXPECT_EQ(h2->mode, static_cast<int>(HalfScalarKind::NarrowF16));
+  EXPECT_EQ(h2->count, 2);
+  auto b2 = parsePtx("{.reg .b16 low;\n  cvt.rn.bf16.f32 low, $1;\n  mov.b32 $0, {low,low};}\n");
+  ASSERT_TRUE(b2);
+  EXPECT_EQ(b2->mode, static_cast<int>(HalfScalarKind::NarrowBF16));
+  EXPECT_FALSE(parsePtx("{.reg .f16 low;\n  cvt.rn.f16.f32 low, $1;\n  mov.b32 $0, {low,high};}\n"));
+
+  CheckResult r = check(bundle("sdk_pairs"));
+  ASSERT_TRUE(r.report.findings.empty()) << r.report.findings[0].title;
+  auto x = values(r, "x"), h = values(r, "h"), b = values(r, "b");
+  ASSERT_EQ(h.size(), 2 * x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    double half = static_cast<double>(static_cast<_Float16>(static_cast<float>(x[i])));
+    EXPECT_EQ(h[2 * i], half * 0.5) << i;
+    EXPECT_EQ(h[2 * i + 1], half * 0.5) << i;
+    EXPECT_EQ(b[2 * i], toBf16(x[i])) << i;
+    EXPECT_EQ(b[2 * i + 1], toBf16(x[i])) << i;
+  }
+}
