@@ -83,7 +83,7 @@ std::string notEmulatedFamily(const std::string& normalized) {
     return "Volta's quad-pair matrix multiply (" + op + "), not emulated";
   if (is("mma."))
     return "a matrix-multiply form the catalogue does not emulate (" + op +
-           "; emulated: m16n8k8/k16 f16/bf16/tf32, m16n8k16/k32 s8/u8, m16n8k32 e4m3/e5m2)";
+           "; emulated: m16n8k8/k16 f16/bf16/tf32, m16n8k16/k32 s8/u8, m16n8k32/k64 s4/u4, m16n8k32 e4m3/e5m2)";
   if (is("mbarrier."))
     return "an mbarrier form the catalogue does not emulate (" + op +
            "; emulated: init, arrive, the parity waits and cp.async arrivals that TileLang emits)";
@@ -134,10 +134,10 @@ std::optional<PtxStatement> parsePtx(const std::string& asmText) {
   }
   static const std::regex mma(
       R"(^mma\.sync\.aligned\.m16n8k(8|16)\.row\.col\.(f32|f16)\.(f16|bf16|tf32)\.(f16|bf16|tf32)\.(f32|f16) \{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\};$)");
-  // Integer tensor-core products: s8/u8 inputs, s32 accumulators (m16n8k16 and m16n8k32), wrapping or
-  // .satfinite (saturating at the int32 range).
+  // Integer tensor-core products: s8/u8 inputs (m16n8k16, m16n8k32) or s4/u4 inputs (m16n8k32, m16n8k64: the
+  // dequantised int4 GEMMs), s32 accumulators, wrapping or .satfinite (saturating at the int32 range).
   static const std::regex mmaInt(
-      R"(^mma\.sync\.aligned\.m16n8k(16|32)\.row\.col(\.satfinite)?\.s32\.(s8|u8)\.(s8|u8)\.s32 \{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\};$)");
+      R"(^mma\.sync\.aligned\.m16n8k(16|32|64)\.row\.col(\.satfinite)?\.s32\.(s8|u8|s4|u4)\.(s8|u8|s4|u4)\.s32 \{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\};$)");
   // fp8 tensor-core products (sm_89+): e4m3/e5m2 inputs, f32 or f16 accumulators, m16n8k32.
   static const std::regex mmaFp8(
       R"(^mma\.sync\.aligned\.m16n8k32\.row\.col\.(f32|f16)\.(e4m3|e5m2)\.(e4m3|e5m2)\.(f32|f16) \{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\}, ?\{[^}]*\};$)");
@@ -156,8 +156,11 @@ std::optional<PtxStatement> parsePtx(const std::string& asmText) {
     st.k = std::stoi(m[1]);
     st.integer = true;
     st.satfinite = m[2].matched;
-    st.aUnsigned = m[3] == "u8";
-    st.bUnsigned = m[4] == "u8";
+    st.elementBits = m[3].str()[1] == '4' ? 4 : 8;
+    if ((m[4].str()[1] == '4' ? 4 : 8) != st.elementBits) return std::nullopt;
+    if (st.elementBits == 8 ? st.k == 64 : st.k == 16) return std::nullopt;  // k16/k32 for 8 bits, k32/k64 for 4
+    st.aUnsigned = m[3].str()[0] == 'u';
+    st.bUnsigned = m[4].str()[0] == 'u';
     return st;
   }
   if (std::regex_match(s, m, mma)) {

@@ -103,7 +103,8 @@ struct PtxStatement {
   int k = 16;
   MmaType type = MmaType::F16;
   bool f16Accum = false;
-  bool integer = false, satfinite = false, aUnsigned = false, bUnsigned = false;  // mma on s8/u8 -> s32
+  bool integer = false, satfinite = false, aUnsigned = false, bUnsigned = false;  // mma on s8/u8/s4/u4 -> s32
+  int elementBits = 8;  // integer mma: 8 (s8/u8) or 4 (s4/u4)
   bool fp8 = false;  // mma on e4m3/e5m2; aUnsigned / bUnsigned then say "E5M2"
   int mode = 0;
   bool isSigned = false;

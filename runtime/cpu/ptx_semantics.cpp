@@ -130,28 +130,30 @@ void mma(const std::vector<SimThread*>& lanes, int K, MmaType type, bool f16Accu
   storeFloatProducts(lanes, A, B, C, K, f16Accum);
 }
 
-// mma.sync m16n8k{16,32} with s8/u8 inputs and s32 accumulators (PTX ISA, "Matrix fragments for
-// mma.m16n8k16/k32 with integer type"), g = lane / 4, t = lane % 4, four 8-bit elements per register:
-//   A (16xK, row): register r holds (g + 8(r%2), 4t + 16(r/2) .. +3) — 2 registers for K = 16, 4 for K = 32.
-//   B (Kx8, col): register r holds (k = 4t + 16r .. +3, n = g) — 1 register for K = 16, 2 for K = 32.
+// mma.sync with s8/u8 inputs (m16n8k16/k32) or s4/u4 inputs (m16n8k32/k64) and s32 accumulators (PTX ISA,
+// "Matrix fragments for mma.m16n8k16/k32/k64 with integer type"), g = lane / 4, t = lane % 4, e = the
+// elements a 32-bit register holds (4 of 8 bits, 8 of 4 bits, lowest bits first):
+//   A (16xK, row): register r holds (g + 8(r%2), e*t + 4e*(r/2) .. +e-1): K / 2e registers (2 or 4).
+//   B (Kx8, col): register r holds (k = e*t + 4e*r .. +e-1, n = g): K / 4e registers (1 or 2).
 //   C/D (16x8): c_r = (g + 8(r/2), 2t + r%2), 4 registers of s32.
 // The sum is exact in 64 bits, then wraps to 32 (or saturates with .satfinite).
-void mmaInt(const std::vector<SimThread*>& lanes, int K, bool aUnsigned, bool bUnsigned, bool satfinite) {
+void mmaInt(const std::vector<SimThread*>& lanes, int K, int bits, bool aUnsigned, bool bUnsigned, bool satfinite) {
   if (lanes.size() < 32) throw std::runtime_error("mma.sync needs a full warp of 32 lanes");
-  int64_t A[16][32] = {}, B[32][8] = {}, C[16][8] = {};
-  int aRegs = K / 8, bRegs = K / 16;
-  auto byte = [](uint64_t v, int i, bool isUnsigned) -> int64_t {
-    uint8_t b = static_cast<uint8_t>(v >> (8 * i));
-    return isUnsigned ? int64_t(b) : int64_t(static_cast<int8_t>(b));
+  int64_t A[16][64] = {}, B[64][8] = {}, C[16][8] = {};
+  const int e = 32 / bits, aRegs = K / (2 * e), bRegs = K / (4 * e);
+  auto element = [&](uint64_t v, int i, bool isUnsigned) -> int64_t {
+    uint32_t raw = static_cast<uint32_t>(v >> (bits * i)) & ((1u << bits) - 1);
+    bool negative = !isUnsigned && (raw >> (bits - 1));
+    return negative ? int64_t(raw) - (int64_t(1) << bits) : int64_t(raw);
   };
   for (int l = 0; l < 32; ++l) {
     if (!lanes[l]) throw std::runtime_error("mma.sync: every lane of the warp must take part");
     const uint64_t* in = lanes[l]->asmIn;
     int g = l / 4, t = l % 4;
     for (int r = 0; r < aRegs; ++r)
-      for (int i = 0; i < 4; ++i) A[g + 8 * (r % 2)][4 * t + 16 * (r / 2) + i] = byte(in[r], i, aUnsigned);
+      for (int i = 0; i < e; ++i) A[g + 8 * (r % 2)][e * t + 4 * e * (r / 2) + i] = element(in[r], i, aUnsigned);
     for (int r = 0; r < bRegs; ++r)
-      for (int i = 0; i < 4; ++i) B[4 * t + 16 * r + i][g] = byte(in[aRegs + r], i, bUnsigned);
+      for (int i = 0; i < e; ++i) B[e * t + 4 * e * r + i][g] = element(in[aRegs + r], i, bUnsigned);
     for (int r = 0; r < 4; ++r)
       C[g + 8 * (r / 2)][2 * t + r % 2] = static_cast<int32_t>(static_cast<uint32_t>(in[aRegs + bRegs + r]));
   }
@@ -240,7 +242,7 @@ void runWarpPtx(const std::vector<SimThread*>& lanes) {
   if (st.op == PtxOp::LdMatrix) ldmatrix(lanes, st.count, st.trans);
   else if (st.op == PtxOp::StMatrix) stmatrix(lanes, st.count, st.trans);
   else if (st.op == PtxOp::Mma && st.fp8) mmaFp8(lanes, st.aUnsigned, st.bUnsigned, st.f16Accum);
-  else if (st.op == PtxOp::Mma && st.integer) mmaInt(lanes, st.k, st.aUnsigned, st.bUnsigned, st.satfinite);
+  else if (st.op == PtxOp::Mma && st.integer) mmaInt(lanes, st.k, st.elementBits, st.aUnsigned, st.bUnsigned, st.satfinite);
   else if (st.op == PtxOp::Mma) mma(lanes, st.k, st.type, st.f16Accum);
   else if (st.op == PtxOp::Mfma) mfma(lanes, st);
 }

@@ -31,7 +31,11 @@ cases = [
 # The split statistics' no-barrier twins read them before they are written: what the division then makes of
 # the garbage (an inf on the GPU) depends on the order threads ran in, so only the correct kernels compare.
 ] + [(f"tests/bundles/split_shared/{n}.toml", []) for n in ("row_softmax", "row_layernorm")
-] + [("tests/bundles/sdk_semantics/sdk_semantics.toml", []), ("tests/bundles/sdk_semantics/sdk_semantics_failing_assert.toml", [])]
+] + [("tests/bundles/sdk_semantics/sdk_semantics.toml", []), ("tests/bundles/sdk_semantics/sdk_semantics_failing_assert.toml", [])
+# What the kernel generator found (tests/kernel_gen), and the PTX added for it and for int4 GEMMs.
+] + [(f"tests/bundles/generator_finds/{n}.toml", []) for n in ("products_used_twice", "helper_reads_shared",
+     "helper_reads_shared_no_barrier", "counter_reset", "counter_reset_no_barrier")
+] + [(B("sdk_pairs"), []), (B("mma_int4"), [])]
 FATAL_SAME = {"deadlock": "hang", "kernel-hang": "hang", "kernel-fault": "fault"}
 # Undefined behaviour that ends fatally either way: a shuffle whose lanes are not in their own mask waits
 # for lanes that already left on the CPU (deadlock) and is an illegal instruction on the H200 (fault).

@@ -490,3 +490,33 @@ TEST(PtxCatalogue, OneFloatIntoBothHalvesOfAPairAsTheSdkWritesIt) {
     EXPECT_EQ(b[2 * i + 1], toBf16(x[i])) << i;
   }
 }
+
+TEST(PtxCatalogue, FourBitTensorCoreProducts) {
+  auto k64 = parsePtx("mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};");
+  ASSERT_TRUE(k64);
+  EXPECT_TRUE(k64->integer);
+  EXPECT_EQ(k64->elementBits, 4);
+  EXPECT_EQ(k64->k, 64);
+  auto k32 = parsePtx("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u4.s4.s32 {$0,$1,$2,$3}, {$4,$5}, {$6}, {$7,$8,$9,$10};");
+  ASSERT_TRUE(k32);
+  EXPECT_TRUE(k32->aUnsigned);
+  EXPECT_FALSE(k32->bUnsigned);
+  EXPECT_FALSE(parsePtx("mma.sync.aligned.m16n8k16.row.col.s32.s4.s4.s32 {$0,$1,$2,$3}, {$4}, {$5}, {$6,$7,$8,$9};"))
+      << "no k16 for 4-bit inputs";
+  EXPECT_FALSE(parsePtx("mma.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};"))
+      << "no k64 for 8-bit inputs";
+  EXPECT_FALSE(parsePtx("mma.sync.aligned.m16n8k32.row.col.s32.s4.s8.s32 {$0,$1,$2,$3}, {$4,$5}, {$6}, {$7,$8,$9,$10};"))
+      << "one width for both inputs";
+
+  CheckResult r = check(bundle("mma_int4"));
+  ASSERT_TRUE(r.report.findings.empty()) << r.report.findings[0].title;
+  auto A = values(r, "A"), B = values(r, "B"), C = values(r, "C"), d64 = values(r, "D64"), d32 = values(r, "D32");
+  for (int row = 0; row < 16; ++row)
+    for (int col = 0; col < 8; ++col) {
+      double full = C[row * 8 + col], low = C[row * 8 + col];
+      for (int k = 0; k < 64; ++k) full += A[row * 64 + k] * B[k * 8 + col];
+      for (int k = 0; k < 32; ++k) low += static_cast<double>(static_cast<int>(A[row * 64 + k]) & 15) * B[k * 8 + col];
+      EXPECT_EQ(d64[row * 8 + col], full) << row << "," << col;
+      EXPECT_EQ(d32[row * 8 + col], low) << row << "," << col;
+    }
+}
