@@ -13,6 +13,8 @@ _ELEM_TYPES = {
     "int64": "int64", "uint64": "uint64", "bool": "uint8",
     "float8_e4m3fn": "float8_e4m3", "float8_e4m3": "float8_e4m3", "float8_e5m2": "float8_e5m2",
     "int4": "int4", "uint4": "uint4",
+    # TensorFloat-32: float32 storage the tensor core reads with a 10-bit mantissa (the mma rounds)
+    "tfloat32": "float", "custom[tfloat32]": "float",
 }
 
 _LINE_DIRECTIVE = re.compile(r'^\s*#line (\d+) "([^"]*)"\s*$')

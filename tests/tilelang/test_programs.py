@@ -555,6 +555,15 @@ class TileLangPrograms(unittest.TestCase):
         with open(source_of(os.path.join(work, "bundles", "launch1"))) as src:
             self.assertIn("tl::mma_sync", src.read())
 
+    def test_tf32_gemm_buffers_are_captured(self):
+        report, work = self.run_clean("gemm_tf32.py")
+        self.assertEqual(report["launches"][0]["shapes"]["A"], "float32[64, 64]")
+        a, b = load(work, "in", "launch1", "A"), load(work, "in", "launch1", "B")
+        truncate = lambda x: (x.astype(np.float32).view(np.int32) & ~0x1FFF).view(np.float32).astype(np.float64)
+        np.testing.assert_allclose(load(work, "out", "launch1", "C"), truncate(a) @ truncate(b), rtol=1e-5, atol=1e-5)
+        with open(source_of(os.path.join(work, "bundles", "launch1"))) as src:
+            self.assertIn("kTensorFloat32", src.read(), "TileLang's TF32 tensor-core form, which the CPU executor runs")
+
     def test_fp8_gemm_for_sm89(self):
         import torch
         report, work = self.run_clean("fp8_gemm.py", "--tilelang-arch", "sm_89")
