@@ -90,7 +90,9 @@ def expr_text(value) -> str | int:
     try:
         return int(value)
     except (TypeError, ValueError):
-        text = str(value).replace("//", "/")
+        # integer literals and casts TVM writes out (T.int64(511), T.Cast("int64", n)): the values they hold
+        text = re.sub(r'T\.u?int(?:8|16|32|64)\((-?\d+)\)', r"\1", str(value))
+        text = re.sub(r'T\.Cast\("u?int(?:8|16|32|64)", (\w+)\)', r"\1", text).replace("//", "/")
         if not re.fullmatch(r"[\w\s+\-*/%()]+", text):
             raise CaptureError(f"cannot express '{value}' in a bundle")
         return text

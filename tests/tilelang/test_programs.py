@@ -555,6 +555,12 @@ class TileLangPrograms(unittest.TestCase):
         with open(source_of(os.path.join(work, "bundles", "launch1"))) as src:
             self.assertIn("tl::mma_sync", src.read())
 
+    def test_int64_symbolic_length_in_the_grid(self):
+        report, work = self.run_clean("int64_extent.py")
+        self.assertEqual(report["launches"][0]["shapes"]["x"], "bfloat16[1000]")
+        with open(os.path.join(work, "bundles", "launch1", "bundle.toml")) as manifest:
+            self.assertIn('"(n + 511) / 512"', manifest.read(), "TVM's T.int64 literals become plain numbers")
+
     def test_tf32_gemm_buffers_are_captured(self):
         report, work = self.run_clean("gemm_tf32.py")
         self.assertEqual(report["launches"][0]["shapes"]["A"], "float32[64, 64]")
