@@ -31,6 +31,7 @@
 #include "instrument/sync_sites.h"
 #include "instrument/external_calls.h"
 #include "instrument/fp_contraction.h"
+#include "instrument/small_copies.h"
 
 namespace td {
 
@@ -248,6 +249,7 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks, con
   km.ignored = dropIgnoredStatements(*km.module, ignores);
   refuseUndefinedFunctions(*km.module);
   settleContraction(*km.module);  // the same arithmetic checked or not, on any host
+  splitSmallCopies(*km.module);   // an assignment clang wrote as a copy is checked as an assignment
 
   t0 = std::chrono::steady_clock::now();
   instrumentModule(*km.module, km.sites, checks);
