@@ -1,5 +1,7 @@
 #include "instrument/accesses.h"
 
+#include <set>
+
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
@@ -99,6 +101,29 @@ bool isWarpCollectiveAsm(llvm::Instruction* i) {
   return st && isWarpCollective(*st);
 }
 
+// A plain load whose value is the expected value of a compare-and-swap on the same address: the first read
+// of a CAS loop (`old = *p; do { assumed = old; old = atomicCAS(p, assumed, f(assumed)); } while (...)`, the
+// CUDA SDK's bf16/half atomics below sm_90 and the programming guide's double atomicAdd). The CAS checks
+// what it read, so a stale value only costs a retry: it is an atomic read, racing with plain writes only.
+bool seedsCompareExchange(const llvm::LoadInst& ld) {
+  const llvm::Value* address = ld.getPointerOperand()->stripPointerCasts();
+  std::vector<const llvm::Value*> work = {&ld};
+  std::set<const llvm::Value*> seen;
+  while (!work.empty() && seen.size() < 32) {
+    const llvm::Value* v = work.back();
+    work.pop_back();
+    if (!seen.insert(v).second) continue;
+    for (const llvm::User* u : v->users()) {
+      if (auto* cx = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(u)) {
+        if (cx->getCompareOperand() == v && cx->getPointerOperand()->stripPointerCasts() == address) return true;
+      } else if (llvm::isa<llvm::PHINode>(u) || llvm::isa<llvm::BitCastInst>(u)) {
+        work.push_back(u);
+      }
+    }
+  }
+  return false;
+}
+
 void collectAccesses(llvm::Function& f, std::vector<Access>& out) {
   const llvm::DataLayout& dl = f.getParent()->getDataLayout();
   llvm::Type* i32 = llvm::Type::getInt32Ty(f.getContext());
@@ -110,7 +135,7 @@ void collectAccesses(llvm::Function& f, std::vector<Access>& out) {
     for (llvm::Instruction& i : bb) {
       if (auto* ld = llvm::dyn_cast<llvm::LoadInst>(&i)) {
         fixed(ld, ld->getPointerOperand(), ld->getType(), ld->getAlign(), SiteKind::Load);
-        out.back().atomicRead = ld->isAtomic();
+        out.back().atomicRead = ld->isAtomic() || seedsCompareExchange(*ld);
       }
       else if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i))
         fixed(st, st->getPointerOperand(), st->getValueOperand()->getType(), st->getAlign(), SiteKind::Store);

@@ -80,3 +80,14 @@ TEST(GlobalRaces, FamiliesSelectTheChecks) {
   req.checks = "init";
   EXPECT_TRUE(runCheck(req).report.findings.empty()) << "races are the race family's";
 }
+
+// A CAS loop's plain first read is checked by the CAS: no race with the other threads' CASes (the CUDA
+// programming guide's double atomicAdd; the SDK's bf16 atomicAdd below sm_90). A plain read-modify-write
+// of the same sum is a lost update.
+TEST(GlobalRaces, ACompareAndSwapLoopIsNoRaceAndAPlainUpdateIs) {
+  CheckResult r = check(bundleFile("cas_loop", "sum_by_cas"));
+  for (const Finding& f : r.report.findings) ADD_FAILURE() << f.kind << ": " << f.title;
+  EXPECT_EQ(values(r, "sum")[0], 150.0);
+  CheckResult twin = check(bundleFile("cas_loop", "sum_plainly"));
+  EXPECT_NE(find(twin, "global-race-raw"), nullptr);
+}
