@@ -29,6 +29,7 @@
 
 extern const char td_prelude_h[];
 extern const char td_fp16_h[];
+extern const char td_sdk_builtins_h[];
 extern const char td_abi_h[];
 
 namespace td {
@@ -52,6 +53,7 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const std::string
   addFile(*mem, std::string(kPreludeDir) + "/crt/sm_70_rt.hpp", "#pragma once\n");
   // CUDA 13 dropped texture_fetch_functions.h, which clang 19's CUDA wrapper still includes (SDK mode).
   addFile(*mem, std::string(kSdkShimDir) + "/texture_fetch_functions.h", "#pragma once\n");
+  addFile(*mem, std::string(kSdkShimDir) + "/td_sdk_builtins.h", td_sdk_builtins_h);
   for (const auto& [name, content] : opts.preludeFiles) addFile(*mem, std::string(kPreludeDir) + "/" + name, content.c_str());
   if (opts.dialect == "hip")
     for (const auto& [file, content] : hipDialectFiles(kPreludeDir, opts.includeDirs)) addFile(*mem, file, content.c_str());
@@ -109,7 +111,7 @@ std::vector<std::string> headerArgs(const CompileOptions& opts) {
     return {"--cuda-path=/nonexistent", "-nocudainc", "-isystem", kPreludeDir, "-include", "td_prelude.h"};
   std::vector<std::string> args = {"--cuda-path=" + opts.cudaSdk, "-isystem", kSdkShimDir, "-isystem",
                                    opts.cudaSdk + "/include/cccl", "-D__CUDA_ARCH_LIST__=" + archList(opts.arch),
-                                   "-DTILE_DOCTOR=1", "-Wno-deprecated-declarations"};
+                                   "-DTILE_DOCTOR=1", "-Wno-deprecated-declarations", "-include", "td_sdk_builtins.h"};
   // nvcc (12.9+) says an architecture-specific target (sm_90a: wgmma, setmaxnreg) by this macro, which
   // TileLang's templates test; clang 19 defines only __CUDA_ARCH_FEAT_SM90_ALL.
   if (!opts.arch.empty() && opts.arch.back() == 'a') args.push_back("-D__CUDA_ARCH_SPECIFIC__=" + archList(opts.arch));

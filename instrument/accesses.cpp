@@ -116,6 +116,11 @@ bool seedsCompareExchange(const llvm::LoadInst& ld) {
     for (const llvm::User* u : v->users()) {
       if (auto* cx = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(u)) {
         if (cx->getCompareOperand() == v && cx->getPointerOperand()->stripPointerCasts() == address) return true;
+      } else if (auto* call = llvm::dyn_cast<llvm::CallBase>(u)) {  // the 16-bit CAS (frontend/prelude/td_sdk_builtins.h)
+        const llvm::Function* callee = call->getCalledFunction();
+        if (callee && callee->getName() == "__usAtomicCAS" && call->arg_size() == 3 && call->getArgOperand(1) == v &&
+            call->getArgOperand(0)->stripPointerCasts() == address)
+          return true;
       } else if (llvm::isa<llvm::PHINode>(u) || llvm::isa<llvm::BitCastInst>(u)) {
         work.push_back(u);
       }

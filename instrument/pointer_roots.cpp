@@ -65,11 +65,12 @@ PointerRoot PointerRoots::walk(llvm::Value* p, unsigned depth) {
              op && (op->getOpcode() == llvm::Instruction::BitCast || op->getOpcode() == llvm::Instruction::AddrSpaceCast)) {
     r = walk(op->getOperand(0), depth + 1);
   } else if (op && op->getOpcode() == llvm::Instruction::IntToPtr) {
-    // inttoptr(ptrtoint(q) + offset): the offset arithmetic keeps q's object.
+    // inttoptr(ptrtoint(q) + offset): the offset arithmetic keeps q's object (so does rounding down to an
+    // alignment, `& ~3`: the aligned word holding a 16-bit value).
     llvm::Value* v = op->getOperand(0);
     while (auto* bin = llvm::dyn_cast<llvm::BinaryOperator>(v)) {
       if (bin->getOpcode() != llvm::Instruction::Add && bin->getOpcode() != llvm::Instruction::Sub &&
-          bin->getOpcode() != llvm::Instruction::Or)
+          bin->getOpcode() != llvm::Instruction::Or && bin->getOpcode() != llvm::Instruction::And)
         break;
       v = llvm::isa<llvm::PtrToIntOperator>(bin->getOperand(1)) ? bin->getOperand(1) : bin->getOperand(0);
     }
