@@ -303,6 +303,14 @@ std::optional<PtxStatement> parsePtx(const std::string& asmText) {
     if (st.lutOperand < 0 && st.immediate > 0xff) return std::nullopt;
     return st;
   }
+  static const std::regex dp4a(R"(^\{? ?dp4a\.(s32|u32)\.(s32|u32) \$0, ?\$(\d+), ?\$(\d+), ?\$(\d+); ?\}?$)");
+  if (std::regex_match(s, m, dp4a)) {
+    PtxStatement st{PtxOp::Dp4a};
+    st.aUnsigned = m[1] == "u32";
+    st.bUnsigned = m[2] == "u32";
+    for (int k = 0; k < 3; ++k) st.operands[k] = std::stoi(m[k + 3]);
+    return st;
+  }
   static const std::regex toFp8(
       R"(^\{? ?cvt\.rn\.satfinite(\.relu)?\.(e4m3|e5m2)x2\.f32 \$0, \$(\d+), \$(\d+); ?\}?$)");
   if (std::regex_match(s, m, toFp8)) {

@@ -31,6 +31,8 @@ enum class PtxOp {
                   // setp (and selp) that carry the predicate in and out of a C++ asm statement
   CvtPack,        // cvt.rn.{f16,bf16}x2.f32 d, hi, lo  (two floats rounded and packed in one b32)
   Lop3,           // lop3.b32 d, a, b, c, immLut: any function of three bit vectors (dequantising GEMVs)
+  Dp4a,           // dp4a.{s32,u32}.{s32,u32} d, a, b, c: c + the four byte products of a and b (__dp4a);
+                  // operands[0..2] a, b, c, aUnsigned / bUnsigned the byte types
   CvtToFp8x2,     // cvt.rn.satfinite[.relu].{e4m3,e5m2}x2.f32 d, hi, lo: two floats to two fp8 bytes in a b16
   CvtFromFp8x2,   // cvt.rn.f16x2.{e4m3,e5m2}x2 d, a: two fp8 bytes to two halves (exact)
   ScopedLoad,     // ld.{relaxed,acquire}.{cta,gpu,sys}[.global].TYPE d, [a]  (libcu++'s atomic_ref loads)

@@ -362,6 +362,8 @@ class Lowering {
       if (call->getType() != i32_) repl = b.CreateBitCast(repl, call->getType());
     } else if (st.op == PtxOp::Lop3) {
       repl = lop3(b, *call, st);
+    } else if (st.op == PtxOp::Dp4a) {
+      repl = dp4a(b, *call, st);
     } else if (st.op == PtxOp::ScopedLoad || st.op == PtxOp::ScopedAtomicAdd) {
       repl = scopedAccess(b, *call, st);
     } else if (st.op == PtxOp::Fence) {
@@ -436,6 +438,18 @@ class Lowering {
 
   // lop3.b32: bit i of the result is bit (a_i b_i c_i) of the truth table: the OR of the table's minterms,
   // each the AND of the three sources or their complements, kept where the table's bit is set.
+  // c + a.b0 * b.b0 + ... + a.b3 * b.b3, each byte signed or not as the statement says; wraps at 32 bits.
+  llvm::Value* dp4a(llvm::IRBuilder<>& b, llvm::CallInst& call, const PtxStatement& st) {
+    auto src = [&](int operand) { return bitsOf(b, call.getArgOperand(operand - 1), i32_); };
+    llvm::Value *x = src(st.operands[0]), *y = src(st.operands[1]), *sum = src(st.operands[2]);
+    auto byte = [&](llvm::Value* word, unsigned k, bool isUnsigned) {
+      llvm::Value* v = b.CreateTrunc(b.CreateLShr(word, 8 * k), b.getInt8Ty());
+      return isUnsigned ? b.CreateZExt(v, i32_) : b.CreateSExt(v, i32_);
+    };
+    for (unsigned k = 0; k < 4; ++k) sum = b.CreateAdd(sum, b.CreateMul(byte(x, k, st.aUnsigned), byte(y, k, st.bUnsigned)));
+    return asResult(b, sum, call.getType());
+  }
+
   llvm::Value* lop3(llvm::IRBuilder<>& b, llvm::CallInst& call, const PtxStatement& st) {
     auto src = [&](int operand) { return b.CreateZExtOrTrunc(call.getArgOperand(operand - 1), i32_); };
     llvm::Value *x = src(st.operands[0]), *y = src(st.operands[1]), *z = src(st.operands[2]);

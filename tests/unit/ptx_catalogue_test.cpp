@@ -520,3 +520,29 @@ TEST(PtxCatalogue, FourBitTensorCoreProducts) {
       EXPECT_EQ(d32[row * 8 + col], low) << row << "," << col;
     }
 }
+
+TEST(PtxCatalogue, FourByteDotProducts) {
+  auto s = parsePtx("dp4a.s32.s32 $0, $1, $2, $3;");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->op, PtxOp::Dp4a);
+  EXPECT_FALSE(s->aUnsigned);
+  auto mixed = parsePtx("dp4a.u32.s32 $0, $1, $2, $3;");
+  ASSERT_TRUE(mixed);
+  EXPECT_TRUE(mixed->aUnsigned);
+  EXPECT_FALSE(mixed->bUnsigned);
+
+  CheckResult r = check(bundle("dp4a"));
+  ASSERT_TRUE(r.report.findings.empty()) << r.report.findings[0].title;
+  auto a = values(r, "a"), b = values(r, "b"), c = values(r, "c"), sd = values(r, "s"), ud = values(r, "u");
+  for (size_t i = 0; i < a.size(); ++i) {
+    uint32_t x = static_cast<uint32_t>(static_cast<int32_t>(a[i])), y = static_cast<uint32_t>(static_cast<int32_t>(b[i]));
+    int64_t signedSum = static_cast<int32_t>(c[i]);
+    uint64_t unsignedSum = static_cast<uint32_t>(static_cast<int32_t>(c[i]));
+    for (int k = 0; k < 4; ++k) {
+      signedSum += int64_t(static_cast<int8_t>(x >> (8 * k))) * int64_t(static_cast<int8_t>(y >> (8 * k)));
+      unsignedSum += uint64_t((x >> (8 * k)) & 0xff) * uint64_t((y >> (8 * k)) & 0xff);
+    }
+    EXPECT_EQ(static_cast<int32_t>(sd[i]), static_cast<int32_t>(signedSum)) << i;
+    EXPECT_EQ(static_cast<uint32_t>(ud[i]), static_cast<uint32_t>(unsignedSum)) << i;
+  }
+}
