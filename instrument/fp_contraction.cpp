@@ -55,7 +55,10 @@ void settleContraction(llvm::Module& m) {
   for (llvm::Function& f : m)
     for (llvm::BasicBlock& bb : f) {
       for (llvm::Instruction& i : llvm::make_early_inc_range(bb)) {
-        if (auto* op = llvm::dyn_cast<llvm::BinaryOperator>(&i)) fuse(*op);
+        if (auto* op = llvm::dyn_cast<llvm::BinaryOperator>(&i)) {
+          fuse(*op);  // may erase i
+          continue;
+        }
         // llvm.fmuladd leaves fusing to the target (fma on the GPU; on a host CPU, only where it has FMA)
         if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&i);
             call && call->getIntrinsicID() == llvm::Intrinsic::fmuladd && floatOrDouble(call->getType()))
