@@ -196,6 +196,12 @@ class FunctionShadows {
     }
   }
 
+  // True where `v` is an infinity or a NaN.
+  static llvm::Value* nonFinite(llvm::IRBuilderBase& b, llvm::Value* v) {
+    llvm::Value* magnitude = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
+    return b.CreateFCmpUEQ(magnitude, llvm::ConstantFP::getInfinity(v->getType()));
+  }
+
   // A computed shadow for `i`, and the check that a non-finite result of finite operands is born here.
   void define(llvm::Instruction& i, llvm::Value* s, const std::string& op, std::vector<llvm::Value*> operands) {
     shadow_[&i] = s;
@@ -299,8 +305,7 @@ class FunctionShadows {
         terms.push_back(convert(b, vec ? b.CreateExtractElement(v, b.getInt32(k)) : v, b.getFloatTy()));
     }
     llvm::Value* sum = pairwise(terms, [&](llvm::Value* x, llvm::Value* y) { return b.CreateFAdd(x, y); });
-    llvm::Value* mag = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, sum);
-    llvm::Value* bad = b.CreateFCmpUEQ(mag, llvm::ConstantFP::getInfinity(mag->getType()));
+    llvm::Value* bad = nonFinite(b, sum);
     llvm::MDNode* cold = llvm::MDBuilder(ctx_).createBranchWeights(1, 1u << 20);
     llvm::Instruction* then = llvm::SplitBlockAndInsertIfThen(bad, b.GetInsertPoint(), false, cold);
     llvm::IRBuilder<> t(then);
@@ -337,11 +342,7 @@ class FunctionShadows {
       // The record holds two operands: a non-finite one past them (an fma's addend) takes b's place, so the
       // runtime sees that the result was not born here.
       for (size_t k = 2; k < ops.size() && bOp; ++k)
-        if (ops[k]->getType() == bOp->getType()) {
-          llvm::Value* magnitude = t.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, ops[k]);
-          llvm::Value* finite = t.CreateFCmpONE(magnitude, llvm::ConstantFP::getInfinity(ops[k]->getType()));
-          bOp = t.CreateSelect(finite, bOp, ops[k]);
-        }
+        if (ops[k]->getType() == bOp->getType()) bOp = t.CreateSelect(nonFinite(t, ops[k]), ops[k], bOp);
       // An absorbed product's shadow is worked out by the runtime from its operands (its own would keep the
       // operands' wide shadows live); every other birth's is the one computed.
       unsigned redo = 0;

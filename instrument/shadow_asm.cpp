@@ -46,8 +46,9 @@ void FunctionShadows::asmShadow(llvm::CallInst& call, llvm::InlineAsm& ia) {
     case HalfScalarKind::NarrowBF16: {
       llvm::Type* t = st->mode == static_cast<int>(HalfScalarKind::NarrowF16) ? f16 : bf16;
       llvm::Value* s = convert(b, floatShadow(arg(1)), wideOf(t));
-      if (st->count == 2) return result(b.CreateVectorSplat(2, s), pairOf(t), std::string("conversion to ") + typeName(t), {});
-      return result(s, t, std::string("conversion to ") + typeName(t), {});
+      std::string op = std::string("conversion to ") + typeName(t);
+      if (st->count == 2) return result(b.CreateVectorSplat(2, s), pairOf(t), op, {});  // into both halves
+      return result(s, t, op, {});
     }
     case HalfScalarKind::FlipSign:
     case HalfScalarKind::ClearSign: {

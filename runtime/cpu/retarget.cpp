@@ -436,9 +436,7 @@ class Lowering {
     return b.CreateBitCast(b.CreateZExtOrTrunc(bits, b.getIntNTy(to->getPrimitiveSizeInBits())), to);
   }
 
-  // lop3.b32: bit i of the result is bit (a_i b_i c_i) of the truth table: the OR of the table's minterms,
-  // each the AND of the three sources or their complements, kept where the table's bit is set.
-  // c + a.b0 * b.b0 + ... + a.b3 * b.b3, each byte signed or not as the statement says; wraps at 32 bits.
+  // dp4a: c + a.b0 * b.b0 + ... + a.b3 * b.b3, each byte signed or not as the statement says; wraps at 32 bits.
   llvm::Value* dp4a(llvm::IRBuilder<>& b, llvm::CallInst& call, const PtxStatement& st) {
     auto src = [&](int operand) { return bitsOf(b, call.getArgOperand(operand - 1), i32_); };
     llvm::Value *x = src(st.operands[0]), *y = src(st.operands[1]), *sum = src(st.operands[2]);
@@ -450,6 +448,8 @@ class Lowering {
     return asResult(b, sum, call.getType());
   }
 
+  // lop3.b32: bit i of the result is bit (a_i b_i c_i) of the truth table: the OR of the table's minterms,
+  // each the AND of the three sources or their complements, kept where the table's bit is set.
   llvm::Value* lop3(llvm::IRBuilder<>& b, llvm::CallInst& call, const PtxStatement& st) {
     auto src = [&](int operand) { return b.CreateZExtOrTrunc(call.getArgOperand(operand - 1), i32_); };
     llvm::Value *x = src(st.operands[0]), *y = src(st.operands[1]), *z = src(st.operands[2]);

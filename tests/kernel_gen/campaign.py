@@ -93,18 +93,18 @@ def check_program(opts, seed):
     if info["spots"] and not failures:
         index = seed % len(info["spots"])
         spot = info["spots"][index]
-        minfo = generate.write(prog, os.path.join(work, "mutant"), index)
+        generate.write(prog, os.path.join(work, "mutant"), index)
         rc, data, err = run_check(opts, os.path.join(work, "mutant", "bundle.toml"), "all",
                                   os.path.join(work, "mutant.json"), None)
         def at_spot(finding):  # either access of a race pair may be the one the finding stands at
             lines = [(finding.get(k) or {}).get("line", -1) for k in ("location", "other_access")]
             return any(spot["lines"][0] <= line <= spot["lines"][1] for line in lines)
         hits = [f for f in data.get("findings") or [] if f.get("kind") in spot["finding_kinds"] and at_spot(f)]
-        mutant_result = (spot["kind"], "found" if rc == 1 and hits else "missed")
-        if not hits:
+        found = rc == 1 and hits
+        mutant_result = (spot["kind"], "found" if found else "missed")
+        if not found:
             failures.append((f"mutant {spot['kind']} at line {spot['line']}", "missed",
                              f"exit {rc}: {describe(data, err)}"))
-        del minfo
     if failures:
         keep = os.path.join(opts.out, "failures", str(seed))
         shutil.rmtree(keep, ignore_errors=True)

@@ -211,20 +211,17 @@ def warp_reduction(prog, rng, budget):
 def atomics(prog, rng, budget):
     name = f"s{budget.shared_arrays}"
     budget.shared_arrays += 1
-    if rng.random() < 0.5:
-        first = prog.emit(f"  __shared__ int {name};")
-        prog.emit(f"  if (tid == 0) {name} = 0;")
-        b1 = prog.emit("  __syncthreads();")
-        prog.emit(f"  atomicAdd(&{name}, (int)(u & 7u));")
-        b2 = prog.emit("  __syncthreads();")
-        last = prog.emit(f"  u += (unsigned){name}; a = a + (float)({name} & 15) * 0.0625f;")
-    else:  # float sums of small integers are exact in any order
-        first = prog.emit(f"  __shared__ float {name};")
-        prog.emit(f"  if (tid == 0) {name} = 0.0f;")
-        b1 = prog.emit("  __syncthreads();")
-        prog.emit(f"  atomicAdd(&{name}, (float)(tid & 3));")
-        b2 = prog.emit("  __syncthreads();")
-        last = prog.emit(f"  a = a * 0.5f + {name} * (1.0f / {3 * prog.block});")
+    # (type, zero, what each thread adds, how the total is used); float sums of small integers are exact in
+    # any order
+    forms = [("int", "0", "(int)(u & 7u)", f"u += (unsigned){name}; a = a + (float)({name} & 15) * 0.0625f;"),
+             ("float", "0.0f", "(float)(tid & 3)", f"a = a * 0.5f + {name} * (1.0f / {3 * prog.block});")]
+    ty, zero, addend, use = forms[0] if rng.random() < 0.5 else forms[1]
+    first = prog.emit(f"  __shared__ {ty} {name};")
+    prog.emit(f"  if (tid == 0) {name} = {zero};")
+    b1 = prog.emit("  __syncthreads();")
+    prog.emit(f"  atomicAdd(&{name}, {addend});")
+    b2 = prog.emit("  __syncthreads();")
+    last = prog.emit(f"  {use}")
     prog.emit("  atomicAdd(counter, 1u + (u & 1u));")
     prog.spot("drop-barrier", rng.choice([b1, b2]), "  // (the mutant dropped this barrier)", RACE_KINDS,
               first, last)
