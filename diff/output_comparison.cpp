@@ -34,6 +34,7 @@ double ulpOf(ElemType type, double x) {
     case ElemType::F64: mantissa = 52, minExponent = -1022; break;
     case ElemType::F8E4M3: mantissa = 3, minExponent = -6; break;
     case ElemType::F8E5M2: mantissa = 2, minExponent = -14; break;
+    case ElemType::F8E8M0: mantissa = 0, minExponent = -127; break;
     default: return 1;
   }
   int e = x == 0 || !std::isfinite(x) ? minExponent : std::max(std::ilogb(x), minExponent);

@@ -19,6 +19,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <unistd.h>
 
 #include "frontend/hip_dialect.h"
@@ -104,6 +105,22 @@ std::string archList(const std::string& arch) {
   return digits.empty() ? "800" : digits + "0";
 }
 
+// nvcc's own version macros for the SDK's version (cuda.h's CUDA_VERSION, 13000 -> 13 and 0), which clang does
+// not define: TileLang's templates choose types by them (fp8_e8_t is __nv_fp8_e8m0 from 12.8 on, an empty
+// placeholder before). None where cuda.h does not say.
+std::vector<std::string> nvccVersionMacros(const std::string& sdk) {
+  std::ifstream in(sdk + "/include/cuda.h");
+  std::string line;
+  for (int n = 0; n < 4000 && std::getline(in, line); ++n) {
+    const std::string key = "#define CUDA_VERSION ";
+    if (line.rfind(key, 0) != 0) continue;
+    int version = std::atoi(line.c_str() + key.size());
+    if (version < 1000) break;
+    return {fmt::format("-D__CUDACC_VER_MAJOR__={}", version / 1000), fmt::format("-D__CUDACC_VER_MINOR__={}", version % 1000 / 10)};
+  }
+  return {};
+}
+
 std::vector<std::string> headerArgs(const CompileOptions& opts) {
   // What the driver adds for a CUDA SDK it found (variadic device functions), kept for its output.
   if (opts.selfContained) return {"--cuda-path=/nonexistent", "-nocudainc", "-Xclang", "-fcuda-allow-variadic-functions"};
@@ -116,6 +133,8 @@ std::vector<std::string> headerArgs(const CompileOptions& opts) {
   // TileLang's templates test; clang 19 defines only __CUDA_ARCH_FEAT_SM90_ALL.
   if (!opts.arch.empty() && opts.arch.back() == 'a') args.push_back("-D__CUDA_ARCH_SPECIFIC__=" + archList(opts.arch));
   if (opts.dialect != "cuda") args.insert(args.end(), {"-isystem", kPreludeDir});  // the ROCm / MACA header names
+  std::vector<std::string> version = nvccVersionMacros(opts.cudaSdk);
+  args.insert(args.end(), version.begin(), version.end());
   return args;
 }
 

@@ -25,6 +25,7 @@ std::optional<ElemType> parseElemType(const std::string& n) {
   if (n == "float8_e4m3" || n == "float8_e4m3fn" || n == "fp8_e4m3" || n == "__nv_fp8_e4m3" || n == "fp8_e4_t")
     return ElemType::F8E4M3;
   if (n == "float8_e5m2" || n == "fp8_e5m2" || n == "__nv_fp8_e5m2" || n == "fp8_e5_t") return ElemType::F8E5M2;
+  if (n == "float8_e8m0" || n == "float8_e8m0fnu" || n == "__nv_fp8_e8m0" || n == "fp8_e8_t") return ElemType::F8E8M0;
   return std::nullopt;
 }
 
@@ -43,6 +44,7 @@ const char* elemTypeName(ElemType t) {
     case ElemType::U64: return "uint64";
     case ElemType::F8E4M3: return "float8_e4m3";
     case ElemType::F8E5M2: return "float8_e5m2";
+    case ElemType::F8E8M0: return "float8_e8m0";
     case ElemType::I4: return "int4";
     case ElemType::U4: return "uint4";
   }
@@ -51,7 +53,7 @@ const char* elemTypeName(ElemType t) {
 
 size_t elemSize(ElemType t) {
   switch (t) {
-    case ElemType::I8: case ElemType::U8: case ElemType::F8E4M3: case ElemType::F8E5M2: return 1;
+    case ElemType::I8: case ElemType::U8: case ElemType::F8E4M3: case ElemType::F8E5M2: case ElemType::F8E8M0: return 1;
     case ElemType::I4: case ElemType::U4: return 1;
     case ElemType::F16: case ElemType::BF16: case ElemType::I16: return 2;
     case ElemType::F32: case ElemType::I32: case ElemType::U32: return 4;
@@ -82,7 +84,7 @@ bool intFits(ElemType t, int64_t v) {
 
 bool isFloat(ElemType t) {
   return t == ElemType::F16 || t == ElemType::BF16 || t == ElemType::F32 || t == ElemType::F64 ||
-         t == ElemType::F8E4M3 || t == ElemType::F8E5M2;
+         t == ElemType::F8E4M3 || t == ElemType::F8E5M2 || t == ElemType::F8E8M0;
 }
 
 namespace {
@@ -114,6 +116,7 @@ double loadElem(ElemType t, const void* p) {
     case ElemType::U64: return ld<uint64_t>(p);
     case ElemType::F8E4M3: return fp8E4M3ToFloat(*static_cast<const uint8_t*>(p));
     case ElemType::F8E5M2: return fp8E5M2ToFloat(*static_cast<const uint8_t*>(p));
+    case ElemType::F8E8M0: return fp8E8M0ToFloat(*static_cast<const uint8_t*>(p));
     case ElemType::I4: return static_cast<double>(static_cast<int8_t>(*static_cast<const uint8_t*>(p) << 4) >> 4);
     case ElemType::U4: return *static_cast<const uint8_t*>(p) & 0xf;
   }
@@ -135,6 +138,7 @@ void storeElem(ElemType t, void* p, double v) {
     case ElemType::U64: return st<uint64_t>(p, v);
     case ElemType::F8E4M3: *static_cast<uint8_t*>(p) = floatToFp8E4M3(static_cast<float>(v)); return;
     case ElemType::F8E5M2: *static_cast<uint8_t*>(p) = floatToFp8E5M2(static_cast<float>(v)); return;
+    case ElemType::F8E8M0: *static_cast<uint8_t*>(p) = floatToFp8E8M0(static_cast<float>(v)); return;
     case ElemType::I4:
     case ElemType::U4: *static_cast<uint8_t*>(p) = static_cast<uint8_t>(static_cast<int64_t>(v) & 0xf); return;
   }
@@ -169,7 +173,7 @@ const char* npyDescr(ElemType t) {
     case ElemType::U32: return "<u4";
     case ElemType::I64: return "<i8";
     case ElemType::U64: return "<u8";
-    case ElemType::F8E4M3: case ElemType::F8E5M2: return "|u1";  // numpy has no fp8; raw bits
+    case ElemType::F8E4M3: case ElemType::F8E5M2: case ElemType::F8E8M0: return "|u1";  // numpy has no fp8; raw bits
     case ElemType::I4: return "|i1";  // packed bytes, as PyTorch code holds them
     case ElemType::U4: return "|u1";
   }

@@ -7,10 +7,11 @@
 namespace td {
 
 // F8E4M3 / F8E5M2: NVIDIA's fp8 formats (frontend/fp8.h), one byte each; .npy files hold their raw bits.
+// F8E8M0: the OCP MX scale format (torch.float8_e8m0fnu): 2^(byte - 127), no sign, 0xff NaN; raw bits too.
 // I4 / U4: 4-bit integers packed two to a byte, the even element in the low nibble (TileLang's int4
 // buffers, which PyTorch code passes as int8 tensors with the last dimension halved); .npy files hold the
 // packed bytes the same way (int8 / uint8).
-enum class ElemType { F16, BF16, F32, F64, I8, U8, I16, I32, U32, I64, U64, F8E4M3, F8E5M2, I4, U4 };
+enum class ElemType { F16, BF16, F32, F64, I8, U8, I16, I32, U32, I64, U64, F8E4M3, F8E5M2, F8E8M0, I4, U4 };
 
 std::optional<ElemType> parseElemType(const std::string& name);  // "half", "float", "int" ...
 const char* elemTypeName(ElemType t);

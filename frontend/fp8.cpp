@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace td {
@@ -51,5 +53,17 @@ float fp8E4M3ToFloat(uint8_t v) { return decode(v, 4, 7, false); }
 float fp8E5M2ToFloat(uint8_t v) { return decode(v, 5, 15, true); }
 uint8_t floatToFp8E4M3(float f) { return encode(f, fp8E4M3ToFloat, 0x7f, false); }
 uint8_t floatToFp8E5M2(float f) { return encode(f, fp8E5M2ToFloat, 0x7e, true); }
+
+float fp8E8M0ToFloat(uint8_t v) {
+  return v == 0xff ? std::numeric_limits<float>::quiet_NaN() : std::ldexp(1.0f, static_cast<int>(v) - 127);
+}
+uint8_t floatToFp8E8M0(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  uint32_t exponent = (bits >> 23) & 0xff;
+  if (exponent == 0xff) return 0xff;  // inf and NaN
+  if (bits & 0x400000) ++exponent;    // the mantissa's top bit: at least half way to the next power
+  return static_cast<uint8_t>(std::min<uint32_t>(exponent, 0xff));
+}
 
 }  // namespace td

@@ -224,7 +224,7 @@ class ManifestReader {
     auto et = parseElemType(base);
     if (!et) fail(t.get("type"), fmt::format("argument '{}': unknown element type '{}' (half, bfloat16, float, double, "
                                              "int8, uint8, int16, int32, uint32, int64, uint64, int4, uint4, "
-                                             "float8_e4m3, float8_e5m2)", a.name, base));
+                                             "float8_e4m3, float8_e5m2, float8_e8m0)", a.name, base));
     a.type = *et;
     if (!a.isBuffer && isPacked(a.type))
       fail(t.get("type"), fmt::format("argument '{}': {} is a packed buffer type; a scalar needs a whole byte or more",

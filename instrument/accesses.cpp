@@ -101,6 +101,13 @@ bool isWarpCollectiveAsm(llvm::Instruction* i) {
   return st && isWarpCollective(*st);
 }
 
+// `operand` (a pointer, or an integer made of one) is `address`.
+bool sameAddress(const llvm::Value* operand, const llvm::Value* address) {
+  operand = operand->stripPointerCasts();
+  if (auto* p2i = llvm::dyn_cast<llvm::PtrToIntOperator>(operand)) operand = p2i->getPointerOperand()->stripPointerCasts();
+  return operand == address;
+}
+
 // A plain load whose value is the expected value of a compare-and-swap on the same address: the first read
 // of a CAS loop (`old = *p; do { assumed = old; old = atomicCAS(p, assumed, f(assumed)); } while (...)`, the
 // CUDA SDK's bf16/half atomics below sm_90 and the programming guide's double atomicAdd). The CAS checks
@@ -116,10 +123,15 @@ bool seedsCompareExchange(const llvm::LoadInst& ld) {
     for (const llvm::User* u : v->users()) {
       if (auto* cx = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(u)) {
         if (cx->getCompareOperand() == v && cx->getPointerOperand()->stripPointerCasts() == address) return true;
-      } else if (auto* call = llvm::dyn_cast<llvm::CallBase>(u)) {  // the 16-bit CAS (frontend/prelude/td_sdk_builtins.h)
+      } else if (auto* call = llvm::dyn_cast<llvm::CallBase>(u)) {
+        // the 16-bit CAS (frontend/prelude/td_sdk_builtins.h), or atom.cas written as PTX (libcu++)
         const llvm::Function* callee = call->getCalledFunction();
-        if (callee && callee->getName() == "__usAtomicCAS" && call->arg_size() == 3 && call->getArgOperand(1) == v &&
-            call->getArgOperand(0)->stripPointerCasts() == address)
+        bool cas = callee && callee->getName() == "__usAtomicCAS";
+        if (auto* asmCall = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand())) {
+          auto st = parsePtx(asmCall->getAsmString());
+          cas = st && st->op == PtxOp::ScopedAtomic && st->atomic == ScopedAtomicOp::Cas;
+        }
+        if (cas && call->arg_size() == 3 && call->getArgOperand(1) == v && sameAddress(call->getArgOperand(0), address))
           return true;
       } else if (llvm::isa<llvm::PHINode>(u) || llvm::isa<llvm::BitCastInst>(u)) {
         work.push_back(u);
@@ -142,8 +154,9 @@ void collectAccesses(llvm::Function& f, std::vector<Access>& out) {
         fixed(ld, ld->getPointerOperand(), ld->getType(), ld->getAlign(), SiteKind::Load);
         out.back().atomicRead = ld->isAtomic() || seedsCompareExchange(*ld);
       }
-      else if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i))
-        fixed(st, st->getPointerOperand(), st->getValueOperand()->getType(), st->getAlign(), SiteKind::Store);
+      else if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i))  // a store atomic races with plain accesses alone
+        fixed(st, st->getPointerOperand(), st->getValueOperand()->getType(), st->getAlign(),
+              st->isAtomic() ? SiteKind::Atomic : SiteKind::Store);
       else if (auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&i))
         fixed(rmw, rmw->getPointerOperand(), rmw->getValOperand()->getType(), rmw->getAlign(), SiteKind::Atomic);
       else if (auto* cx = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i))
@@ -170,8 +183,10 @@ void collectAccesses(llvm::Function& f, std::vector<Access>& out) {
           }
           llvm::Value* dst = call->getArgOperand(0);
           add(dst->getType()->isPointerTy() ? dst : pointerBehind(dst, call), bytes, SiteKind::Store);
-        } else if ((st->op == PtxOp::ScopedLoad || st->op == PtxOp::ScopedAtomicAdd) && call->arg_size() >= 1) {
-          // ld.relaxed is an atomic load: it races with plain writes, not with atomics
+        } else if ((st->op == PtxOp::ScopedLoad || st->op == PtxOp::ScopedStore || st->op == PtxOp::ScopedAtomic) &&
+                   call->arg_size() >= 1) {
+          // ld.relaxed is an atomic load, st.relaxed an atomic write: they race with plain accesses, not with
+          // atomics
           llvm::Value* p = call->getArgOperand(0);
           add(p->getType()->isPointerTy() ? p : pointerBehind(p, call), ptxTypeBytes(st->valueType),
               st->op == PtxOp::ScopedLoad ? SiteKind::Load : SiteKind::Atomic);

@@ -31,6 +31,7 @@
 #include "instrument/sync_sites.h"
 #include "instrument/external_calls.h"
 #include "instrument/fp_contraction.h"
+#include "instrument/local_alignment.h"
 #include "instrument/small_copies.h"
 
 namespace td {
@@ -250,6 +251,7 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks, con
   refuseUndefinedFunctions(*km.module);
   settleContraction(*km.module);  // the same arithmetic checked or not, on any host
   splitSmallCopies(*km.module);   // an assignment clang wrote as a copy is checked as an assignment
+  alignLocalArraysForTheirAccesses(*km.module);  // a local array a check keeps in memory takes its vector loads
 
   t0 = std::chrono::steady_clock::now();
   instrumentModule(*km.module, km.sites, checks);

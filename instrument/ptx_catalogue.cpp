@@ -1,5 +1,6 @@
 #include "instrument/ptx_catalogue.h"
 
+#include <map>
 #include <regex>
 
 #include "instrument/ptx_half.h"
@@ -329,24 +330,48 @@ std::optional<PtxStatement> parsePtx(const std::string& asmText) {
     return st;
   }
   static const std::regex scopedLoad(
-      R"(^\{? ?ld\.(relaxed|acquire)\.(cta|gpu|sys)(\.global)?\.(b16|b32|b64|s16|s32|s64|u16|u32|u64|f32|f64) \$0, ?\[\$1\]; ?\}?$)");
+      R"(^\{? ?ld\.(?:(relaxed|acquire)\.(?:cta|gpu|sys)|volatile)(\.global)?\.(b16|b32|b64|s16|s32|s64|u16|u32|u64|f32|f64) \$0, ?\[\$1\]; ?\}?$)");
   if (std::regex_match(s, m, scopedLoad)) {
     PtxStatement st{PtxOp::ScopedLoad};
     st.acquire = m[1] == "acquire";
-    st.valueType = m[4];
-    return st;
-  }
-  static const std::regex atomAdd(
-      R"(^\{? ?atom((?:\.(?:relaxed|acquire|release|acq_rel|cta|gpu|sys|global))*)\.add((?:\.(?:relaxed|acquire|release|acq_rel|cta|gpu|sys|global|noftz))*)\.(f32|f64|s32|u32|s64|u64|f16|f16x2|bf16|bf16x2) \$0, ?\[\$1\], ?\$2; ?\}?$)");
-  if (std::regex_match(s, m, atomAdd)) {
-    PtxStatement st{PtxOp::ScopedAtomicAdd};
-    std::string qualifiers = m[1].str() + m[2].str();
-    st.acquire = qualifiers.find("acq") != std::string::npos;
     st.valueType = m[3];
-    bool halfType = st.valueType.find("16") != std::string::npos;
-    if (halfType != (qualifiers.find("noftz") != std::string::npos)) return std::nullopt;  // PTX: .noftz iff 16-bit
     return st;
   }
+  static const std::regex scopedStore(
+      R"(^\{? ?st\.(?:(relaxed|release)\.(?:cta|gpu|sys)|volatile)(\.global)?\.(b16|b32|b64|s16|s32|s64|u16|u32|u64|f32|f64) \[\$0\], ?\$1; ?\}?$)");
+  if (std::regex_match(s, m, scopedStore)) {
+    PtxStatement st{PtxOp::ScopedStore};
+    st.acquire = m[1] == "release";
+    st.valueType = m[3];
+    return st;
+  }
+  static const std::regex atom(
+      R"(^\{? ?atom((?:\.(?:relaxed|acquire|release|acq_rel|cta|gpu|sys|global))*)\.(add|cas|exch|min|max|and|or|xor)((?:\.(?:relaxed|acquire|release|acq_rel|cta|gpu|sys|global|noftz))*)\.(f32|f64|s32|u32|s64|u64|b32|b64|f16|f16x2|bf16|bf16x2) \$0, ?\[\$1\], ?\$2(, ?\$3)?; ?\}?$)");
+  if (std::regex_match(s, m, atom)) {
+    static const std::map<std::string, ScopedAtomicOp> ops = {
+        {"add", ScopedAtomicOp::Add}, {"cas", ScopedAtomicOp::Cas}, {"exch", ScopedAtomicOp::Exch},
+        {"min", ScopedAtomicOp::Min}, {"max", ScopedAtomicOp::Max}, {"and", ScopedAtomicOp::And},
+        {"or", ScopedAtomicOp::Or},   {"xor", ScopedAtomicOp::Xor}};
+    PtxStatement st{PtxOp::ScopedAtomic};
+    std::string qualifiers = m[1].str() + m[3].str();
+    st.acquire = qualifiers.find("acq") != std::string::npos || qualifiers.find("release") != std::string::npos;
+    st.atomic = ops.at(m[2]);
+    st.valueType = m[4];
+    char t = st.valueType.rfind("bf", 0) == 0 ? 'h' : st.valueType[0];  // b(its), s, u, f, h(alf-like bf16)
+    bool halfType = st.valueType.find("16") != std::string::npos;
+    if (m[5].matched != (st.atomic == ScopedAtomicOp::Cas)) return std::nullopt;  // cas alone takes two values
+    // The PTX ISA's type rules: add on integers and floats (.noftz iff 16-bit), min/max on integers, the
+    // bitwise operations, exch and cas on bit types.
+    if (st.atomic == ScopedAtomicOp::Add && (t == 'b' || halfType != (qualifiers.find("noftz") != std::string::npos)))
+      return std::nullopt;
+    if (st.atomic != ScopedAtomicOp::Add && qualifiers.find("noftz") != std::string::npos) return std::nullopt;
+    if ((st.atomic == ScopedAtomicOp::Min || st.atomic == ScopedAtomicOp::Max) && t != 's' && t != 'u') return std::nullopt;
+    if (st.atomic != ScopedAtomicOp::Add && st.atomic != ScopedAtomicOp::Min && st.atomic != ScopedAtomicOp::Max && t != 'b')
+      return std::nullopt;
+    return st;
+  }
+  static const std::regex floatWidth(R"(^\{? ?cvt\.(rn\.f32\.f64|f64\.f32) \$0, ?\$1; ?\}?$)");
+  if (std::regex_match(s, m, floatWidth)) return PtxStatement{PtxOp::CvtFloatWidth};
   static const std::regex fence(R"(^\{? ?fence\.(sc|acq_rel|acquire|release)\.(cta|gpu|sys); ?\}?$)");
   if (std::regex_match(s, m, fence)) return PtxStatement{PtxOp::Fence};
   if (auto st = parseHalfScalar(s)) return st;
@@ -359,6 +384,7 @@ std::string ptxLimitation(const std::string& asmText) {
   if (s.find("cp.reduce.async.bulk") != std::string::npos) return "Hopper-only (TMA bulk reduction)";
   if (s.find("tensormap") != std::string::npos) return "Hopper-only (TMA descriptor prefetch or update)";
   if (s.find("tcgen05") != std::string::npos) return "Blackwell-only (tcgen05 tensor memory and MMA)";
+  if (s.find("st.bulk") != std::string::npos) return "Blackwell-only (st.bulk shared-memory initialisation)";
   if (s.find("wgmma") != std::string::npos) return "Hopper-only (wgmma)";
   if (s.find("cluster") != std::string::npos) return "Hopper-only (thread-block clusters)";
   if (s.find("setmaxnreg") != std::string::npos) return "Hopper-only (setmaxnreg)";

@@ -35,9 +35,14 @@ enum class PtxOp {
                   // operands[0..2] a, b, c, aUnsigned / bUnsigned the byte types
   CvtToFp8x2,     // cvt.rn.satfinite[.relu].{e4m3,e5m2}x2.f32 d, hi, lo: two floats to two fp8 bytes in a b16
   CvtFromFp8x2,   // cvt.rn.f16x2.{e4m3,e5m2}x2 d, a: two fp8 bytes to two halves (exact)
-  ScopedLoad,     // ld.{relaxed,acquire}.{cta,gpu,sys}[.global].TYPE d, [a]  (libcu++'s atomic_ref loads)
-  ScopedAtomicAdd,  // atom[.SEM][.SCOPE][.global].add[.noftz].TYPE d, [a], b, either order of the qualifiers
-                    // (libcu++'s fetch_add, the SDK's atomicAdd on half, half2, bfloat16 and bfloat162)
+  ScopedLoad,     // ld.{relaxed,acquire}.{cta,gpu,sys}[.global].TYPE d, [a] and ld.volatile.TYPE (libcu++'s
+                  // atomic_ref loads)
+  ScopedStore,    // st.{relaxed,release}.{cta,gpu,sys}[.global].TYPE [a], b and st.volatile.TYPE (its stores)
+  ScopedAtomic,   // atom[.SEM][.SCOPE][.global].OP[.noftz].TYPE d, [a], b[, c], either order of the qualifiers,
+                  // OP in `atomic` (libcu++'s fetch_add/min/max/and/or/xor, exchange and compare_exchange; the
+                  // SDK's atomicAdd on half, half2, bfloat16 and bfloat162)
+  CvtFloatWidth,  // cvt.rn.f32.f64 d, a / cvt.f64.f32 d, a: double to float at round-to-nearest (no .ftz:
+                  // subnormals kept), float to double (exact); the SDK's fp8 e8m0 conversions below sm_100
   Fence,          // fence.{sc,acq_rel,acquire,release}.{cta,gpu,sys}
   HalfScalar,     // the CUDA SDK's one-instruction half/bfloat16 helpers (cuda_fp16.hpp, cuda_bf16.hpp):
                   // cvt between f32/f64 and f16/bf16 (round to nearest), neg/abs of f16, bf16 and x2 pairs,
@@ -61,6 +66,9 @@ enum class HalfScalarKind : int {
   Shuffle,      // pairs unpacked into named halves, then mov.b32 d, {x, y} or mov.b16 d, x (__low2half,
                 // __lows2half2, __lowhigh2highlow ...): HalfOperation::pick
 };
+
+// atom's operations: Cas takes two values (compare, new), the rest one.
+enum class ScopedAtomicOp : int { Add, Cas, Exch, Min, Max, And, Or, Xor };
 
 enum class HalfArith : int { Add, Sub, Mul, Fma, Min, Max };
 // PTX comparisons: the ordered six, their unordered forms (true where either operand is NaN), num, nan.
@@ -121,10 +129,11 @@ struct PtxStatement {
   HalfOperation half;
   // lop3: the three sources' operand numbers and the truth table (immediate, or lutOperand >= 0); the fp8
   // conversions: operands[0..1] the sources (hi, lo), aUnsigned = E5M2, relu.
-  // ScopedLoad / ScopedAtomicAdd: `valueType` the PTX type ("f32", "u32", "f16x2" ...), `acquire` for an
-  // acquiring or sequentially consistent ordering (else relaxed).
+  // ScopedLoad / ScopedStore / ScopedAtomic: `valueType` the PTX type ("f32", "u32", "f16x2" ...), `acquire`
+  // for an ordering stronger than relaxed; `atomic` the read-modify-write.
   std::string valueType;
   bool acquire = false;
+  ScopedAtomicOp atomic = ScopedAtomicOp::Add;
   int operands[3] = {-1, -1, -1};
   uint32_t immediate = 0;
   int lutOperand = -1;

@@ -26,6 +26,12 @@ Finding stopFinding(unsigned kind, unsigned site, const std::vector<ThreadRef>& 
                                 "the context cannot be used again");
   if (count > threads.size())
     f.notes.push_back(fmt::format("{} threads got there before the kernel stopped", count));
+  // CUTLASS compiles this assert where an instruction is not available for the architecture compiled for
+  // (fp8 mma.sync below sm_89): the kernel is right, the lowering's architecture is not.
+  if (assertion && s.what.find("Attempting to use SM") != std::string::npos && s.what.find("_ENABLED") != std::string::npos)
+    f.notes.push_back("CUTLASS's guard for an instruction the compiled architecture lacks: a TileLang script's kernels are "
+                      "lowered for --tilelang-arch (default sm_80); give the architecture the instruction needs "
+                      "(--tilelang-arch sm_89 or sm_90 for fp8)");
   return f;
 }
 

@@ -12,6 +12,7 @@ _ELEM_TYPES = {
     "int8": "int8", "uint8": "uint8", "int16": "int16", "int32": "int32", "uint32": "uint32",
     "int64": "int64", "uint64": "uint64", "bool": "uint8",
     "float8_e4m3fn": "float8_e4m3", "float8_e4m3": "float8_e4m3", "float8_e5m2": "float8_e5m2",
+    "float8_e8m0fnu": "float8_e8m0",
     "int4": "int4", "uint4": "uint4",
     # TensorFloat-32: float32 storage the tensor core reads with a 10-bit mantissa (the mma rounds)
     "tfloat32": "float", "custom[tfloat32]": "float",

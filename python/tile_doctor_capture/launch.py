@@ -18,9 +18,10 @@ _TORCH_DTYPES = {
     "int8": torch.int8, "uint8": torch.uint8, "int16": torch.int16, "int32": torch.int32, "int64": torch.int64,
     "uint32": torch.uint32, "uint64": torch.uint64, "bool": torch.bool,
     "float8_e4m3fn": torch.float8_e4m3fn, "float8_e4m3": torch.float8_e4m3fn, "float8_e5m2": torch.float8_e5m2,
+    "float8_e8m0fnu": torch.float8_e8m0fnu,
     "tfloat32": torch.float32, "custom[tfloat32]": torch.float32,
 }
-_RAW_BYTES = (torch.float8_e4m3fn, torch.float8_e5m2)  # numpy has no fp8: their bits travel as uint8
+_RAW_BYTES = (torch.float8_e4m3fn, torch.float8_e5m2, torch.float8_e8m0fnu)  # numpy has no fp8: their bits travel as uint8
 # 4-bit buffers travel packed two to a byte, as PyTorch code holds them: int8/uint8, the last dimension halved
 _PACKED = {"int4": torch.int8, "uint4": torch.uint8}
 

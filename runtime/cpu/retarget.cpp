@@ -364,8 +364,12 @@ class Lowering {
       repl = lop3(b, *call, st);
     } else if (st.op == PtxOp::Dp4a) {
       repl = dp4a(b, *call, st);
-    } else if (st.op == PtxOp::ScopedLoad || st.op == PtxOp::ScopedAtomicAdd) {
+    } else if (st.op == PtxOp::ScopedLoad || st.op == PtxOp::ScopedStore || st.op == PtxOp::ScopedAtomic) {
       repl = scopedAccess(b, *call, st);
+    } else if (st.op == PtxOp::CvtFloatWidth) {  // LLVM's fptrunc rounds to nearest even, keeping subnormals
+      llvm::Value* x = call->getArgOperand(0);
+      llvm::Type* to = call->getType();
+      repl = to->getPrimitiveSizeInBits() < x->getType()->getPrimitiveSizeInBits() ? b.CreateFPTrunc(x, to) : b.CreateFPExt(x, to);
     } else if (st.op == PtxOp::Fence) {
       b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
     } else if (st.op == PtxOp::CvtToFp8x2) {  // high byte from the first source, as cvt.rn.f16x2.f32
@@ -395,31 +399,53 @@ class Lowering {
     return true;
   }
 
-  // ld.relaxed / ld.acquire as an atomic load, atom.add as an atomicrmw (integers, f32, f64) or, for the 16-bit
-  // float types and their pairs, a compare-and-swap loop in the host runtime; the old value comes back.
+  // ld.relaxed / ld.acquire as an atomic load, st.relaxed / st.release as an atomic store; atom.add as an
+  // atomicrmw (integers, f32, f64) or, for the 16-bit float types and their pairs, a compare-and-swap loop in
+  // the host runtime; atom.cas as a cmpxchg, the others as their atomicrmw. The old value comes back.
   llvm::Value* scopedAccess(llvm::IRBuilder<>& b, llvm::CallInst& call, const PtxStatement& st) {
     unsigned bytes = ptxTypeBytes(st.valueType);
     llvm::Type* bits = b.getIntNTy(8 * bytes);
     llvm::Value* p = call.getArgOperand(0);
     p = p->getType()->isPointerTy() ? b.CreateAddrSpaceCast(p, ptr_) : b.CreateIntToPtr(p, ptr_);
     auto asBits = [&](llvm::Value* v) { return bitsOf(b, v, bits); };
-    auto ordering = st.acquire ? llvm::AtomicOrdering::Acquire : llvm::AtomicOrdering::Monotonic;
+    auto ordering = st.acquire ? llvm::AtomicOrdering::SequentiallyConsistent : llvm::AtomicOrdering::Monotonic;
+    llvm::Align align(bytes);
+    if (st.op == PtxOp::ScopedStore) {
+      b.CreateAlignedStore(asBits(call.getArgOperand(1)), p, align)->setAtomic(ordering);
+      return nullptr;
+    }
     llvm::Value* old;
+    bool isFloat = st.valueType[0] == 'f';
+    bool isSigned = st.valueType[0] == 's';
     if (st.op == PtxOp::ScopedLoad) {
-      auto* ld = b.CreateAlignedLoad(bits, p, llvm::Align(bytes));
+      auto* ld = b.CreateAlignedLoad(bits, p, align);
       ld->setAtomic(ordering);
       old = ld;
+    } else if (st.atomic == ScopedAtomicOp::Cas) {
+      auto* cx = b.CreateAtomicCmpXchg(p, asBits(call.getArgOperand(1)), asBits(call.getArgOperand(2)), align, ordering,
+                                       llvm::AtomicOrdering::Monotonic);
+      old = b.CreateExtractValue(cx, 0);
+    } else if (st.atomic != ScopedAtomicOp::Add) {
+      static const std::map<ScopedAtomicOp, std::pair<llvm::AtomicRMWInst::BinOp, llvm::AtomicRMWInst::BinOp>> rmw = {
+          {ScopedAtomicOp::Exch, {llvm::AtomicRMWInst::Xchg, llvm::AtomicRMWInst::Xchg}},
+          {ScopedAtomicOp::Min, {llvm::AtomicRMWInst::Min, llvm::AtomicRMWInst::UMin}},
+          {ScopedAtomicOp::Max, {llvm::AtomicRMWInst::Max, llvm::AtomicRMWInst::UMax}},
+          {ScopedAtomicOp::And, {llvm::AtomicRMWInst::And, llvm::AtomicRMWInst::And}},
+          {ScopedAtomicOp::Or, {llvm::AtomicRMWInst::Or, llvm::AtomicRMWInst::Or}},
+          {ScopedAtomicOp::Xor, {llvm::AtomicRMWInst::Xor, llvm::AtomicRMWInst::Xor}}};
+      auto ops = rmw.at(st.atomic);
+      old = b.CreateAtomicRMW(isSigned ? ops.first : ops.second, p, asBits(call.getArgOperand(1)), align, ordering);
     } else if (bytes <= 2 || st.valueType.find("x2") != std::string::npos) {
       uint32_t kind = (st.valueType.rfind("bf16", 0) == 0 ? 1u : 0u) | (st.valueType.find("x2") != std::string::npos ? 2u : 0u);
       old = b.CreateCall(hook("__td_cpu_atom_add_16", i32_, {ptr_, i32_, i32_}),
                          {p, b.CreateZExtOrTrunc(asBits(call.getArgOperand(1)), i32_), b.getInt32(kind)});
       old = b.CreateZExtOrTrunc(old, bits);
-    } else if (st.valueType[0] == 'f') {
+    } else if (isFloat) {
       llvm::Type* ft = bytes == 4 ? b.getFloatTy() : b.getDoubleTy();
       llvm::Value* v = b.CreateBitCast(asBits(call.getArgOperand(1)), ft);
-      old = b.CreateBitCast(b.CreateAtomicRMW(llvm::AtomicRMWInst::FAdd, p, v, llvm::Align(bytes), ordering), bits);
+      old = b.CreateBitCast(b.CreateAtomicRMW(llvm::AtomicRMWInst::FAdd, p, v, align, ordering), bits);
     } else {
-      old = b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, p, asBits(call.getArgOperand(1)), llvm::Align(bytes), ordering);
+      old = b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, p, asBits(call.getArgOperand(1)), align, ordering);
     }
     return asResult(b, old, call.getType());
   }

@@ -23,7 +23,7 @@ cases = [
     (B("reduce"), []), (B("transpose"), []), (B("softmax"), []), (B("dynsmem"), []), (B("warp_probe"), []), (B("warp_reduce"), []),
     (B("shared_overflow"), []), (B("before_start"), []), (B("ptx_mma"), []), (B("cp_async_oob"), []), (B("ptx_ops"), []), (B("ptx_bits"), []), (B("bf16_sm80"), []), (B("scoped_atomics"), []), ("tests/bundles/scoped_atomics/bundle_bug.toml", []), (B("mbarrier"), []), (B("cp_async_tl"), []), ("tests/bundles/cp_async_tl/bundle_bug.toml", []), (B("shared_window"), []), (B("misaligned"), []), (B("too_many_threads"), []),
     (B("wild_pointer"), []), (B("hang"), ["--timeout", "5"]), (B("deadlock"), ["--timeout", "5"]),
-    (B("device_stops"), []), (B("device_stops"), ["--param", "N=20"]), (B("device_stops"), ["--param", "TRAP_AT=5"]),
+    (B("device_stops"), []), (B("device_stops"), ["--param", "N=20"]), (B("device_stops"), ["--param", "TRAP_AT=5"]), (B("device_stops"), ["--param", "GUARD_AT=4"]),
     (B("missing_barrier"), []), ("tests/bundles/missing_barrier/bundle_fixed.toml", []), (B("racy_gemm"), []),
 ] + [(str(p.relative_to(root)), ["--timeout", "5"]) for d in ("races", "global_races", "sync_checks")
      for p in sorted((root / "tests/bundles" / d).glob("bundle_*.toml"))
@@ -35,7 +35,7 @@ cases = [
 # What the kernel generator found (tests/kernel_gen), and the PTX added for it and for int4 GEMMs.
 ] + [(f"tests/bundles/generator_finds/{n}.toml", []) for n in ("products_used_twice", "helper_reads_shared",
      "helper_reads_shared_no_barrier", "counter_reset", "counter_reset_no_barrier")
-] + [(B("sdk_pairs"), []), (B("mma_int4"), [])]
+] + [(B("sdk_pairs"), []), (B("mma_int4"), []), (B("scoped_rmw"), []), ("tests/bundles/scoped_rmw/bundle_bug.toml", []), (B("e8m0"), [])]
 FATAL_SAME = {"deadlock": "hang", "kernel-hang": "hang", "kernel-fault": "fault"}
 # Undefined behaviour that ends fatally either way: a shuffle whose lanes are not in their own mask waits
 # for lanes that already left on the CPU (deadlock) and is an illegal instruction on the H200 (fault).

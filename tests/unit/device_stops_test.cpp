@@ -11,7 +11,7 @@ namespace fs = std::filesystem;
 
 TEST(DeviceStops, AFailedAssertNamesTheAssertionTheThreadAndTheLine) {
   CheckResult r = check(bundle("device_stops"), "nvidia-h200", {{"N", "20"}});
-  const Finding* f = find(r, "device-assert", 6);
+  const Finding* f = find(r, "device-assert", 7);
   ASSERT_NE(f, nullptr) << r.report.findings.size();
   EXPECT_NE(f->title.find("assert(i < n) failed in thread (20,0,0) of block (0,0,0)"), std::string::npos) << f->title;
   EXPECT_TRUE(f->fatal);
@@ -24,10 +24,22 @@ TEST(DeviceStops, AFailedAssertNamesTheAssertionTheThreadAndTheLine) {
 
 TEST(DeviceStops, TrapIsItsOwnFinding) {
   CheckResult r = check(bundle("device_stops"), "nvidia-h200", {{"TRAP_AT", "5"}});
-  const Finding* f = find(r, "device-trap", 7);
+  const Finding* f = find(r, "device-trap", 8);
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->title.find("__trap() reached in thread (5,0,0)"), std::string::npos) << f->title;
   EXPECT_EQ(r.report.exitCode(), 3);
+}
+
+TEST(DeviceStops, CutlassArchitectureGuardSaysWhichArchitectureToLowerFor) {
+  CheckResult r = check(bundle("device_stops"), "nvidia-h200", {{"GUARD_AT", "4"}});
+  const Finding* f = find(r, "device-assert");
+  ASSERT_NE(f, nullptr);
+  bool advised = false;
+  for (const std::string& n : f->notes) advised |= n.find("--tilelang-arch sm_89 or sm_90 for fp8") != std::string::npos;
+  EXPECT_TRUE(advised) << "the kernel is right; its lowering's architecture is not";
+  const Finding* plain = find(check(bundle("device_stops"), "nvidia-h200", {{"N", "20"}}), "device-assert");
+  ASSERT_NE(plain, nullptr);
+  for (const std::string& n : plain->notes) EXPECT_EQ(n.find("--tilelang-arch"), std::string::npos) << "a user's assert: " << n;
 }
 
 // Code the optimiser dropped (a stub without a return, used for its value) traps on the CPU executor and

@@ -38,3 +38,21 @@ TEST(Fp8, EncodesToNearestEvenAndOverflowsAsTheFormatDoes) {
   EXPECT_EQ(elemSize(ElemType::F8E5M2), 1u);
   EXPECT_EQ(parseElemType("float8_e4m3fn"), ElemType::F8E4M3);
 }
+
+TEST(Fp8, TheMxScaleFormatAsTorchConvertsIt) {
+  // torch.tensor([...]).to(torch.float8_e8m0fnu).view(torch.uint8), read from torch 2.x: 1 -> 127, 1.5 -> 128
+  // (half way rounds up), 1.4999 -> 127, 3 -> 129, 2.5 -> 128, 0.75 -> 127, -2 -> 128 (no sign), inf and NaN
+  // -> 255, 1e-40 -> 0, 6e-39 -> 1 (a subnormal's bits by the same rule), 1.7 * 2^127 -> 255 (overflow).
+  const std::pair<float, uint8_t> cases[] = {{1.0f, 127},   {1.5f, 128},  {1.4999f, 127},     {3.0f, 129},
+                                             {2.5f, 128},   {0.75f, 127}, {-2.0f, 128},       {INFINITY, 255},
+                                             {NAN, 255},    {1e-40f, 0},  {6e-39f, 1},        {0.0f, 0},
+                                             {std::ldexp(1.7f, 127), 255}};
+  for (auto [value, code] : cases) EXPECT_EQ(floatToFp8E8M0(value), code) << value;
+  EXPECT_EQ(fp8E8M0ToFloat(127), 1.0f);
+  EXPECT_EQ(fp8E8M0ToFloat(0), std::ldexp(1.0f, -127));
+  EXPECT_EQ(fp8E8M0ToFloat(254), std::ldexp(1.0f, 127));
+  EXPECT_TRUE(std::isnan(fp8E8M0ToFloat(255)));
+  EXPECT_EQ(parseElemType("float8_e8m0fnu"), ElemType::F8E8M0);
+  EXPECT_EQ(parseElemType("fp8_e8_t"), ElemType::F8E8M0);
+  EXPECT_STREQ(npyDescr(ElemType::F8E8M0), "|u1");
+}

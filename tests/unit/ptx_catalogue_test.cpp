@@ -393,7 +393,7 @@ TEST(PtxCatalogue, Lop3AndTheFp8PairConversions) {
 TEST(PtxCatalogue, ScopedAtomicsLoadsAndFencesAsLibcuxxWritesThem) {
   auto add = parsePtx("atom.add.relaxed.gpu.f32 $0,[$1],$2;");
   ASSERT_TRUE(add);
-  EXPECT_EQ(add->op, PtxOp::ScopedAtomicAdd);
+  EXPECT_EQ(add->op, PtxOp::ScopedAtomic);
   EXPECT_EQ(add->valueType, "f32");
   ASSERT_TRUE(parsePtx("atom.relaxed.gpu.global.add.s32 $0, [$1], $2;")) << "qualifiers before the operation";
   auto pair = parsePtx("{ atom.add.noftz.f16x2 $0,[$1],$2; }\n");
@@ -419,6 +419,49 @@ TEST(PtxCatalogue, ScopedAtomicsLoadsAndFencesAsLibcuxxWritesThem) {
   const Finding* waw = find(bug, "global-race-waw");
   ASSERT_TRUE(waw) << "a plain store among atomic adds is a race";
   EXPECT_EQ(waw->buffer, "count");
+}
+
+TEST(PtxCatalogue, ScopedReadModifyWritesAndStoresAsLibcuxxWritesThem) {
+  auto cas = parsePtx("atom.cas.relaxed.gpu.b32 $0,[$1],$2,$3;");
+  ASSERT_TRUE(cas);
+  EXPECT_EQ(cas->op, PtxOp::ScopedAtomic);
+  EXPECT_EQ(cas->atomic, ScopedAtomicOp::Cas);
+  EXPECT_EQ(parsePtx("atom.max.acquire.sys.s64 $0,[$1],$2;")->atomic, ScopedAtomicOp::Max);
+  EXPECT_EQ(parsePtx("atom.exch.gpu.b64 $0,[$1],$2;")->atomic, ScopedAtomicOp::Exch);
+  EXPECT_FALSE(parsePtx("atom.cas.relaxed.gpu.b32 $0,[$1],$2;")) << "cas takes a compare and a new value";
+  EXPECT_FALSE(parsePtx("atom.xor.relaxed.gpu.b32 $0,[$1],$2,$3;")) << "xor takes one value";
+  EXPECT_FALSE(parsePtx("atom.min.relaxed.gpu.f32 $0,[$1],$2;")) << "PTX's atom.min is on integers";
+  auto store = parsePtx("st.release.gpu.b64 [$0],$1;");
+  ASSERT_TRUE(store);
+  EXPECT_EQ(store->op, PtxOp::ScopedStore);
+  EXPECT_TRUE(store->acquire);
+  EXPECT_EQ(ptxTypeBytes(store->valueType), 8u);
+  EXPECT_EQ(parsePtx("st.volatile.b32 [$0],$1;")->op, PtxOp::ScopedStore);
+  EXPECT_EQ(parsePtx("ld.volatile.u16 $0,[$1];")->op, PtxOp::ScopedLoad);
+
+  // 64 threads of two blocks (t = 0..63) update one set of counters; each result worked out by hand.
+  CheckResult r = check(bundle("scoped_rmw"));
+  EXPECT_TRUE(r.report.findings.empty()) << "atomics do not race with atomics: " << r.report.findings[0].title;
+  EXPECT_EQ(values(r, "maxInt"), std::vector<double>{12}) << "max of (7t mod 23) - 10";
+  EXPECT_EQ(values(r, "minUnsigned"), std::vector<double>{100}) << "min of 100 + 13t mod 41 (t = 0)";
+  EXPECT_EQ(values(r, "orBits"), std::vector<double>{4294967295.0}) << "every bit 1 << (t mod 32) set";
+  EXPECT_EQ(values(r, "andBits"), std::vector<double>{4294901760.0}) << "bits 0-15 cleared from all ones";
+  EXPECT_EQ(values(r, "wide"), std::vector<double>{18446744073709551615.0}) << "xor of 1 << t over 64 threads";
+  EXPECT_EQ(values(r, "maxFloat"), std::vector<double>{15.75}) << "the CAS loop's max of 0.25 * (29t mod 64)";
+  EXPECT_EQ(values(r, "counter"), std::vector<double>{2016}) << "the 64-bit CAS counter: 0 + 1 + ... + 63";
+  EXPECT_EQ(values(r, "flags"), (std::vector<double>{1, 1, 7, 7}));
+  // Each exchange hands back the value it replaced (slot t held t) and leaves its own (t + 100).
+  std::vector<double> olds = values(r, "olds"), swapped = values(r, "swapped");
+  for (int t = 0; t < 64; ++t) {
+    EXPECT_EQ(olds[t], t);
+    EXPECT_EQ(swapped[t], t + 100);
+  }
+
+  CheckResult bug = check(std::string(TD_TESTS_DIR) + "/bundles/scoped_rmw/bundle_bug.toml");
+  const Finding* waw = find(bug, "global-race-waw");
+  ASSERT_TRUE(waw) << "a plain store among compare-and-swaps is a race";
+  EXPECT_EQ(waw->buffer, "maxFloat");
+  for (const Finding& f : bug.report.findings) EXPECT_EQ(f.buffer, "maxFloat") << f.title;
 }
 
 namespace {
@@ -545,4 +588,20 @@ TEST(PtxCatalogue, FourByteDotProducts) {
     EXPECT_EQ(static_cast<int32_t>(sd[i]), static_cast<int32_t>(signedSum)) << i;
     EXPECT_EQ(static_cast<uint32_t>(ud[i]), static_cast<uint32_t>(unsignedSum)) << i;
   }
+}
+
+TEST(PtxCatalogue, TheSdksMxScaleConversionsBelowSm100) {
+  EXPECT_EQ(parsePtx("{  cvt.rn.f32.f64 $0, $1;}\n")->op, PtxOp::CvtFloatWidth);
+  EXPECT_EQ(parsePtx("{  cvt.f64.f32 $0, $1;}\n")->op, PtxOp::CvtFloatWidth);
+  EXPECT_FALSE(parsePtx("cvt.rz.f32.f64 $0, $1;")) << "only round-to-nearest is emulated";
+
+  // __nv_fp8_e8m0 rounds |x| up to a power of two, 2^(code - 127); from double through a float with a sticky
+  // bit, so 1 + 1e-10 still rounds up and 1 - 1e-10 (1.0f when narrowed) does not.
+  CheckResult r = check(bundle("e8m0"));
+  ASSERT_TRUE(r.report.findings.empty()) << r.report.findings[0].title;
+  // floats 1, 1.5, 1.25, 3, 0.75, -2, 1e38, 0.5
+  EXPECT_EQ(values(r, "fromFloat"), (std::vector<double>{127, 128, 128, 129, 127, 128, 254, 126}));
+  EXPECT_EQ(values(r, "back"), (std::vector<double>{1, 2, 2, 4, 1, 2, std::ldexp(1.0, 127), 0.5}));
+  // doubles 1, 1 + 1e-10, 2, 1 - 1e-10, 0.25, 3, 1e-3 (between 2^-10 and 2^-9), 65536
+  EXPECT_EQ(values(r, "fromDouble"), (std::vector<double>{127, 128, 128, 127, 125, 129, 118, 143}));
 }
