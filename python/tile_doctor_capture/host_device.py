@@ -146,7 +146,17 @@ def install(profile: dict) -> None:
         "device": lambda d=None: contextlib.nullcontext(),
     }
     for name, value in answers.items():
-        setattr(cuda, name, value)
+        # one function object per name: torch._dynamo keys its rules by the object and refuses one object
+        # under two names with different rules (`import fla` stopped with "Duplicate torch object")
+        setattr(cuda, name, value if isinstance(value, type) else _own_function(name, value))
+
+
+def _own_function(name: str, answer):
+    def answered(*args, **kwargs):
+        return answer(*args, **kwargs)
+
+    answered.__name__ = answered.__qualname__ = name
+    return answered
 
 
 _CUDA_DEVICE_TYPE = 2  # DLPack's kDLCUDA

@@ -35,7 +35,7 @@ cases = [
 # What the kernel generator found (tests/kernel_gen), and the PTX added for it and for int4 GEMMs.
 ] + [(f"tests/bundles/generator_finds/{n}.toml", []) for n in ("products_used_twice", "helper_reads_shared",
      "helper_reads_shared_no_barrier", "counter_reset", "counter_reset_no_barrier")
-] + [(B("sdk_pairs"), []), (B("mma_int4"), []), (B("scoped_rmw"), []), ("tests/bundles/scoped_rmw/bundle_bug.toml", []), (B("e8m0"), [])]
+] + [(B("sdk_pairs"), []), (B("mma_int4"), []), (B("scoped_rmw"), []), (B("e8m0"), [])]
 FATAL_SAME = {"deadlock": "hang", "kernel-hang": "hang", "kernel-fault": "fault"}
 # Undefined behaviour that ends fatally either way: a shuffle whose lanes are not in their own mask waits
 # for lanes that already left on the CPU (deadlock) and is an illegal instruction on the H200 (fault).

@@ -723,6 +723,19 @@ class TileLangPrograms(unittest.TestCase):
             line = src.read().splitlines().index("                B[bx * block + i + 1] = A[bx * block + i]") + 1
         self.assertTrue(f["location"]["python"].endswith(f"shifted_copy_bug.py:{line}"), f["location"])
 
+    def test_torch_dynamo_rules_with_the_host_device(self):
+        self.run_clean("dynamo_rules.py")
+
+    def test_benchmark_only_call_is_checked_once(self):
+        report, work = self.run_clean("bench_only.py")
+        self.assertTrue(any("ran its function once, untimed" in n["text"] for n in report["notes"]), report["notes"])
+        np.testing.assert_array_equal(load(work, "out", "launch1", "B"), load(work, "in", "launch1", "A"))
+        rc, report, work = check(os.path.join(HERE, "bench_only.py"), script_args=("--shift",))
+        self.work.append(work)
+        self.assertEqual(rc, 1)
+        (f,) = kernel_reports(report)[0]["findings"]
+        self.assertEqual((f["kind"], f["buffer"], f["coordinates"]), ("global-out-of-bounds", "B", [1024]))
+
     def test_cp_async_destination_edited_out_of_bounds(self):
         # Capture the pipelined GEMM, then edit its generated source so the first cp.async writes 128 KiB
         # past the start of A's shared tile: the check inside the asm statement catches it.
