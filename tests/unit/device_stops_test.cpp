@@ -37,7 +37,8 @@ TEST(DeviceStops, CutlassArchitectureGuardSaysWhichArchitectureToLowerFor) {
   bool advised = false;
   for (const std::string& n : f->notes) advised |= n.find("--tilelang-arch sm_89 or sm_90 for fp8") != std::string::npos;
   EXPECT_TRUE(advised) << "the kernel is right; its lowering's architecture is not";
-  const Finding* plain = find(check(bundle("device_stops"), "nvidia-h200", {{"N", "20"}}), "device-assert");
+  CheckResult user = check(bundle("device_stops"), "nvidia-h200", {{"N", "20"}});
+  const Finding* plain = find(user, "device-assert");
   ASSERT_NE(plain, nullptr);
   for (const std::string& n : plain->notes) EXPECT_EQ(n.find("--tilelang-arch"), std::string::npos) << "a user's assert: " << n;
 }
