@@ -23,6 +23,7 @@
 #include "runtime/cuda/nvml.h"
 #include "runtime/cuda/tensor_maps.h"
 #include "runtime/cuda/ptx.h"
+#include "runtime/executor_limit.h"
 
 namespace td::cuda {
 
@@ -31,7 +32,8 @@ namespace {
 constexpr int kMaxTimingSamples = 1 << 20, kMaxClockSamples = 4096;
 constexpr double kClockPeriodSeconds = 0.005;  // NVML is read at most this often while timed launches run
 
-enum ChildState : int { kSetup = 0, kLaunched = 1, kDone = 2, kKernelError = 3, kSetupError = 4, kLaunchRejected = 5 };
+enum ChildState : int { kSetup = 0, kLaunched = 1, kDone = 2, kKernelError = 3, kSetupError = 4, kLaunchRejected = 5,
+                        kCannotRun = 6 };
 
 // Written by the child, read by the parent.
 struct SharedStatus {
@@ -227,8 +229,8 @@ DeviceRegions allocateRegions(const Driver& d, const KernelModule& km, const Bun
   for (const td_region& r : dr.table)
     if (inGlobal(r)) total += r.bytes * size.instances(r);
   for (const BufferRegionNeed& n : needs) total += n.bytes;
-  if (total > kDeviceStateLimit)
-    throw std::runtime_error(fmt::format("the checks need {:.1f} GiB of GPU memory for their state in this launch "
+  if (total > kDeviceStateLimit)  // the tool's limit, not the kernel's fault: exit 6, as the CPU executor's refusals
+    throw ExecutorCannotRun(SourceLoc{b.manifestPath, 0, 0, b.entry}, fmt::format("the checks need {:.1f} GiB of GPU memory for their state in this launch "
                                          "(limit {} GiB): run them on the CPU executor, or leave some out with --checks",
                                          total / double(1ull << 30), kDeviceStateLimit >> 30));
   dr.buffers.assign(args.size(), BufferRegions{});
@@ -374,6 +376,18 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
     void* values[] = {log, reinterpret_cast<void*>(sizeof log)};
     CUmodule mod;
     CUresult r = d.cuModuleLoadDataEx(&mod, ptx.c_str(), 2, options, values);
+    // An inline instruction that needs a later PTX ISA than LLVM 19 writes (TileLang's sm_90 fp8 TMA copies:
+    // 8.6): the same PTX again under the version ptxas asked for, once. Still refused, it is this executor's
+    // limit; any other refusal of the PTX is ours and stays a crash.
+    if (std::string version = r != 0 ? ptxVersionTheLogAsks(log) : ""; !version.empty()) {
+      ptx = withPtxVersion(ptx, version);
+      log[0] = 0;
+      r = d.cuModuleLoadDataEx(&mod, ptx.c_str(), 2, options, values);
+    }
+    if (r != 0 && std::strstr(log, "requires PTX ISA"))
+      throw ExecutorCannotRun(SourceLoc{b.manifestPath, 0, 0, b.entry},
+                              fmt::format("ptxas refuses the PTX tile-doctor wrote for this kernel: it needs a newer PTX "
+                                          "ISA than LLVM 19's NVPTX back end writes ({}): {}", d.errorName(r), log));
     if (r != 0) throw std::runtime_error(fmt::format("loading the PTX failed: {}\n{}", d.errorName(r), log));
     CUfunction fn;
     check(d, d.cuModuleGetFunction(&fn, mod, km.entrySymbol.c_str()), "cuModuleGetFunction");
@@ -412,6 +426,11 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
     copyText(st->message, sizeof st->message, e.what());
     st->state.store(e.rejected ? kLaunchRejected : kKernelError);
     _exit(3);
+  } catch (const ExecutorCannotRun& e) {
+    gRecords.flush();
+    copyText(st->message, sizeof st->message, e.what());
+    st->state.store(kCannotRun);
+    _exit(6);
   } catch (const std::exception& e) {
     gRecords.flush();
     copyText(st->message, sizeof st->message, e.what());
@@ -452,6 +471,7 @@ bool gpuAvailable(int device, std::string& why) {
 
 LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>& args, const LaunchOptions& opts) {
   LaunchOutcome out;
+  std::string cannotRun;  // the child met a limit of this executor: thrown once the mappings are released
   out.executor = "cuda";
   uint32_t nsites = static_cast<uint32_t>(km.sites.sites.size());
   size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
@@ -536,6 +556,8 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   } else if (state == kLaunchRejected) {
     out.status = LaunchOutcome::Rejected;
     out.message = fmt::format("{}: {}", st->error, st->message);
+  } else if (state == kCannotRun) {
+    cannotRun = st->message;
   } else {
     out.status = LaunchOutcome::Crashed;
     out.message = st->message[0] ? st->message
@@ -546,6 +568,7 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   munmap(hits, hitsBytes);
   munmap(st, sizeof(SharedStatus));
   if (readbackHost) munmap(readbackHost, readbackBytes);
+  if (!cannotRun.empty()) throw ExecutorCannotRun(SourceLoc{b.manifestPath, 0, 0, b.entry}, cannotRun);
   return out;
 }
 

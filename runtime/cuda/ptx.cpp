@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
 #include <fmt/format.h>
 #include <llvm/IR/ConstantRange.h>
 #include <llvm/IR/Instructions.h>
@@ -151,6 +152,22 @@ std::string generatePtxHere(llvm::Module& m, const std::string& arch, const int6
 }
 
 }  // namespace
+
+std::string ptxVersionTheLogAsks(const std::string& ptxasLog) {
+  static const std::regex asks(R"(requires PTX ISA \.version (\d+)\.(\d+))");
+  int best = -1;
+  std::string version;
+  for (std::sregex_iterator it(ptxasLog.begin(), ptxasLog.end(), asks), end; it != end; ++it) {
+    int v = std::stoi((*it)[1]) * 100 + std::stoi((*it)[2]);
+    if (v > best) best = v, version = (*it)[1].str() + "." + (*it)[2].str();
+  }
+  return version;
+}
+
+std::string withPtxVersion(const std::string& ptx, const std::string& version) {
+  static const std::regex line(R"((^|\n)\.version \d+\.\d+)");
+  return std::regex_replace(ptx, line, "$1.version " + version, std::regex_constants::format_first_only);
+}
 
 std::string generatePtx(llvm::Module& m, const std::string& arch, const int64_t* grid, const int64_t* block) {
   // The child works on its copy of the module: the caller's stays as it was.

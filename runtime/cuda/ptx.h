@@ -20,4 +20,11 @@ std::string generatePtx(llvm::Module& m, const std::string& arch, const int64_t*
 
 std::string findLibdevice();  // "" when none
 
+// LLVM 19 writes `.version 8.0`; an instruction TileLang's templates write inline may need a later PTX ISA
+// (sm_90 TMA copies into `.shared::cta`: 8.6), which ptxas says in its log ("requires PTX ISA .version 8.6
+// or later"). The highest version the log asks for ("" when none), and the PTX with its `.version` line set to
+// it (a later ISA still accepts what LLVM wrote: PTX versions only add).
+std::string ptxVersionTheLogAsks(const std::string& ptxasLog);
+std::string withPtxVersion(const std::string& ptx, const std::string& version);
+
 }  // namespace td::cuda
