@@ -1,8 +1,8 @@
 // libcu++'s cuda::atomic_ref writes every read-modify-write as inline PTX (cuda_ptx_generated.h): fetch_min/
 // fetch_max (atom.{min,max}.relaxed.gpu.{s32,u32}), fetch_and/or/xor (atom.{and,or,xor}.relaxed.gpu.b32/b64),
 // exchange (atom.exch.relaxed.gpu.b32), compare_exchange (atom.cas.relaxed.gpu.b32/b64, as TileLang's float
-// atomicMax loops on it) and store (st.relaxed.gpu.b32, st.release.gpu.b64). 64 threads of two blocks update
-// one set of counters: no race among atomics. PLANT_PLAIN_STORE: block 1's thread 3 also writes the float
+// atomicMax loops on it) and store (st.relaxed.gpu.b32, st.release.gpu.b64); beside them clang's own atomic
+// store. 64 threads of two blocks update one set of counters: no race among atomics. PLANT_PLAIN_STORE: block 1's thread 3 also writes the float
 // maximum with a plain store, a race with the others' compare-and-swaps.
 __device__ float relaxedFloatMax(float* address, float value) {
   unsigned old = *(volatile unsigned*)address;
@@ -25,6 +25,7 @@ __global__ void scoped_rmw(int* maxInt, unsigned* minUnsigned, unsigned* orBits,
   unsigned oldUnsigned;
   asm volatile("atom.min.relaxed.gpu.u32 %0,[%1],%2;" : "=r"(oldUnsigned) : "l"(minUnsigned), "r"(100u + (t * 13) % 41) : "memory");
   asm volatile("atom.or.relaxed.gpu.b32 %0,[%1],%2;" : "=r"(oldUnsigned) : "l"(orBits), "r"(1u << (t % 32)) : "memory");
+  __atomic_store_n(orBits, 0xffffffffu, __ATOMIC_RELAXED);  // clang's atomic store: no race with the ors either
   asm volatile("atom.and.relaxed.gpu.b32 %0,[%1],%2;" : "=r"(oldUnsigned) : "l"(andBits), "r"(~(1u << (t % 16))) : "memory");
   unsigned long long oldWide;
   asm volatile("atom.xor.relaxed.gpu.b64 %0,[%1],%2;" : "=l"(oldWide) : "l"(wide), "l"(1ull << t) : "memory");
