@@ -2,8 +2,8 @@
 // fetch_max (atom.{min,max}.relaxed.gpu.{s32,u32}), fetch_and/or/xor (atom.{and,or,xor}.relaxed.gpu.b32/b64),
 // exchange (atom.exch.relaxed.gpu.b32), compare_exchange (atom.cas.relaxed.gpu.b32/b64, as TileLang's float
 // atomicMax loops on it) and store (st.relaxed.gpu.b32, st.release.gpu.b64); beside them clang's own atomic
-// store. 64 threads of two blocks update one set of counters: no race among atomics. PLANT_PLAIN_STORE: block 1's thread 3 also writes the float
-// maximum with a plain store, a race with the others' compare-and-swaps.
+// store. 64 threads of two blocks update one set of counters: no race among atomics. PLANT_PLAIN_STORE:
+// block 1's thread 3 also writes the float maximum with a plain store, a race with the compare-and-swaps.
 __device__ float relaxedFloatMax(float* address, float value) {
   unsigned old = *(volatile unsigned*)address;
   while (true) {
