@@ -109,10 +109,10 @@ std::string archList(const std::string& arch) {
 // not define: TileLang's templates choose types by them (fp8_e8_t is __nv_fp8_e8m0 from 12.8 on, an empty
 // placeholder before). None where cuda.h does not say.
 std::vector<std::string> nvccVersionMacros(const std::string& sdk) {
+  const std::string key = "#define CUDA_VERSION ";
   std::ifstream in(sdk + "/include/cuda.h");
   std::string line;
   for (int n = 0; n < 4000 && std::getline(in, line); ++n) {
-    const std::string key = "#define CUDA_VERSION ";
     if (line.rfind(key, 0) != 0) continue;
     int version = std::atoi(line.c_str() + key.size());
     if (version < 1000) break;

@@ -122,7 +122,7 @@ bool seedsCompareExchange(const llvm::LoadInst& ld) {
     if (!seen.insert(v).second) continue;
     for (const llvm::User* u : v->users()) {
       if (auto* cx = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(u)) {
-        if (cx->getCompareOperand() == v && cx->getPointerOperand()->stripPointerCasts() == address) return true;
+        if (cx->getCompareOperand() == v && sameAddress(cx->getPointerOperand(), address)) return true;
       } else if (auto* call = llvm::dyn_cast<llvm::CallBase>(u)) {
         // the 16-bit CAS (frontend/prelude/td_sdk_builtins.h), or atom.cas written as PTX (libcu++)
         const llvm::Function* callee = call->getCalledFunction();

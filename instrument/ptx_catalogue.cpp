@@ -359,15 +359,12 @@ std::optional<PtxStatement> parsePtx(const std::string& asmText) {
     st.valueType = m[4];
     char t = st.valueType.rfind("bf", 0) == 0 ? 'h' : st.valueType[0];  // b(its), s, u, f, h(alf-like bf16)
     bool halfType = st.valueType.find("16") != std::string::npos;
+    bool add = st.atomic == ScopedAtomicOp::Add, minMax = st.atomic == ScopedAtomicOp::Min || st.atomic == ScopedAtomicOp::Max;
     if (m[5].matched != (st.atomic == ScopedAtomicOp::Cas)) return std::nullopt;  // cas alone takes two values
-    // The PTX ISA's type rules: add on integers and floats (.noftz iff 16-bit), min/max on integers, the
-    // bitwise operations, exch and cas on bit types.
-    if (st.atomic == ScopedAtomicOp::Add && (t == 'b' || halfType != (qualifiers.find("noftz") != std::string::npos)))
-      return std::nullopt;
-    if (st.atomic != ScopedAtomicOp::Add && qualifiers.find("noftz") != std::string::npos) return std::nullopt;
-    if ((st.atomic == ScopedAtomicOp::Min || st.atomic == ScopedAtomicOp::Max) && t != 's' && t != 'u') return std::nullopt;
-    if (st.atomic != ScopedAtomicOp::Add && st.atomic != ScopedAtomicOp::Min && st.atomic != ScopedAtomicOp::Max && t != 'b')
-      return std::nullopt;
+    // The PTX ISA's type rules: add on integers and floats, min/max on integers, the bitwise operations, exch
+    // and cas on bit types; .noftz on the 16-bit float adds and nothing else.
+    bool typeFits = add ? t != 'b' : minMax ? (t == 's' || t == 'u') : t == 'b';
+    if (!typeFits || (qualifiers.find("noftz") != std::string::npos) != (add && halfType)) return std::nullopt;
     return st;
   }
   static const std::regex floatWidth(R"(^\{? ?cvt\.(rn\.f32\.f64|f64\.f32) \$0, ?\$1; ?\}?$)");

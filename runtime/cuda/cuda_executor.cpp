@@ -32,6 +32,11 @@ namespace {
 constexpr int kMaxTimingSamples = 1 << 20, kMaxClockSamples = 4096;
 constexpr double kClockPeriodSeconds = 0.005;  // NVML is read at most this often while timed launches run
 
+// A limit of this executor, not a fault of the kernel (exit 6): named at the bundle and its entry.
+ExecutorCannotRun cannotRunHere(const Bundle& b, const std::string& why) {
+  return ExecutorCannotRun(SourceLoc{b.manifestPath, 0, 0, b.entry}, why);
+}
+
 enum ChildState : int { kSetup = 0, kLaunched = 1, kDone = 2, kKernelError = 3, kSetupError = 4, kLaunchRejected = 5,
                         kCannotRun = 6 };
 
@@ -230,9 +235,9 @@ DeviceRegions allocateRegions(const Driver& d, const KernelModule& km, const Bun
     if (inGlobal(r)) total += r.bytes * size.instances(r);
   for (const BufferRegionNeed& n : needs) total += n.bytes;
   if (total > kDeviceStateLimit)  // the tool's limit, not the kernel's fault: exit 6, as the CPU executor's refusals
-    throw ExecutorCannotRun(SourceLoc{b.manifestPath, 0, 0, b.entry}, fmt::format("the checks need {:.1f} GiB of GPU memory for their state in this launch "
-                                         "(limit {} GiB): run them on the CPU executor, or leave some out with --checks",
-                                         total / double(1ull << 30), kDeviceStateLimit >> 30));
+    throw cannotRunHere(b, fmt::format("the checks need {:.1f} GiB of GPU memory for their state in this launch "
+                                       "(limit {} GiB): run them on the CPU executor, or leave some out with --checks",
+                                       total / double(1ull << 30), kDeviceStateLimit >> 30));
   dr.buffers.assign(args.size(), BufferRegions{});
   for (const BufferRegionNeed& n : needs) dr.buffers[n.arg][n.slot] = zeroedAlloc(d, n.bytes, dr);
   for (td_region& r : dr.table)
@@ -385,9 +390,8 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
       r = d.cuModuleLoadDataEx(&mod, ptx.c_str(), 2, options, values);
     }
     if (r != 0 && std::strstr(log, "requires PTX ISA"))
-      throw ExecutorCannotRun(SourceLoc{b.manifestPath, 0, 0, b.entry},
-                              fmt::format("ptxas refuses the PTX tile-doctor wrote for this kernel: it needs a newer PTX "
-                                          "ISA than LLVM 19's NVPTX back end writes ({}): {}", d.errorName(r), log));
+      throw cannotRunHere(b, fmt::format("ptxas refuses the PTX tile-doctor wrote for this kernel: it needs a newer PTX "
+                                         "ISA than LLVM 19's NVPTX back end writes ({}): {}", d.errorName(r), log));
     if (r != 0) throw std::runtime_error(fmt::format("loading the PTX failed: {}\n{}", d.errorName(r), log));
     CUfunction fn;
     check(d, d.cuModuleGetFunction(&fn, mod, km.entrySymbol.c_str()), "cuModuleGetFunction");
@@ -568,7 +572,7 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   munmap(hits, hitsBytes);
   munmap(st, sizeof(SharedStatus));
   if (readbackHost) munmap(readbackHost, readbackBytes);
-  if (!cannotRun.empty()) throw ExecutorCannotRun(SourceLoc{b.manifestPath, 0, 0, b.entry}, cannotRun);
+  if (!cannotRun.empty()) throw cannotRunHere(b, cannotRun);
   return out;
 }
 
