@@ -49,6 +49,17 @@ void refuseTensorMapsOnTheCpu(const Bundle& b) {
                                           b.entry, a.name));
 }
 
+// MACA code is written for 64-lane waves (its shuffles, 64-bit masks, MMA tiles): on a 32-lane target it
+// would run and compute something else without a finding.
+void refuseMacaOnWave32(const Bundle& b, const Profile& profile) {
+  if (b.dialect == "maca" && profile.warpSize != 64)
+    throw ExecutorCannotRun(SourceLoc{b.manifestPath, static_cast<unsigned>(b.dialectLine), 0, b.entry},
+                            fmt::format("dialect = \"maca\" is MetaX code, written for 64-lane waves; target {} runs "
+                                        "warps of {} lanes, where it would compute something else. Check it "
+                                        "with --target metax-c500 (or metax-c550)",
+                                        profile.name, profile.warpSize));
+}
+
 // Findings in a generated source also name the script line that generated them.
 void addScriptLines(std::vector<Finding>& findings, const std::string& source, const LineMap& map) {
   auto mapped = [&](SourceLoc& loc) {
@@ -139,6 +150,7 @@ CheckResult runCheck(const CheckRequest& req) {
   res.bundle = loadBundle(req.bundlePath, req.params);
   const Bundle& b = res.bundle;
   const LineMap scriptLines = b.lineMapPath.empty() ? LineMap{} : loadLineMap(b.lineMapPath);
+  refuseMacaOnWave32(b, profile);
   bool onGpu = chooseExecutor(req) == "cuda";  // the GPU always runs the whole grid
   if (onGpu && req.launch.schedule != Schedule::Forward)
     throw InputError("--schedule", 0, "schedules are the CPU executor's; the GPU schedules its own threads");

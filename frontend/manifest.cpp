@@ -336,6 +336,7 @@ class ManifestReader {
     }
     if (const toml::node* d = kernel.get("dialect")) {
       b.dialect = str(kernel, "dialect", "[kernel]", true);
+      b.dialectLine = static_cast<int>(d->source().begin.line);
       if (b.dialect != "cuda" && b.dialect != "hip" && b.dialect != "maca")
         fail(d, fmt::format("kernel.dialect is '{}'; it must be \"cuda\", \"hip\" or \"maca\"", quotable(b.dialect)));
       if (!ir.empty()) fail(d, "kernel.dialect says how to compile a source; an 'ir' kernel has none");

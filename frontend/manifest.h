@@ -52,6 +52,7 @@ struct Bundle {
   // The source's dialect: "cuda", "hip" (HIP for a wave-64 GPU: TileLang's HIP lowering, the stand-in
   // for MetaX's MACA) or "maca" (tilelang-metax's output); frontend/hip_dialect.h.
   std::string dialect = "cuda";
+  int dialectLine = 0;
   std::string lineMapPath;          // absolute; generated line -> script line (TileLang bundles)
   ParamMap params;
   std::array<int64_t, 3> grid{1, 1, 1};

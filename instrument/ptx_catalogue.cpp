@@ -114,6 +114,11 @@ std::optional<PtxStatement> parsePtx(const std::string& asmText) {
     return st;
   }
   if (s == "cp.async.commit_group;") return PtxStatement{PtxOp::CpAsyncCommit};
+  if (s == "td.cp.async.commit_ticket $0;" || s == "td.cp.async.wait_ticket $0;") {
+    PtxStatement st{s[12] == 'c' ? PtxOp::CpAsyncCommit : PtxOp::CpAsyncWait};
+    st.ticket = true;
+    return st;
+  }
   if (s == "cp.async.wait_all;") {
     PtxStatement st{PtxOp::CpAsyncWait};
     st.waitAll = true;

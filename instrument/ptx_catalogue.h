@@ -8,8 +8,10 @@ namespace td {
 
 enum class PtxOp {
   CpAsync,        // cp.async.{ca,cg}.shared.global [dst], [src], size[, src_size]
-  CpAsyncCommit,  // cp.async.commit_group
-  CpAsyncWait,    // cp.async.wait_group N / cp.async.wait_all
+  CpAsyncCommit,  // cp.async.commit_group; td.cp.async.commit_ticket d: the same, d = the group's number
+  CpAsyncWait,    // cp.async.wait_group N / cp.async.wait_all; td.cp.async.wait_ticket t: the groups up to t land
+                  // (the td. forms are tile-doctor's own, never real PTX: MACA's memcpy_async tickets,
+                  // frontend/prelude/td_maca.h)
   LdMatrix,       // ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16
   Mma,            // mma.sync.aligned.m16n8k{8,16}.row.col.{f32,f16}.{f16,bf16,tf32}x2.{f32,f16}, and
                   // m16n8k{16,32}.row.col[.satfinite].s32.{s8,u8}.{s8,u8}.s32,
@@ -108,6 +110,7 @@ struct PtxStatement {
   int sizeOperand = -1;     // cp.async: the operand holding the copy size when it is not a literal ("n")
   int srcSizeOperand = -1;  // cp.async: the operand holding the src size
   bool waitAll = false;
+  bool ticket = false;  // td.cp.async.{commit,wait}_ticket
   // mma: k (8 or 16); td.mfma: k = the tile edge M = N (16 or 32), count = K; input type, f16 accumulators; shfl: mode 0..3 (idx, up, down, bfly);
   // redux: 0 add, 1 min, 2 max, 3 and, 4 or, 5 xor, signed; barrier: arrive (no wait), with a count
   int k = 16;

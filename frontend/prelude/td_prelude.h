@@ -77,11 +77,19 @@ struct dim3 {
   __device__ __host__ constexpr dim3(unsigned int x = 1, unsigned int y = 1, unsigned int z = 1) : x(x), y(y), z(z) {}
 };
 
+// clang fixes warpSize at 32 (a constant in its builtin-variables header, kept here under another name); a
+// wave-64 target needs the executor's value. Each executor provides __td_warp_size (the CPU reads the
+// profile's warp size, the GPU its own). warpSize is an object that reads it wherever an int is wanted:
+// not a macro, so that code declaring its own (`constexpr int warpSize = 64;` in tilelang-metax's
+// reduce.h, `const int warpSize = ...` in TileLang's HIP templates) still compiles.
+#define warpSize __td_clang_warp_size_32
 #include <__clang_cuda_builtin_vars.h>
-// clang fixes warpSize at 32; a wave-64 target needs the executor's value. Each executor provides
-// __td_warp_size (the CPU reads the profile's warp size, the GPU its own).
+#undef warpSize
 extern "C" __device__ __attribute__((const)) int __td_warp_size(void);
-#define warpSize (__td_warp_size())
+struct __td_warp_size_value {
+  __device__ operator int() const { return __td_warp_size(); }
+};
+static __device__ constexpr __td_warp_size_value warpSize{};
 #include <__clang_cuda_libdevice_declares.h>
 #include <__clang_cuda_device_functions.h>
 #include <__clang_cuda_intrinsics.h>

@@ -265,9 +265,14 @@ void Worker::inlinePtx(uint32_t site, uint32_t opCode, uint32_t param, const uin
       return;
     }
     case PtxOp::CpAsyncCommit:
+      if (st.ticket) out[0] = me.openGroup;
       ++me.openGroup;
       return;
     case PtxOp::CpAsyncWait: {
+      if (st.ticket) {  // this group and every earlier one land; later ones stay in flight
+        completeCopies(me, static_cast<uint32_t>(in[0]) + 1);
+        return;
+      }
       bool all = st.waitAll;
       uint32_t n = all ? 0 : st.count == 0xff ? static_cast<uint32_t>(in[0]) : static_cast<uint32_t>(st.count);
       if (all) ++me.openGroup;  // wait_all also completes copies not yet committed

@@ -8,6 +8,7 @@
 
 #include "frontend/hip_dialect.h"
 #include "instrument/ptx_catalogue.h"
+#include "runtime/cpu/ptx_param.h"
 #include "runtime/executor_limit.h"
 #include "test_support.h"
 
@@ -151,4 +152,92 @@ TEST(MacaDialect, ReduceWithA32BitMaskWorksOn32LaneGroupsAndIsReported) {
   EXPECT_EQ(f.kind, "warp-size-assumption");
   EXPECT_EQ(f.loc.line, 32u) << "the __reduce_add_sync(0xffffffffu, v) line";
   EXPECT_NE(f.loc.file.find("kernel.maca"), std::string::npos) << f.loc.file;
+}
+
+// tests/bundles/maca_sdk: the SDK as tilelang-metax's output and templates use it.
+TEST(MacaDialect, TicketsTypedByWidthAndWaitedOneByOneGiveEachRow) {
+  CheckResult r = check(bundle("maca_sdk"), "metax-c500");
+  EXPECT_TRUE(r.report.findings.empty()) << r.report.findings.front().title;
+  std::vector<double> out = values(r, "out");
+  ASSERT_EQ(out.size(), 256u);
+  for (int t = 0; t < 128; ++t) {  // x = arange: the other wave's copy of each row
+    EXPECT_EQ(out[t], (4 * t + 257) % 512) << "row 0, thread " << t;
+    EXPECT_EQ(out[128 + t], 512 + (4 * t + 258) % 512) << "row 1 after its own ticket, thread " << t;
+  }
+}
+
+TEST(MacaDialect, AWaveScopeWaitLeavesTheOtherWavesCopyUnordered) {
+  CheckResult r = check(bundleFile("maca_sdk", "bundle_wave_scope"), "metax-c500");
+  ASSERT_FALSE(r.report.findings.empty());
+  const Finding& f = r.report.findings[0];
+  EXPECT_EQ(f.kind, "shared-race-raw");
+  EXPECT_EQ(f.loc.line, 26u) << "the read of row 0 after __builtin_mxc_barrier_and_wait4(0, ticket)";
+}
+
+TEST(MacaDialect, ShufflesAndSyncwarpIgnoreTheirMasksWithoutAWarning) {
+  CheckResult r = check(bundleFile("maca_sdk", "bundle_combine"), "metax-c500");
+  EXPECT_TRUE(r.report.findings.empty()) << r.report.findings.front().kind << ": " << r.report.findings.front().title;
+  std::vector<double> out = values(r, "out");
+  ASSERT_EQ(out.size(), 192u);
+  for (int l = 0; l < 64; ++l) {
+    EXPECT_EQ(out[l], 1128) << "the 64-bit xor butterfly over the wave (0 + ... + 47), lane " << l;
+    EXPECT_EQ(out[64 + l], 5) << "__shfl_sync(0xffffffff, v, 5) reaches every lane of the wave, lane " << l;
+    EXPECT_EQ(out[128 + l], 7) << "a half shuffled under the 64-bit mask, lane " << l;
+  }
+}
+
+TEST(MacaDialect, AnUnguardedGatherIsFoundAtItsLine) {
+  CheckResult r = check(bundleFile("maca_sdk", "bundle_combine_bug"), "metax-c500");
+  ASSERT_FALSE(r.report.findings.empty());
+  EXPECT_EQ(r.report.findings[0].kind, "global-out-of-bounds");
+  EXPECT_EQ(r.report.findings[0].loc.line, 44u);
+}
+
+TEST(MacaDialect, BracedMmaOperandsAsTheTemplatesWriteThem) {
+  CheckResult r = check(bundleFile("maca_sdk", "bundle_mma"), "metax-c500");
+  EXPECT_TRUE(r.report.findings.empty()) << r.report.findings.front().title;
+  std::vector<double> a = values(r, "a"), b = values(r, "b"), ai = values(r, "ai"), bi = values(r, "bi");
+  std::vector<double> c = values(r, "c"), ci = values(r, "ci");
+  auto tf32 = [](double v) {  // the upper 19 bits of the fp32 operand
+    float f = static_cast<float>(v);
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    u &= 0xffffe000u;
+    std::memcpy(&f, &u, 4);
+    return static_cast<double>(f);
+  };
+  auto byte = [](double word, int e) { return static_cast<int>(static_cast<int8_t>(static_cast<uint32_t>(static_cast<int32_t>(word)) >> (8 * e))); };
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j) {
+      double want = 0;
+      long long iwant = 0;
+      for (int q = 0; q < 4; ++q) {  // lane i + 16q holds row i's and lane j + 16q column j's k-group q
+        want += tf32(a[i + 16 * q]) * tf32(b[j + 16 * q]);
+        for (int e = 0; e < 4; ++e) iwant += byte(ai[i + 16 * q], e) * byte(bi[j + 16 * q], e);
+      }
+      ASSERT_NEAR(c[i * 16 + j], want, 1e-4 * (1 + std::fabs(want))) << "tf32 {a, 0.0f}: D[" << i << "][" << j << "]";
+      ASSERT_EQ(ci[i * 16 + j], iwant) << "i8 {a, 0}: D[" << i << "][" << j << "]";
+    }
+}
+
+TEST(MacaDialect, RefusedOnAWave32Target) {
+  try {
+    check(bundle("maca_sdk"), "nvidia-h200");
+    FAIL() << "a MACA bundle ran on a 32-lane target";
+  } catch (const ExecutorCannotRun& e) {
+    EXPECT_NE(std::string(e.what()).find("64-lane waves"), std::string::npos) << e.what();
+  }
+}
+
+TEST(MacaDialect, CatalogueKnowsTheTicketStatements) {
+  auto commit = parsePtx("td.cp.async.commit_ticket $0;");
+  ASSERT_TRUE(commit);
+  EXPECT_EQ(commit->op, PtxOp::CpAsyncCommit);
+  EXPECT_TRUE(commit->ticket);
+  auto wait = parsePtx("td.cp.async.wait_ticket $0;");
+  ASSERT_TRUE(wait);
+  EXPECT_EQ(wait->op, PtxOp::CpAsyncWait);
+  EXPECT_TRUE(wait->ticket);
+  EXPECT_TRUE(cpu::unpackPtxParam(PtxOp::CpAsyncWait, cpu::packPtxParam(*wait)).ticket);
+  EXPECT_FALSE(parsePtx("cp.async.commit_group;")->ticket);
 }
