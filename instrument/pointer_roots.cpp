@@ -1,5 +1,7 @@
 #include "instrument/pointer_roots.h"
 
+#include "instrument/ptx_catalogue.h"
+
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalVariable.h>
@@ -54,6 +56,7 @@ PointerRoot PointerRoots::walk(llvm::Value* p, unsigned depth) {
   PointerRoot r{PointerRoot::Unknown, 0, nullptr};
   if (auto* arg = llvm::dyn_cast<llvm::Argument>(p)) {
     if (isKernel(*arg->getParent()) && arg->getType()->isPointerTy()) r = {PointerRoot::KernelArg, arg->getArgNo(), nullptr};
+    else if (arg->getParent()->getName() == kAsyncCopyLanding && arg->getArgNo() == 0) r = {PointerRoot::SharedAny, 0, nullptr};
     else if (arg->getType()->isPointerTy()) r = fromCalls(*arg, depth);
   } else if (llvm::isa<llvm::AllocaInst>(p)) {
     r = {PointerRoot::Local, 0, nullptr};

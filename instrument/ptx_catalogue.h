@@ -6,6 +6,12 @@
 
 namespace td {
 
+// The device function through which the CPU executor lands an asynchronous copy (cp.async, MACA's
+// memcpy_async) when its thread waits for it (frontend/prelude): plain stores of the copied bytes by that
+// thread at that moment, so every check sees the write where it happens, not only where it was issued.
+// Its destination (argument 0) is shared memory.
+constexpr const char* kAsyncCopyLanding = "tile_doctor_async_copy_lands";
+
 enum class PtxOp {
   CpAsync,        // cp.async.{ca,cg}.shared.global [dst], [src], size[, src_size]
   CpAsyncCommit,  // cp.async.commit_group; td.cp.async.commit_ticket d: the same, d = the group's number

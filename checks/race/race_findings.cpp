@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "checks/race/race_abi.h"
+#include "instrument/ptx_catalogue.h"
 #include "sanitizer/places.h"
 #include "sanitizer/records.h"
 
@@ -118,7 +119,12 @@ Finding raceFinding(const RecordGroup& g, const SiteTable& sites, const Bundle& 
                                   hazards[hazardOf]));
     return f;
   }
-  if (otherBlock)
+  auto landing = [](const Site* x) { return x && x->loc.function == kAsyncCopyLanding; };
+  if (landing(&s) || landing(other))
+    f.notes.push_back("the write is an asynchronous copy (cp.async, MACA's memcpy_async) landing where its thread waits "
+                      "for it (cp.async.wait_group, barrier_arrive_and_wait): until then it is in flight. The other "
+                      "access is not ordered after that wait: wait for the copy before the barrier that orders them");
+  else if (otherBlock)
     f.notes.push_back("threads of different blocks are not ordered within a launch: give each block its own elements, "
                       "use atomics for both accesses, or split the work into two launches");
   else if (global && (s.kind == SiteKind::Atomic || (other && other->kind == SiteKind::Atomic)))

@@ -105,7 +105,8 @@ __device__ inline void __builtin_mxc_barrier_inst() { __syncthreads(); }
 // memcpy_async<N>(dst, src) starts an N-byte copy (4, 8, 16) from global into shared memory and returns a
 // ticket typed by the copy's width: tilelang-metax's codegen declares its tickets `b32vectype`,
 // `b64vectype` or `b128vectype` by the copy's bytes (lower_maca_memcpy_async.cc). What a wait means is
-// taken from the SDK's source as a public study of MXCC quotes it (../shared/research/metax-tilelang.md):
+// taken from the SDK's source as a public study of MXCC's conditional async copies quotes it (TileOPs-Metax
+// profile v017, __clang_maca_device_functions.h lines 3775-3780 and 3837-3845, SDK 3.7.1.5):
 // memcpy_async<8> is __builtin_mxc_ldg_b64_bsm, and barrier_arrive_and_wait's scope defaults to the block
 // (thread_scope_block, __builtin_mxc_barrier_and_wait2): it issues a block barrier. Its wait is a count of
 // the thread's outstanding copies (the machine code's ARRIVE n), so

@@ -25,6 +25,7 @@
 #include "runtime/bake.h"
 #include "runtime/cpu/fault.h"
 #include "runtime/cpu/host_abi.h"
+#include "instrument/ptx_catalogue.h"
 #include "runtime/cpu/jit.h"
 #include "runtime/cpu/retarget.h"
 #include "runtime/cpu/sandbox.h"
@@ -332,6 +333,7 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   shape.schedule = opts.schedule;
   shape.scheduleSeed = opts.scheduleSeed;
   shape.regions = regions;
+  shape.asyncCopyLands = reinterpret_cast<decltype(shape.asyncCopyLands)>(jit.find(kAsyncCopyLanding));
   uint64_t dynOffset = (rt.staticSharedBytes + 15) / 16 * 16;
   shape.sharedBytes = static_cast<uint32_t>(dynOffset + bundle.dynamicShared);
   uint64_t blocks = opts.blocks.empty() ? uint64_t(shape.grid[0]) * shape.grid[1] * shape.grid[2] : opts.blocks.size();

@@ -133,4 +133,13 @@ void* CpuJit::lookup(const std::string& name) {
   return check(jit_->lookup(name), "looking up a JIT symbol").toPtr<void*>();
 }
 
+void* CpuJit::find(const std::string& name) {
+  auto symbol = jit_->lookup(name);
+  if (!symbol) {
+    llvm::consumeError(symbol.takeError());
+    return nullptr;
+  }
+  return symbol->toPtr<void*>();
+}
+
 }  // namespace td::cpu

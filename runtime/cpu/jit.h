@@ -31,6 +31,7 @@ class CpuJit {
   void add(std::unique_ptr<llvm::Module> m, std::unique_ptr<llvm::LLVMContext> ctx,
            const std::map<std::string, uint64_t>& addressSymbols = {});
   void* lookup(const std::string& name);
+  void* find(const std::string& name);  // nullptr when the module does not define it
 
  private:
   std::unique_ptr<KernelObjectCache> objectCache_;  // outlives the JIT, which holds a pointer to it

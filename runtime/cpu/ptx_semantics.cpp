@@ -28,13 +28,27 @@ uint16_t load16(const char* p) {
   return v;
 }
 
-void completeCopies(SimThread& t, uint32_t upToGroup) {  // lands copies of groups < upToGroup
+// Lands the thread's copies of groups < upToGroup: through the module's landing function when it has one
+// (the thread's own stores, checked as such), else by memcpy. The copies an mbarrier arrive completes land
+// by memcpy: that statement is itself the release the waiters synchronise with, and the checks order it
+// before the statement runs.
+void completeCopies(SimThread& t, uint32_t upToGroup, const LaunchShape& shape, bool throughModule = true) {
+  std::vector<PendingCopy> landing;
   size_t keep = 0;
   for (PendingCopy& c : t.pending) {
-    if (c.group < upToGroup) std::memcpy(c.dst, c.data, c.size);
+    if (c.group < upToGroup) landing.push_back(c);
     else t.pending[keep++] = c;
   }
   t.pending.resize(keep);
+  for (const PendingCopy& c : landing) {
+    if (!shape.asyncCopyLands || !throughModule || (c.size != 4 && c.size != 8 && c.size != 16)) {
+      std::memcpy(c.dst, c.data, c.size);
+      continue;
+    }
+    uint64_t words[2] = {0, 0};
+    std::memcpy(words, c.data, c.size);
+    shape.asyncCopyLands(c.dst, words[0], words[1], c.size);
+  }
 }
 
 void ldmatrix(const std::vector<SimThread*>& lanes, int count, bool trans) {
@@ -270,13 +284,13 @@ void Worker::inlinePtx(uint32_t site, uint32_t opCode, uint32_t param, const uin
       return;
     case PtxOp::CpAsyncWait: {
       if (st.ticket) {  // this group and every earlier one land; later ones stay in flight
-        completeCopies(me, static_cast<uint32_t>(in[0]) + 1);
+        completeCopies(me, static_cast<uint32_t>(in[0]) + 1, shape_);
         return;
       }
       bool all = st.waitAll;
       uint32_t n = all ? 0 : st.count == 0xff ? static_cast<uint32_t>(in[0]) : static_cast<uint32_t>(st.count);
       if (all) ++me.openGroup;  // wait_all also completes copies not yet committed
-      completeCopies(me, me.openGroup > n ? me.openGroup - n : 0);
+      completeCopies(me, me.openGroup > n ? me.openGroup - n : 0, shape_);
       return;
     }
     case PtxOp::MbarInit:
@@ -293,7 +307,7 @@ void Worker::inlinePtx(uint32_t site, uint32_t opCode, uint32_t param, const uin
       else if (op == PtxOp::MbarWait)
         while (!bar.phaseDone(value)) spinYield(site);
       else {  // the thread's copies land first; .noinc makes it one of the expected arrivals
-        completeCopies(me, ~0u);
+        completeCopies(me, ~0u, shape_, false);
         if (st.noinc) bar.arrive();
       }
       return;

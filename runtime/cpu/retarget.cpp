@@ -580,9 +580,10 @@ class Lowering {
   }
 
   void buildTrampoline(const std::string& entry) {
-    // Only the trampoline stays visible, so everything inlines into it.
+    // Only the trampoline (and the function the executor lands asynchronous copies through) stays visible,
+    // so everything inlines into it.
     for (llvm::Function& f : m_)
-      if (!f.isDeclaration()) f.setLinkage(llvm::GlobalValue::InternalLinkage);
+      if (!f.isDeclaration() && f.getName() != kAsyncCopyLanding) f.setLinkage(llvm::GlobalValue::InternalLinkage);
     // Hooks the device runtime marks (TD_INLINE_ON_CPU) are too large for the inliner's taste, but out of
     // line each call fetches the thread context again (measured: 6% of a GEMM with every check in
     // __td_cpu_ctx); inlined, they share the kernel's.

@@ -27,6 +27,8 @@ struct LaunchShape {
   // The check families' regions, sized (abi.h); a grid-scope one's base is the launch's instance. Absent
   // and per-buffer ones are not the worker's.
   std::vector<td_region> regions;
+  // The module's kAsyncCopyLanding (dst, first 8 bytes, next 8, size), or nullptr: copies land by memcpy.
+  void (*asyncCopyLands)(void*, uint64_t, uint64_t, uint32_t) = nullptr;
 };
 
 enum class ThreadState : uint8_t { Ready, AtBarrier, AtWarpOp, Done };

@@ -184,6 +184,22 @@ TEST(PtxSemantics, MmaVariantsStmatrixShflReduxNamedBarriers) {
   }
 }
 
+// A cp.async is in flight until its own thread waits for it: a neighbour's read ordered only by a barrier
+// before that wait races with the copy's landing (tests/bundles/cp_async_wait).
+TEST(PtxRaces, ACopyWaitedForOnlyAfterTheBarrierRacesWithTheNeighboursRead) {
+  CheckResult ok = check(bundle("cp_async_wait"));
+  EXPECT_TRUE(ok.report.findings.empty()) << ok.report.findings.front().title;
+  auto in = values(ok, "in"), out = values(ok, "out");
+  for (int r = 0; r < 64; ++r)
+    for (int c = 0; c < 4; ++c) ASSERT_EQ(out[4 * r + c], in[4 * ((r + 1) % 64) + c]) << r << "," << c;
+  CheckResult bug = check(std::string(TD_TESTS_DIR) + "/bundles/cp_async_wait/bundle_bug.toml");
+  ASSERT_FALSE(bug.report.findings.empty()) << "cp.async.wait_group after __syncthreads";
+  for (const Finding& f : bug.report.findings) {
+    EXPECT_TRUE(f.kind == "shared-race-war" || f.kind == "shared-race-raw") << f.kind << ": " << f.title;
+    EXPECT_TRUE(f.loc.line == 19u || f.partner.line == 19u) << "the neighbour's read: " << f.title;
+  }
+}
+
 TEST(PtxBounds, TileLangConditionalCopyReadsNothingPastTheEnd) {
   CheckResult ok = check(bundle("cp_async_tl"));
   EXPECT_TRUE(ok.report.findings.empty()) << "a zero-fill size of 0 reads nothing";
