@@ -109,15 +109,35 @@ std::set<unsigned> writtenArguments(llvm::Module& m, bool& unknown) {
 // Shared reads that share no barrier interval with any write to their array (barrier_intervals.h): they
 // cannot race, so they need the init check only. Writes through pointers of unknown root count as
 // writes to every array; a device function that writes an array (its intervals are not the kernel's)
-// leaves no read of it quiet.
+// leaves no read of it quiet. An asynchronous copy also writes where its thread waits for it (the CPU
+// executor lands it there, through kAsyncCopyLanding, which no kernel calls): each wait counts as a write
+// to every array.
 std::set<const llvm::Instruction*> readsNoWriteCanRace(llvm::Module& m) {
   std::map<const llvm::Function*, BarrierIntervals> intervals;
   std::map<std::pair<const llvm::Function*, const llvm::GlobalVariable*>, llvm::BitVector> writes;
   std::vector<std::pair<const llvm::Instruction*, const llvm::GlobalVariable*>> reads;
   std::set<const llvm::GlobalVariable*> writtenByHelpers;  // null: any array
+  auto write = [&](const llvm::Function* f, const llvm::GlobalVariable* var, const llvm::BitVector& at) {
+    llvm::BitVector& w = writes[{f, var}];
+    if (w.empty()) w.resize(at.size());
+    w |= at;
+  };
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration() || !isKernel(f)) continue;
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& i : bb) {
+        auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+        auto* text = call ? llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()) : nullptr;
+        std::optional<PtxStatement> st = text ? parsePtx(text->getAsmString()) : std::nullopt;
+        if (!st || st->op != PtxOp::CpAsyncWait) continue;
+        const BarrierIntervals& in = intervals.try_emplace(&f, f).first->second;
+        if (in.known()) write(&f, nullptr, in.of(&i));
+      }
+  }
   forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
     llvm::Function* f = a.inst->getFunction();
     if (root.kind == PointerRoot::KernelArg || root.kind == PointerRoot::Local) return;
+    if (f->getName() == kAsyncCopyLanding) return;  // its writes are the waits' above
     if (!isKernel(*f)) {
       if (isWrite(a)) writtenByHelpers.insert(root.kind == PointerRoot::SharedVar ? root.var : nullptr);
       return;
@@ -126,9 +146,7 @@ std::set<const llvm::Instruction*> readsNoWriteCanRace(llvm::Module& m) {
     if (!in.known()) return;
     const llvm::GlobalVariable* var = root.kind == PointerRoot::SharedVar ? root.var : nullptr;  // null: any
     if (isWrite(a)) {
-      llvm::BitVector& w = writes[{f, var}];
-      if (w.empty()) w.resize(in.of(a.inst).size());
-      w |= in.of(a.inst);
+      write(f, var, in.of(a.inst));
     } else if (var) {
       reads.emplace_back(a.inst, var);
     }

@@ -53,3 +53,12 @@ TEST(BarrierIntervals, OnlyWithTheSyncFamily) {
   auto kinds = sharedHookKinds(example("gemm"), "race,init");
   EXPECT_EQ(kinds[kTileReads], (std::set<unsigned>{0 | 4 | 8}));
 }
+
+TEST(BarrierIntervals, AnAsynchronousCopysWaitIsAWriteWhereItStands) {
+  // tests/bundles/cp_async_wait: the copy lands at cp.async.wait_group (the CPU executor's landing).
+  constexpr unsigned kNeighbourRead = 19;
+  auto waitedFirst = sharedHookKinds(bundle("cp_async_wait"), "all");
+  EXPECT_EQ(waitedFirst[kNeighbourRead], (std::set<unsigned>{0 | 4})) << "waited for before the barrier: no rival";
+  auto waitedAfter = sharedHookKinds(std::string(TD_TESTS_DIR) + "/bundles/cp_async_wait/bundle_bug.toml", "all");
+  EXPECT_EQ(waitedAfter[kNeighbourRead], (std::set<unsigned>{0 | 4 | 8})) << "the wait after the barrier lands beside the read";
+}
