@@ -222,18 +222,10 @@ typedef __nv_bfloat16 __maca_bfloat16;
 typedef __nv_bfloat162 maca_bfloat162;
 typedef __nv_bfloat162 __maca_bfloat162;
 __device__ inline __half2 __float22half2_rn(float2 f) { return {__half(f.x), __half(f.y)}; }
-// A 16-bit compare-and-swap on the 32-bit word that holds it.
+// A 16-bit compare-and-swap of its own two bytes (a CAS of the aligned word would reach past a 2-byte buffer).
 __device__ inline unsigned short atomicCAS(unsigned short* p, unsigned short compare, unsigned short value) {
-  unsigned int* word = (unsigned int*)((uintptr_t)p & ~(uintptr_t)3);
-  unsigned shift = ((uintptr_t)p & 2) * 8;
-  unsigned int old = *word, assumed;
-  do {
-    assumed = old;
-    unsigned short current = (unsigned short)(assumed >> shift);
-    if (current != compare) return current;
-    old = atomicCAS(word, assumed, (assumed & ~(0xffffu << shift)) | ((unsigned int)value << shift));
-  } while (old != assumed);
-  return compare;
+  __atomic_compare_exchange_n(p, &compare, value, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return compare;  // the value found: the expected one when the swap happened
 }
 // atomicAdd on 16-bit floats and their pairs: a compare-and-swap loop, each addition rounded once as the
 // type's own addition rounds it.

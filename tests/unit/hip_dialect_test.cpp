@@ -255,3 +255,10 @@ TEST(MacaDialect, CatalogueKnowsTheTicketStatements) {
   EXPECT_TRUE(cpu::unpackPtxParam(PtxOp::CpAsyncWait, cpu::packPtxParam(*wait)).ticket);
   EXPECT_FALSE(parsePtx("cp.async.commit_group;")->ticket);
 }
+
+TEST(MacaDialect, SixteenBitAtomicsTouchOnlyTheirTwoBytes) {
+  CheckResult r = check(bundleFile("maca_sdk", "bundle_atomics"), "metax-c500");
+  EXPECT_TRUE(r.report.findings.empty()) << r.report.findings.front().kind << ": " << r.report.findings.front().title;
+  EXPECT_EQ(values(r, "h"), std::vector<double>{64}) << "64 atomicAdd(__half*) on a one-element buffer";
+  EXPECT_EQ(values(r, "b"), std::vector<double>{64}) << "64 atomicAdd(maca_bfloat16*)";
+}
