@@ -32,6 +32,7 @@ extern const char td_prelude_h[];
 extern const char td_fp16_h[];
 extern const char td_sdk_builtins_h[];
 extern const char td_abi_h[];
+extern const char td_async_copy_h[];
 
 namespace td {
 namespace {
@@ -55,6 +56,7 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const std::string
   // CUDA 13 dropped texture_fetch_functions.h, which clang 19's CUDA wrapper still includes (SDK mode).
   addFile(*mem, std::string(kSdkShimDir) + "/texture_fetch_functions.h", "#pragma once\n");
   addFile(*mem, std::string(kSdkShimDir) + "/td_sdk_builtins.h", td_sdk_builtins_h);
+  for (const char* dir : {kPreludeDir, kSdkShimDir}) addFile(*mem, std::string(dir) + "/td_async_copy.h", td_async_copy_h);
   for (const auto& [name, content] : opts.preludeFiles) addFile(*mem, std::string(kPreludeDir) + "/" + name, content.c_str());
   if (opts.dialect == "hip")
     for (const auto& [file, content] : hipDialectFiles(kPreludeDir, opts.includeDirs)) addFile(*mem, file, content.c_str());

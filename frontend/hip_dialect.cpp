@@ -8,6 +8,7 @@
 extern const char td_hip_h[];
 extern const char td_maca_h[];
 extern const char td_matrix64_h[];
+extern const char td_wave64_h[];
 
 namespace td {
 
@@ -18,7 +19,8 @@ std::string hipTemplateText(const std::string& text) {
 
 std::vector<std::pair<std::string, std::string>> macaDialectFiles(const std::string& preludeDir) {
   std::vector<std::pair<std::string, std::string>> files = {{preludeDir + "/td_maca.h", td_maca_h},
-                                                            {preludeDir + "/td_matrix64.h", td_matrix64_h}};
+                                                            {preludeDir + "/td_matrix64.h", td_matrix64_h},
+                                                            {preludeDir + "/td_wave64.h", td_wave64_h}};
   for (const char* name : {"mcr/mc_runtime.h", "mc_runtime.h", "common/maca_fp16.h", "maca_fp16.h",
                            "common/maca_bfloat16.h", "maca_bfloat16.h"})
     files.emplace_back(preludeDir + "/" + name, "#pragma once\n#include <td_maca.h>\n");
@@ -28,7 +30,8 @@ std::vector<std::pair<std::string, std::string>> macaDialectFiles(const std::str
 std::vector<std::pair<std::string, std::string>> hipDialectFiles(const std::string& preludeDir,
                                                                  const std::vector<std::string>& includeDirs) {
   std::vector<std::pair<std::string, std::string>> files = {{preludeDir + "/td_hip.h", td_hip_h},
-                                                            {preludeDir + "/td_matrix64.h", td_matrix64_h}};
+                                                            {preludeDir + "/td_matrix64.h", td_matrix64_h},
+                                                            {preludeDir + "/td_wave64.h", td_wave64_h}};
   for (const char* name : {"hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bf16.h", "hip/amd_detail/amd_warp_functions.h",
                            "hip/amd_detail/amd_hip_fp8.h", "rocwmma/rocwmma.hpp"})
     files.emplace_back(preludeDir + "/" + name, "#pragma once\n#include <td_hip.h>\n");

@@ -115,7 +115,7 @@ std::optional<PtxStatement> parsePtx(const std::string& asmText) {
   }
   if (s == "cp.async.commit_group;") return PtxStatement{PtxOp::CpAsyncCommit};
   if (s == "td.cp.async.commit_ticket $0;" || s == "td.cp.async.wait_ticket $0;") {
-    PtxStatement st{s[12] == 'c' ? PtxOp::CpAsyncCommit : PtxOp::CpAsyncWait};
+    PtxStatement st{s == "td.cp.async.commit_ticket $0;" ? PtxOp::CpAsyncCommit : PtxOp::CpAsyncWait};
     st.ticket = true;
     return st;
   }

@@ -40,15 +40,8 @@ template <typename T> __device__ inline T __builtin_amdgcn_readfirstlane(T v) { 
 // HIP's mask-less __shfl, __shfl_up, __shfl_down and __shfl_xor with `width` lanes per group (default the
 // whole wave) are clang's own (__clang_cuda_intrinsics.h): their NVVM shuffle carries the group as
 // ((warpSize - width) << 8), which the executor reads at the profile's wave size. The 16-bit types travel
-// as 32-bit words.
-template <typename T, typename F> __device__ inline T __td_shfl_words(T v, F shuffle) {
-  int w = 0;
-  __builtin_memcpy(&w, &v, sizeof(T));
-  w = shuffle(w);
-  T out;
-  __builtin_memcpy(&out, &w, sizeof(T));
-  return out;
-}
+// as 32-bit words (td_wave64.h).
+#include <td_wave64.h>
 #define TD_HIP_SHFL_WORDS(T)                                                                              \
   __device__ inline T __shfl(T v, int lane, int width = warpSize) {                                     \
     return __td_shfl_words(v, [&](int w) { return __shfl(w, lane, width); });                           \

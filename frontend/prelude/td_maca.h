@@ -14,9 +14,6 @@
 #endif
 #define TILE_DOCTOR_MACA 1
 
-template <bool Narrow> struct __td_maca_word { typedef int type; };
-template <> struct __td_maca_word<false> { typedef long long type; };
-
 typedef int mcError_t;
 #define mcSuccess 0
 typedef void* mcStream_t;
@@ -36,27 +33,18 @@ __host__ __device__ inline mcError_t mcPeekAtLastError() { return mcSuccess; }
 // llvm.mxc.barrier.warp, neither with a mask operand, and tilelang-metax's warp-sync test shuffles 64 lanes
 // under the 32-bit mask 0xFFFFFFFF. So every mask, of any width (the templates' canonical_warp_idx_sync
 // passes 0xffffffff), means the whole wave, `width` lanes per group, and raises no warp-size question.
-template <typename T, typename F> __device__ inline T __td_maca_shuffle(T v, F shuffle) {
-  static_assert(sizeof(T) <= 8, "a shuffled value is at most 8 bytes");
-  using Word = typename __td_maca_word<sizeof(T) <= 4>::type;
-  Word w = 0;
-  __builtin_memcpy(&w, &v, sizeof(T));
-  w = shuffle(w);
-  T out;
-  __builtin_memcpy(&out, &w, sizeof(T));
-  return out;
-}
+#include <td_wave64.h>
 template <typename M, typename T> __device__ inline T __td_maca_shfl_sync(M, T v, int lane, int width = warpSize) {
-  return __td_maca_shuffle(v, [&](auto w) { return __shfl(w, lane, width); });
+  return __td_shfl_words(v, [&](auto w) { return __shfl(w, lane, width); });
 }
 template <typename M, typename T> __device__ inline T __td_maca_shfl_xor_sync(M, T v, int m, int width = warpSize) {
-  return __td_maca_shuffle(v, [&](auto w) { return __shfl_xor(w, m, width); });
+  return __td_shfl_words(v, [&](auto w) { return __shfl_xor(w, m, width); });
 }
 template <typename M, typename T> __device__ inline T __td_maca_shfl_down_sync(M, T v, unsigned d, int width = warpSize) {
-  return __td_maca_shuffle(v, [&](auto w) { return __shfl_down(w, d, width); });
+  return __td_shfl_words(v, [&](auto w) { return __shfl_down(w, d, width); });
 }
 template <typename M, typename T> __device__ inline T __td_maca_shfl_up_sync(M, T v, unsigned d, int width = warpSize) {
-  return __td_maca_shuffle(v, [&](auto w) { return __shfl_up(w, d, width); });
+  return __td_shfl_words(v, [&](auto w) { return __shfl_up(w, d, width); });
 }
 #define __shfl_sync __td_maca_shfl_sync
 #define __shfl_xor_sync __td_maca_shfl_xor_sync

@@ -33,22 +33,20 @@ uint16_t load16(const char* p) {
 // by memcpy: that statement is itself the release the waiters synchronise with, and the checks order it
 // before the statement runs.
 void completeCopies(SimThread& t, uint32_t upToGroup, const LaunchShape& shape, bool throughModule = true) {
-  std::vector<PendingCopy> landing;
   size_t keep = 0;
-  for (PendingCopy& c : t.pending) {
-    if (c.group < upToGroup) landing.push_back(c);
-    else t.pending[keep++] = c;
+  for (size_t k = 0; k < t.pending.size(); ++k) {
+    const PendingCopy c = t.pending[k];
+    if (c.group >= upToGroup) {
+      t.pending[keep++] = c;
+    } else if (!shape.asyncCopyLands || !throughModule || (c.size != 4 && c.size != 8 && c.size != 16)) {
+      std::memcpy(c.dst, c.data, c.size);
+    } else {
+      uint64_t words[2] = {0, 0};
+      std::memcpy(words, c.data, c.size);
+      shape.asyncCopyLands(c.dst, words[0], words[1], c.size);  // stores only: `pending` stays as it is
+    }
   }
   t.pending.resize(keep);
-  for (const PendingCopy& c : landing) {
-    if (!shape.asyncCopyLands || !throughModule || (c.size != 4 && c.size != 8 && c.size != 16)) {
-      std::memcpy(c.dst, c.data, c.size);
-      continue;
-    }
-    uint64_t words[2] = {0, 0};
-    std::memcpy(words, c.data, c.size);
-    shape.asyncCopyLands(c.dst, words[0], words[1], c.size);
-  }
 }
 
 void ldmatrix(const std::vector<SimThread*>& lanes, int count, bool trans) {
