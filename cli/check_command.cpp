@@ -20,6 +20,7 @@
 #include "driver/check.h"
 #include "driver/launch_policy.h"
 #include "driver/outputs.h"
+#include "driver/wrapper_run.h"
 #include "frontend/compiler.h"
 #include "frontend/input_error.h"
 #include "frontend/lifetime.h"
@@ -33,20 +34,41 @@ namespace td::cli {
 
 namespace {
 
-void parseParams(CheckArgs& args) {
-  for (const std::string& p : args.params) {
+std::vector<std::pair<std::string, std::string>> namedValues(const std::vector<std::string>& items, const char* option) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& p : items) {
     size_t eq = p.find('=');
-    if (eq == std::string::npos || eq == 0) throw InputError("--param", 0, fmt::format("'{}' is not NAME=VALUE", p));
-    args.req.params.push_back({p.substr(0, eq), p.substr(eq + 1)});
+    if (eq == std::string::npos || eq == 0) throw InputError(option, 0, fmt::format("'{}' is not NAME=VALUE", p));
+    out.push_back({p.substr(0, eq), p.substr(eq + 1)});
   }
+  return out;
+}
+
+void parseParams(CheckArgs& args) {
+  for (auto& p : namedValues(args.params, "--param")) args.req.params.push_back(std::move(p));
+}
+
+WrapperCheckRequest wrapperRequest(const CheckArgs& args) {
+  WrapperCheckRequest req;
+  req.check = args.req;
+  req.shapes = namedValues(args.shapes, "--shape");
+  req.inits = namedValues(args.inits, "--init");
+  req.templatesDir = args.macaTemplates;
+  req.keep = args.keep;
+  req.saveOutputs = args.saveOutputs;
+  return req;
 }
 
 // One input's runs. `outputs` keeps a bundle's result for --save-outputs, written after the report.
 RunSet runInput(CheckArgs& args, const std::string& input, std::optional<CheckResult>* outputs) {
   args.req.bundlePath = input;
   if (isScript(input)) return checkScriptRuns(scriptRequest(args));
+  if (isWrapperSource(input)) return checkWrapperRuns(wrapperRequest(args));
   if (!args.scriptArgs.empty())
     throw InputError(input, 0, "arguments after the bundle are for TileLang scripts (kernel.py) only");
+  if (!args.shapes.empty() || !args.inits.empty())
+    throw InputError(input, 0, "--shape and --init are for generated sources (kernel.maca with its call()); a bundle "
+                               "states its shapes and initialisers");
   CheckResult res = runCheck(args.req);
   RunSet set;
   Run& run = set.runs.emplace_back();
@@ -290,6 +312,17 @@ void addCheckOptions(CLI::App* sub, const std::shared_ptr<CheckArgs>& args) {
                   "for MetaX's MACA lowering), maca (needs tilelang-metax), or auto (the default: by the target's "
                   "warp size)")
       ->check(CLI::IsMember({"auto", "cuda", "hip", "maca"}));
+  sub->add_option("--shape", args->shapes,
+                  "generated sources (kernel.maca with its call()): a buffer's shape, NAME=D0,D1,... (numbers or "
+                  "expressions of --param names; repeatable)")
+      ->allow_extra_args(false);
+  sub->add_option("--init", args->inits,
+                  "generated sources: a buffer's initialiser, NAME=SPEC (zeros, arange, uniform(A, B), file(\"a.npy\"), "
+                  "...; default uniform(-1, 1) for floats, zeros for integers)")
+      ->allow_extra_args(false);
+  sub->add_option("--maca-templates", args->macaTemplates,
+                  "generated sources: the folder holding tl_templates/ (tilelang-metax's src/) when the installed "
+                  "TileLang does not have them");
 }
 
 std::function<int()> addCheckCommand(CLI::App& app, int argc, char** argv) {

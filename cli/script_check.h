@@ -20,6 +20,8 @@ struct CheckArgs {
 
   CheckRequest req;
   std::vector<std::string> params, scriptArgs;
+  std::vector<std::string> shapes, inits;  // generated sources: --shape, --init (driver/wrapper_run.h)
+  std::string macaTemplates;
   std::string format = "text", out, saveOutputs, keep, tilelangArch = "sm_80", lowering = "auto", schedule = "forward";
   std::string launches = "first";  // scripts: which launches are checked (driver/launch_policy.h)
   std::string autotune = "first";  // scripts: @tilelang.autotune takes the first configuration, or checks all

@@ -46,9 +46,13 @@ std::string renderScriptText(const RunSet& set, bool colour) {
   std::string ending = s.exitCode == 0 ? "to its end"
                                        : fmt::format("until it failed at {} ({})", s.exitWhere.empty() ? s.script : s.exitWhere,
                                                      s.exitWhy);
-  std::string text = fmt::format("tile-doctor: ran {} {}: {} launch{}, {} checked (TileLang {}, lowered for {}{})\n",
-                                 s.script, ending, launches, launches == 1 ? "" : "es", checked, s.tilelangVersion, s.arch,
-                                 s.hostDevice ? "; no GPU: its CUDA tensors lived in host memory" : "");
+  std::string text =
+      s.tilelangVersion.empty()  // a generated source: its call() read, not a script run
+          ? fmt::format("tile-doctor: read {}'s call(): {} launch{}, {} checked ({} source; shapes from --shape)\n",
+                        s.script, launches, launches == 1 ? "" : "es", checked, s.arch)
+          : fmt::format("tile-doctor: ran {} {}: {} launch{}, {} checked (TileLang {}, lowered for {}{})\n", s.script,
+                        ending, launches, launches == 1 ? "" : "es", checked, s.tilelangVersion, s.arch,
+                        s.hostDevice ? "; no GPU: its CUDA tensors lived in host memory" : "");
   for (const Run& r : set.runs) {
     text += "\n" + heading(r, launches);
     if (r.speaks()) text += renderText(*r.report, colour);  // an unchecked launch speaks when it crashed or hung

@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.."
 ctest --test-dir build --output-on-failure -j 2
 # Fuzzing as a habit: a bounded run of each front-end fuzzer mode on every test run (tests/fuzz).
 fuzz_out=$(mktemp -d)
-for mode in expr manifest ir; do
-  n=$([ "$mode" = ir ] && echo 3000 || echo 30000)
+for mode in expr manifest ir wrapper; do
+  n=$(case $mode in ir) echo 3000;; wrapper) echo 10000;; *) echo 30000;; esac)
   build/tests/td_fuzz "$mode" "$n" "${TD_FUZZ_SEED:-1}" "$fuzz_out/$mode"  # TD_FUZZ_SEED=$RANDOM for new inputs
 done
 rm -rf "$fuzz_out"
@@ -27,7 +27,7 @@ TD_BUILD_DIR=build-asan ./scripts/build.sh -DTD_SANITIZE=address,undefined
 # the plain build only.
 ctest --test-dir build-asan --output-on-failure -j 2 -E '^(TileLang|Reports|EveryBundle|KernelGen)\.' --repeat until-pass:2
 fuzz_out=$(mktemp -d)
-for mode in expr manifest ir; do
+for mode in expr manifest ir wrapper; do
   n=$([ "$mode" = ir ] && echo 300 || echo 3000)
   build-asan/tests/td_fuzz "$mode" "$n" "${TD_FUZZ_SEED:-1}" "$fuzz_out/$mode"
 done

@@ -1,10 +1,10 @@
 // A process-level fuzzer for what tile-doctor reads: manifests (with their expressions and initialisers),
-// expressions alone, and NVPTX IR. It mutates a seed corpus (the test bundles' manifests, expressions,
+// expressions alone, NVPTX IR, and generated sources' host wrappers (init()/call()). It mutates a seed corpus (the test bundles' manifests, expressions,
 // IR compiled from the test kernels) and feeds each input to the real parser. Bad input must come back
 // as InputError / ExprError; any other exception is a finding (what would be an exit 4), a crash or a
 // hang (each input runs under alarm()) ends the process, with the input kept in OUT/last-input.
 //
-//   td_fuzz manifest|expr|ir ITERATIONS SEED OUT_DIR
+//   td_fuzz manifest|expr|ir|wrapper ITERATIONS SEED OUT_DIR
 // Prints the counts; exit 0 when every input was handled as bad input or accepted.
 #include <cstdio>
 #include <cstring>
@@ -22,6 +22,7 @@
 #include "frontend/compiler.h"
 #include "frontend/expr.h"
 #include "frontend/input_error.h"
+#include "frontend/host_wrapper.h"
 #include "frontend/manifest.h"
 
 namespace fs = std::filesystem;
@@ -102,6 +103,9 @@ int main(int argc, char** argv) {
   } else if (mode == "expr") {
     corpus = {"N", "cdiv(N, 64) * 64", "min(M, N) + max(K, 1)", "(N + 127) / 128", "N % 7 - -3", "2 * (3 + (4 * 5))",
               "-9223372036854775807 - 1", "cdiv(9223372036854775807, 2)"};
+  } else if (mode == "wrapper") {  // generated sources with their host wrapper (tests/dumps)
+    for (const auto& e : fs::recursive_directory_iterator(tests / "dumps"))
+      if (e.path().extension() == ".maca") corpus.push_back(readAll(e.path()));
   } else if (mode == "ir") {
     for (const char* k : {"shared_overflow/overflow.cu", "reduce/reduce.cu", "transpose/transpose.cu"}) {
       llvm::LLVMContext ctx;
@@ -130,6 +134,8 @@ int main(int argc, char** argv) {
     try {
       if (mode == "expr") {
         evalExpr(input, params);
+      } else if (mode == "wrapper") {
+        readHostWrapper("kernel.maca", input);
       } else if (mode == "manifest") {
         std::ofstream(out / "bundle.toml", std::ios::binary) << input;
         loadBundle((out / "bundle.toml").string(), {});
