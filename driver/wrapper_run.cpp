@@ -266,7 +266,8 @@ RunSet checkWrapperRuns(const WrapperCheckRequest& req) {
   ScriptRun& s = set.script.emplace();
   s.script = path;
   s.scriptAbsolute = fs::absolute(path).string();
-  s.arch = w.dialect;
+  s.generatedDialect = w.dialect;
+  s.arch = "sm_80";  // what the compile assumes (a bundle's default arch)
   s.keptIn = req.keep;
   s.keptBundles = !req.keep.empty();
   if (creq.target != req.check.target)

@@ -47,9 +47,9 @@ std::string renderScriptText(const RunSet& set, bool colour) {
                                        : fmt::format("until it failed at {} ({})", s.exitWhere.empty() ? s.script : s.exitWhere,
                                                      s.exitWhy);
   std::string text =
-      s.tilelangVersion.empty()  // a generated source: its call() read, not a script run
+      !s.generatedDialect.empty()  // a generated source: its call() read, not a script run
           ? fmt::format("tile-doctor: read {}'s call(): {} launch{}, {} checked ({} source; shapes from --shape)\n",
-                        s.script, launches, launches == 1 ? "" : "es", checked, s.arch)
+                        s.script, launches, launches == 1 ? "" : "es", checked, s.generatedDialect)
           : fmt::format("tile-doctor: ran {} {}: {} launch{}, {} checked (TileLang {}, lowered for {}{})\n", s.script,
                         ending, launches, launches == 1 ? "" : "es", checked, s.tilelangVersion, s.arch,
                         s.hostDevice ? "; no GPU: its CUDA tensors lived in host memory" : "");

@@ -41,6 +41,7 @@ struct ScriptRun {
   std::string script;        // as given
   std::string scriptAbsolute;
   std::string tilelangVersion, arch;
+  std::string generatedDialect;  // a generated source's call() read rather than a script run: its dialect
   bool hostDevice = false;   // no GPU: the script's CUDA tensors lived in host memory
   int exitCode = 0;          // the script's own
   std::string exitWhere, exitWhy;

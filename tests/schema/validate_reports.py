@@ -275,6 +275,14 @@ class Reports(unittest.TestCase):
         self.assertEqual(suites.tag, "testsuites")
         self.assertEqual(len(suites.findall("testsuite")), 2)
 
+    def test_a_generated_source_report(self):
+        dump = ROOT / "tests" / "dumps" / "row_scale"
+        code, report = run(dump / "kernel_unguarded.maca", "--shape", "A=m,256", "--shape", "S=m", "--shape", "B=m,256",
+                           "--param", "m=6", "--maca-templates", dump / "templates")
+        self.assertValid("kernel_unguarded.maca", code, report)
+        self.assertEqual(code, 1)
+        self.assertEqual(len(report["launches"]), 2)
+
     def test_a_script_report(self):
         python = os.environ.get("TILE_DOCTOR_PYTHON", str(ROOT / ".venv-tilelang" / "bin" / "python"))
         if subprocess.run([python, "-c", "import tilelang"], capture_output=True).returncode != 0:
