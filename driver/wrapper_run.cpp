@@ -10,6 +10,7 @@
 
 #include "driver/outputs.h"
 #include "driver/script_capture.h"
+#include "frontend/compiler.h"
 #include "frontend/expr.h"
 #include "frontend/host_wrapper.h"
 #include "frontend/input_error.h"
@@ -75,12 +76,21 @@ struct Templates {
   std::string headers = "prelude";
 };
 
+// CUTLASS's include folder beside a TileLang installation (its CuTe is what tl_templates/maca build on,
+// with tile-doctor's MACA atoms: frontend/prelude/td_maca_cute.h); "" when there is none.
+std::string cutlassOf(const fs::path& tilelang) {
+  fs::path cutlass = tilelang / "3rdparty" / "cutlass" / "include";
+  std::error_code ec;
+  return !tilelang.empty() && fs::is_directory(cutlass / "cute", ec) ? cutlass.string() : "";
+}
+
 Templates templatesOf(const HostWrapper& w, const WrapperCheckRequest& req, const TemporaryFolder& tmp) {
   Templates t;
   const std::string& path = req.check.bundlePath;
   if (w.dialect == "cuda") t.headers = "cuda";  // TileLang's CUDA templates need the SDK (docs/guide-tilelang.md)
   if (w.templates.empty()) return t;
   std::string family = fs::path(w.templates).filename().string();  // maca, hip, cuda
+  std::string tilelang = installedTilelang(tmp);
   if (!req.templatesDir.empty()) {
     fs::path dir = fs::absolute(req.templatesDir);
     if (fs::is_directory(dir / "tl_templates" / family)) t.include.push_back(dir.string());
@@ -89,19 +99,24 @@ Templates templatesOf(const HostWrapper& w, const WrapperCheckRequest& req, cons
     else
       throw InputError("--maca-templates", 0, fmt::format("{} holds no tl_templates/{} (give tilelang-metax's src/ folder)",
                                                           req.templatesDir, family));
-    return t;
+  } else {
+    fs::path src = fs::path(tilelang) / "src";
+    if (tilelang.empty() || !fs::is_directory(src / "tl_templates" / family))
+      throw InputError(path, w.templatesLine,
+                       fmt::format("the source includes <{}/...>, and no installed TileLang has them ({}): give "
+                                   "--maca-templates DIR (the src/ folder of tilelang-metax or TileLang, holding "
+                                   "tl_templates/{}), or set TILE_DOCTOR_PYTHON to an interpreter that has it",
+                                   w.templates, tilelang.empty() ? capturePython() + " finds no tilelang" : tilelang, family));
+    t.include.push_back(src.string());
   }
-  std::string tilelang = installedTilelang(tmp);
-  fs::path src = fs::path(tilelang) / "src";
-  if (tilelang.empty() || !fs::is_directory(src / "tl_templates" / family))
-    throw InputError(path, w.templatesLine,
-                     fmt::format("the source includes <{}/...>, and no installed TileLang has them ({}): give "
-                                 "--maca-templates DIR (the src/ folder of tilelang-metax or TileLang, holding "
-                                 "tl_templates/{}), or set TILE_DOCTOR_PYTHON to an interpreter that has it",
-                                 w.templates, tilelang.empty() ? capturePython() + " finds no tilelang" : tilelang, family));
-  t.include.push_back(src.string());
-  fs::path cutlass = fs::path(tilelang) / "3rdparty" / "cutlass" / "include";
-  if (family == "cuda" && fs::is_directory(cutlass)) t.include.push_back(cutlass.string());
+  // TileLang's CUDA templates and tilelang-metax's MACA ones build on CuTe: CUTLASS's, compiled against the
+  // CUDA SDK's headers (its config includes the runtime's), the MACA prelude on top for MACA sources.
+  std::string cutlass = cutlassOf(fs::path(t.include.front()).parent_path());
+  if (cutlass.empty()) cutlass = cutlassOf(tilelang);
+  if ((family == "cuda" || family == "maca") && !cutlass.empty()) {
+    t.include.push_back(cutlass);
+    if (!findCudaSdk().empty()) t.headers = "cuda";
+  }
   return t;
 }
 

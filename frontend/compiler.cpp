@@ -51,8 +51,8 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const std::string
   addFile(*mem, std::string(kPreludeDir) + "/td_fp16.h", td_fp16_h);
   addFile(*mem, std::string(kPreludeDir) + "/td_abi.h", td_abi_h);
   // clang's __clang_cuda_intrinsics.h includes the SDK's crt/sm_70_rt.hpp; the match/reduce intrinsics it
-  // would add are not part of the prelude.
-  addFile(*mem, std::string(kPreludeDir) + "/crt/sm_70_rt.hpp", "#pragma once\n");
+  // would add are not part of the prelude. With the SDK (a HIP or MACA source on it too) the SDK's own.
+  if (opts.cudaSdk.empty()) addFile(*mem, std::string(kPreludeDir) + "/crt/sm_70_rt.hpp", "#pragma once\n");
   // CUDA 13 dropped texture_fetch_functions.h, which clang 19's CUDA wrapper still includes (SDK mode).
   addFile(*mem, std::string(kSdkShimDir) + "/texture_fetch_functions.h", "#pragma once\n");
   addFile(*mem, std::string(kSdkShimDir) + "/td_sdk_builtins.h", td_sdk_builtins_h);
@@ -157,6 +157,7 @@ std::vector<std::string> clangArguments(const std::string& path, const CompileOp
       "-std=c++17", "-fno-exceptions", "-w", "-Wno-unknown-cuda-version"};  // warnings are not shown: only an error stops a check
   for (auto& a : headerArgs(opts)) args.push_back(a);
   if (opts.dialect == "hip") args.push_back("-DTD_HIP_DIALECT=1");
+  if (opts.dialect == "maca") args.push_back("-I" + macaCuteDir(kPreludeDir));
   for (auto& d : opts.includeDirs) args.push_back("-I" + d);
   for (auto& f : opts.flags) args.push_back(f);
   args.push_back(path);

@@ -7,6 +7,8 @@
 
 extern const char td_hip_h[];
 extern const char td_maca_h[];
+extern const char td_maca_cute_h[];
+extern const char td_maca_mctlass_h[];
 extern const char td_matrix64_h[];
 extern const char td_wave64_h[];
 
@@ -17,6 +19,10 @@ std::string hipTemplateText(const std::string& text) {
   return std::regex_replace(text, amdConstraint, "\"r\"(");
 }
 
+std::string macaCuteDir(const std::string& preludeDir) {
+  return preludeDir.substr(0, preludeDir.find_last_of('/')) + "/maca-cute";
+}
+
 std::vector<std::pair<std::string, std::string>> macaDialectFiles(const std::string& preludeDir) {
   std::vector<std::pair<std::string, std::string>> files = {{preludeDir + "/td_maca.h", td_maca_h},
                                                             {preludeDir + "/td_matrix64.h", td_matrix64_h},
@@ -24,6 +30,8 @@ std::vector<std::pair<std::string, std::string>> macaDialectFiles(const std::str
   for (const char* name : {"mcr/mc_runtime.h", "mc_runtime.h", "common/maca_fp16.h", "maca_fp16.h",
                            "common/maca_bfloat16.h", "maca_bfloat16.h"})
     files.emplace_back(preludeDir + "/" + name, "#pragma once\n#include <td_maca.h>\n");
+  files.emplace_back(preludeDir + "/mctlass/fast_math.h", td_maca_mctlass_h);
+  files.emplace_back(macaCuteDir(preludeDir) + "/cute/arch/mma.hpp", td_maca_cute_h);
   return files;
 }
 

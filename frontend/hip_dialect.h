@@ -17,6 +17,9 @@ std::vector<std::pair<std::string, std::string>> hipDialectFiles(const std::stri
 
 // The MACA dialect's (tilelang-metax's output): the MACA SDK header names resolve to the MACA prelude.
 std::vector<std::pair<std::string, std::string>> macaDialectFiles(const std::string& preludeDir);
+// Where the MACA dialect's <cute/arch/mma.hpp> lives (td_maca_cute.h: CuTe's MXC MMA atoms on top of the
+// CUTLASS CuTe an include folder brings): searched before the include folders, beside the prelude.
+std::string macaCuteDir(const std::string& preludeDir);
 
 // A header's text with the AMDGPU register-class constraints of its asm statements ("s": scalar, "v":
 // vector register) turned into the 32-bit register class NVPTX has ("r"), so that clang accepts the

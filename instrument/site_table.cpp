@@ -66,9 +66,11 @@ SourceLoc toSourceLoc(const llvm::DILocation* l) {
   return loc;
 }
 
-// The kernel's own source file: the compile unit's main file.
+// The kernel's own source file: where its function is written (a generated source compiled through
+// `#line` names the user's file there, the compile unit's being tile-doctor's copy), else the unit's.
 std::string mainFile(const llvm::Instruction& inst) {
   const llvm::DISubprogram* sp = inst.getFunction()->getSubprogram();
+  if (sp && sp->getFile()) return fullPath(sp->getFile());
   if (!sp || !sp->getUnit()) return {};
   return fullPath(sp->getUnit()->getFile());
 }

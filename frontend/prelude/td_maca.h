@@ -6,6 +6,19 @@
 // otherwise; docs/guide-metax.md lists which is which. Nothing here was run on MetaX hardware.
 #pragma once
 #include <stdint.h>
+#ifdef __CUDACC_VER_MAJOR__  // headers = "cuda" (CuTe/CUTLASS code): the SDK's half and bfloat16 stand for MACA's
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+// clang's CUDA headers fixed warpSize at 32 before this file; the wave's size is the executor's, read where
+// an int is wanted (the prelude's warpSize, td_prelude.h). A macro here: code declaring its own
+// (`constexpr int warpSize = 64;` in a namespace or class) still compiles.
+extern "C" __device__ __attribute__((const)) int __td_warp_size(void);
+struct __td_maca_wave_size {
+  __device__ operator int() const { return __td_warp_size(); }
+};
+static __device__ constexpr __td_maca_wave_size __td_maca_warpSize{};
+#define warpSize __td_maca_warpSize
+#endif
 
 #define __MACA__ 1
 #define __MACACC__ 1
@@ -34,17 +47,17 @@ __host__ __device__ inline mcError_t mcPeekAtLastError() { return mcSuccess; }
 // under the 32-bit mask 0xFFFFFFFF. So every mask, of any width (the templates' canonical_warp_idx_sync
 // passes 0xffffffff), means the whole wave, `width` lanes per group, and raises no warp-size question.
 #include <td_wave64.h>
-template <typename M, typename T> __device__ inline T __td_maca_shfl_sync(M, T v, int lane, int width = warpSize) {
-  return __td_shfl_words(v, [&](auto w) { return __shfl(w, lane, width); });
+template <typename M, typename T> __device__ inline T __td_maca_shfl_sync(M, T v, int lane, int width = __td_warp_size()) {
+  return __td_shfl_words(v, [&](auto w) { return __td_wave_shfl(w, lane, width); });
 }
-template <typename M, typename T> __device__ inline T __td_maca_shfl_xor_sync(M, T v, int m, int width = warpSize) {
-  return __td_shfl_words(v, [&](auto w) { return __shfl_xor(w, m, width); });
+template <typename M, typename T> __device__ inline T __td_maca_shfl_xor_sync(M, T v, int m, int width = __td_warp_size()) {
+  return __td_shfl_words(v, [&](auto w) { return __td_wave_shfl_xor(w, m, width); });
 }
-template <typename M, typename T> __device__ inline T __td_maca_shfl_down_sync(M, T v, unsigned d, int width = warpSize) {
-  return __td_shfl_words(v, [&](auto w) { return __shfl_down(w, d, width); });
+template <typename M, typename T> __device__ inline T __td_maca_shfl_down_sync(M, T v, unsigned d, int width = __td_warp_size()) {
+  return __td_shfl_words(v, [&](auto w) { return __td_wave_shfl_down(w, d, width); });
 }
-template <typename M, typename T> __device__ inline T __td_maca_shfl_up_sync(M, T v, unsigned d, int width = warpSize) {
-  return __td_shfl_words(v, [&](auto w) { return __shfl_up(w, d, width); });
+template <typename M, typename T> __device__ inline T __td_maca_shfl_up_sync(M, T v, unsigned d, int width = __td_warp_size()) {
+  return __td_shfl_words(v, [&](auto w) { return __td_wave_shfl_up(w, d, width); });
 }
 #define __shfl_sync __td_maca_shfl_sync
 #define __shfl_xor_sync __td_maca_shfl_xor_sync
@@ -63,7 +76,7 @@ template <typename T> __device__ inline T __builtin_mxc_readfirstlane(T v) { ret
 // The 32-bit form synchronises the lanes its mask names first, so the sync check sees the 32-lane mask on
 // a 64-lane wave (warp-size-assumption) at the caller's line.
 template <typename Op> __device__ inline int __td_maca_reduce(int v, int width, Op op) {
-  for (int offset = width / 2; offset > 0; offset /= 2) v = op(v, __shfl_xor(v, offset, width));
+  for (int offset = width / 2; offset > 0; offset /= 2) v = op(v, __td_wave_shfl_xor(v, offset, width));
   return v;
 }
 // (clang's CUDA headers declare the 32-bit forms with NVIDIA's meaning: MACA's take their names.)
@@ -209,12 +222,14 @@ typedef __nv_bfloat16 maca_bfloat16;
 typedef __nv_bfloat16 __maca_bfloat16;
 typedef __nv_bfloat162 maca_bfloat162;
 typedef __nv_bfloat162 __maca_bfloat162;
+#ifndef __CUDACC_VER_MAJOR__  // the SDK has these (its 16-bit CAS through td_sdk_builtins.h's)
 __device__ inline __half2 __float22half2_rn(float2 f) { return {__half(f.x), __half(f.y)}; }
 // A 16-bit compare-and-swap of its own two bytes (a CAS of the aligned word would reach past a 2-byte buffer).
 __device__ inline unsigned short atomicCAS(unsigned short* p, unsigned short compare, unsigned short value) {
   __atomic_compare_exchange_n(p, &compare, value, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   return compare;  // the value found: the expected one when the swap happened
 }
+#endif
 // atomicAdd on 16-bit floats and their pairs: a compare-and-swap loop, each addition rounded once as the
 // type's own addition rounds it.
 template <typename T> __device__ inline T __td_maca_atomic_add16(T* p, T v) {
@@ -233,6 +248,7 @@ template <typename T> __device__ inline T __td_maca_atomic_add16(T* p, T v) {
   __builtin_memcpy(&before, &old, 2);
   return before;
 }
+#ifndef __CUDACC_VER_MAJOR__  // the SDK has these (sm_70 and sm_80 and up)
 __device__ inline __half atomicAdd(__half* p, __half v) { return __td_maca_atomic_add16(p, v); }
 __device__ inline __nv_bfloat16 atomicAdd(__nv_bfloat16* p, __nv_bfloat16 v) { return __td_maca_atomic_add16(p, v); }
 __device__ inline __half2 atomicAdd(__half2* p, __half2 v) {
@@ -241,6 +257,7 @@ __device__ inline __half2 atomicAdd(__half2* p, __half2 v) {
 __device__ inline __nv_bfloat162 atomicAdd(__nv_bfloat162* p, __nv_bfloat162 v) {
   return {__td_maca_atomic_add16(&p->x, v.x), __td_maca_atomic_add16(&p->y, v.y)};
 }
+#endif
 
 // ---- matrix: MetaX's MXC MMA, 16x16 tiles over 64 lanes x 4 elements, fp32 (or int32) accumulators; the
 // operands in the order given (TileLang writes (B_local, A_local, acc)). Functions, not macros, so braced

@@ -14,3 +14,25 @@ template <typename T, typename F> __device__ inline T __td_shfl_words(T v, F shu
   __builtin_memcpy(&out, &w, sizeof(T));
   return out;
 }
+
+// The wave's shuffles of one 32-bit word (and of an 8-byte value, word by word), as clang's __shfl*
+// compute them but with the executor's wave size (__td_warp_size) in the control word: the same under the
+// prelude and under the CUDA SDK's headers, where clang's own are fixed at 32 lanes.
+extern "C" __device__ __attribute__((const)) int __td_warp_size(void);
+#define TD_WAVE_SHUFFLE(NAME, INTRINSIC, CLAMP, OFFSET)                                                    \
+  __device__ inline int NAME(int v, OFFSET o, int width) {                                                 \
+    return INTRINSIC(v, o, ((__td_warp_size() - width) << 8) | (CLAMP));                                   \
+  }                                                                                                        \
+  __device__ inline long long NAME(long long v, OFFSET o, int width) {                                     \
+    int w[2];                                                                                              \
+    __builtin_memcpy(w, &v, 8);                                                                            \
+    w[0] = NAME(w[0], o, width);                                                                           \
+    w[1] = NAME(w[1], o, width);                                                                           \
+    __builtin_memcpy(&v, w, 8);                                                                            \
+    return v;                                                                                              \
+  }
+TD_WAVE_SHUFFLE(__td_wave_shfl, __nvvm_shfl_idx_i32, 0x1f, int)
+TD_WAVE_SHUFFLE(__td_wave_shfl_up, __nvvm_shfl_up_i32, 0, unsigned)
+TD_WAVE_SHUFFLE(__td_wave_shfl_down, __nvvm_shfl_down_i32, 0x1f, unsigned)
+TD_WAVE_SHUFFLE(__td_wave_shfl_xor, __nvvm_shfl_bfly_i32, 0x1f, int)
+#undef TD_WAVE_SHUFFLE
