@@ -31,7 +31,21 @@ std::vector<std::pair<std::string, std::string>> macaDialectFiles(const std::str
                            "common/maca_bfloat16.h", "maca_bfloat16.h"})
     files.emplace_back(preludeDir + "/" + name, "#pragma once\n#include <td_maca.h>\n");
   files.emplace_back(preludeDir + "/mctlass/fast_math.h", td_maca_mctlass_h);
-  files.emplace_back(macaCuteDir(preludeDir) + "/cute/arch/mma.hpp", td_maca_cute_h);
+  // MACA's fp8 types as CUDA's (the same OCP formats, a byte `__x`, conversions rounding to nearest with
+  // saturation), which exist here only with the CUDA SDK's headers.
+  files.emplace_back(preludeDir + "/maca_fp8.h",
+                     "#pragma once\n#include <td_maca.h>\n"
+                     "#ifndef __CUDACC_VER_MAJOR__\n"
+                     "#error \"tile-doctor: MACA's fp8 types (maca_fp8.h) stand on the CUDA SDK's here: compile with headers = cuda\"\n"
+                     "#endif\n#include <cuda_fp8.h>\n"
+                     "typedef __nv_fp8_e4m3 __maca_fp8_e4m3;\ntypedef __nv_fp8_e5m2 __maca_fp8_e5m2;\n"
+                     "typedef __nv_fp8x2_e4m3 __maca_fp8x2_e4m3;\ntypedef __nv_fp8x2_e5m2 __maca_fp8x2_e5m2;\n"
+                     "#ifndef __MACA_ALIGN__\n#define __MACA_ALIGN__(n) __align__(n)\n#endif\n");
+  files.emplace_back(preludeDir + "/td_maca_cute.h", td_maca_cute_h);
+  for (auto [header, part] : {std::pair{"cute/arch/mma.hpp", 1}, {"cute/atom/mma_atom.hpp", 2}})
+    files.emplace_back(macaCuteDir(preludeDir) + "/" + header,
+                       "#pragma once\n#include_next <" + std::string(header) + ">\n#define TD_MACA_CUTE_PART " +
+                           std::to_string(part) + "\n#include <td_maca_cute.h>\n#undef TD_MACA_CUTE_PART\n");
   return files;
 }
 

@@ -17,8 +17,9 @@ std::vector<std::pair<std::string, std::string>> hipDialectFiles(const std::stri
 
 // The MACA dialect's (tilelang-metax's output): the MACA SDK header names resolve to the MACA prelude.
 std::vector<std::pair<std::string, std::string>> macaDialectFiles(const std::string& preludeDir);
-// Where the MACA dialect's <cute/arch/mma.hpp> lives (td_maca_cute.h: CuTe's MXC MMA atoms on top of the
-// CUTLASS CuTe an include folder brings): searched before the include folders, beside the prelude.
+// Where the MACA dialect's <cute/arch/mma.hpp> and <cute/atom/mma_atom.hpp> live (each CUTLASS's, then
+// td_maca_cute.h's part for it: CuTe's MXC MMA atoms on top of the CUTLASS CuTe an include folder brings):
+// searched before the include folders.
 std::string macaCuteDir(const std::string& preludeDir);
 
 // A header's text with the AMDGPU register-class constraints of its asm statements ("s": scalar, "v":
