@@ -262,3 +262,33 @@ TEST(MacaDialect, SixteenBitAtomicsTouchOnlyTheirTwoBytes) {
   EXPECT_EQ(values(r, "h"), std::vector<double>{64}) << "64 atomicAdd(__half*) on a one-element buffer";
   EXPECT_EQ(values(r, "b"), std::vector<double>{64}) << "64 atomicAdd(maca_bfloat16*)";
 }
+
+// An attention tile on the MXC MMA (tests/bundles/maca_attention): both products and the 16-lane row softmax
+// against a double-precision reference from the same inputs (P rounds to half: 1e-3 absolute); the twin that
+// reads the key rows past n is found at its load.
+TEST(MacaDialect, AnAttentionTileOnTheMmaMatchesItsReferenceAndTheUnguardedKeysAreFound) {
+  CheckResult r = check(bundle("maca_attention"), "metax-c500");
+  EXPECT_TRUE(r.report.findings.empty()) << r.report.findings.front().kind << ": " << r.report.findings.front().title;
+  std::vector<double> q = values(r, "Q"), k = values(r, "K"), v = values(r, "V"), o = values(r, "O");
+  const int n = 11;
+  ASSERT_EQ(k.size(), 16u * n);
+  for (int i = 0; i < 16; ++i) {
+    double s[16], m = -INFINITY, sum = 0;
+    for (int j = 0; j < n; ++j) {
+      s[j] = 0;
+      for (int d = 0; d < 16; ++d) s[j] += q[i * 16 + d] * k[j * 16 + d];
+      s[j] *= 0.25;
+      m = std::max(m, s[j]);
+    }
+    for (int j = 0; j < n; ++j) sum += s[j] = std::exp(s[j] - m);
+    for (int d = 0; d < 16; ++d) {
+      double ref = 0;
+      for (int j = 0; j < n; ++j) ref += s[j] / sum * v[j * 16 + d];
+      ASSERT_NEAR(o[i * 16 + d], ref, 1e-3) << "O[" << i << ", " << d << "]";
+    }
+  }
+  CheckResult twin = check(bundleFile("maca_attention", "bundle_unguarded"), "metax-c500");
+  const Finding* f = find(twin, "global-out-of-bounds", 30);
+  ASSERT_NE(f, nullptr) << twin.report.findings.size();
+  EXPECT_NE(f->title.find("K[11, 0]"), std::string::npos) << f->title;
+}
