@@ -1,13 +1,16 @@
 #include "frontend/manifest.h"
 
+
 #include <cmath>
 
 #include <filesystem>
+#include <fstream>
 #include <fmt/format.h>
 #include <regex>
 #include <set>
 #include <toml++/toml.h>
 
+#include "frontend/host_wrapper.h"
 #include "frontend/input_error.h"
 #include "frontend/paths.h"
 #include "frontend/text_bounds.h"
@@ -276,12 +279,30 @@ class ManifestReader {
     return a;
   }
 
+  // A source given where a manifest is wanted: say what takes it rather than the TOML parser's complaint.
+  [[noreturn]] void notAManifest() const {
+    std::error_code ec;
+    std::string text;
+    if (fs::file_size(path_, ec) < (64u << 20)) {  // generated sources are kilobytes
+      std::ifstream in(path_, std::ios::binary);
+      text.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    if (hasHostWrapper(text))
+      throw InputError(path_, 0, "a generated source with its host wrapper (init()/call()): `tile-doctor check` reads it "
+                                 "as it is; for this command, `tile-doctor check FILE --keep DIR` writes a bundle per "
+                                 "launch (DIR/launch<N>_<kernel>/bundle.toml)");
+    throw InputError(path_, 0, "a kernel source, not a bundle manifest: a manifest (a .toml file with a [kernel] "
+                               "table) beside it names it (docs/bundle-format.md)");
+  }
+
   Bundle read(const std::vector<std::pair<std::string, std::string>>& overrides) {
     toml::table root;
     requireRegularFile(path_, "the manifest");
     try {
       root = toml::parse_file(path_);
     } catch (const toml::parse_error& e) {
+      static const std::set<std::string> sources = {".maca", ".cu", ".cuh", ".cpp", ".cc", ".hip", ".h"};
+      if (sources.count(fs::path(path_).extension().string())) notAManifest();
       throw InputError(path_, static_cast<int>(e.source().begin.line), std::string(e.description()));
     }
     Bundle b;
