@@ -5,11 +5,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <fmt/format.h>
 #include <regex>
 #include <set>
 #include <toml++/toml.h>
 
+#include "frontend/build_flags.h"
 #include "frontend/host_wrapper.h"
 #include "frontend/input_error.h"
 #include "frontend/paths.h"
@@ -379,6 +381,11 @@ class ManifestReader {
         std::string s = substitute(std::string(e.as_string()->get()), b.params, &e);
         if (std::string(key) == "flags") b.flags.push_back(s);
         else b.includeDirs.push_back((fs::path(b.dir) / s).string());
+      }
+      if (std::string(key) == "flags") {
+        if (std::optional<RefusedFlag> refused = refusedBuildFlag(b.flags, b.dir))
+          fail(n->as_array()->get(refused->index), refused->reason);
+        b.flags = bundleRelativeFlags(b.flags, b.dir);
       }
     }
 

@@ -460,3 +460,19 @@ TEST_F(BadInput, StorageShorterThanTheShapeEndsTheAllocation) {
   EXPECT_NE(r.output.find("\"coordinates\": [\n        1,\n        15\n      ]"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("of a strided view's storage"), std::string::npos) << r.output;
 }
+
+// A manifest's flags cannot load code into tile-doctor or write files (issue 32): each refused at its line
+// with the flag named; the flags kernel builds use still pass.
+TEST_F(BadInput, FlagsThatLoadCodeOrWriteFilesAreRefused) {
+  for (const char* flag : {"\"-fplugin=./evil.so\"", "\"-fpass-plugin=./evil.so\"", "\"-Xclang\", \"-load\"",
+                           "\"-MD\", \"-MF\", \"/tmp/td-planted\"", "\"-Wp,-MD,/tmp/td-planted\"", "\"-I/etc\"",
+                           "\"-I\", \"../..\"", "\"-include\", \"/etc/passwd\"", "\"--save-temps\""}) {
+    Cli r = checkWith("entry = \"k\"", std::string("entry = \"k\"\nflags = [") + flag + "]");
+    expectBadInput(r, "bundle.toml:4", "a manifest's flags may be");
+  }
+  std::filesystem::create_directories(dir_ / "include");
+  write("include/extra.h", "#define EXTRA 1\n");
+  Cli ok = checkWith("entry = \"k\"", "entry = \"k\"\nflags = [\"-DX=1\", \"-UY\", \"-std=c++17\", \"-O2\", "
+                                      "\"-Wno-unused\", \"-Iinclude\", \"-include\", \"include/extra.h\"]");
+  EXPECT_EQ(ok.code, 0) << ok.output;
+}
