@@ -161,6 +161,12 @@ int runBisect(BisectArgs& a, const std::vector<std::string>& argv, CLI::App* sub
                                        c.req.executor, jobs));
     jobs = 1;
   }
+  // Each probe is a whole check (its own compile and executor): more at once than cores only queues them.
+  int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (jobs > cores) {
+    report.notes.push_back(fmt::format("--jobs {} runs {} probes at once, one a core", jobs, cores));
+    jobs = cores;
+  }
   setup.parallel = std::max(1, jobs);
   if (setup.parallel > 1)
     setup.workerThreads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / setup.parallel);

@@ -34,6 +34,8 @@ namespace td::cli {
 
 namespace {
 
+constexpr double kLongestTimeoutSeconds = 1e6;
+
 std::vector<std::pair<std::string, std::string>> namedValues(const std::vector<std::string>& items, const char* option) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const std::string& p : items) {
@@ -276,6 +278,9 @@ void addCheckOptions(CLI::App* sub, const std::shared_ptr<CheckArgs>& args) {
         double t = std::strtod(v.c_str(), &end);
         if (end == v.c_str() || *end != '\0' || !std::isfinite(t) || t <= 0)
           return "--timeout must be a positive number of seconds, not '" + v + "'";
+        // Deadlines are clock arithmetic: a bound far past any run keeps them from overflowing into the past.
+        if (t > kLongestTimeoutSeconds)
+          return fmt::format("--timeout {} is over {} s (11.6 days), the longest tile-doctor waits", v, kLongestTimeoutSeconds);
         return "";
       });
   sub->add_option("--save-outputs", args->saveOutputs, "write every output buffer to DIR/NAME.npy");
