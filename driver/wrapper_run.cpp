@@ -7,6 +7,7 @@
 #include <optional>
 #include <sstream>
 #include <sys/wait.h>
+#include <toml++/toml.h>
 
 #include "driver/outputs.h"
 #include "driver/script_capture.h"
@@ -24,33 +25,21 @@ namespace td {
 
 namespace {
 
-constexpr uintmax_t kLargestDump = 64u << 20;  // generated sources are kilobytes; this is not one
-
-std::string readDump(const std::string& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) throw InputError(path, 0, "not a regular file");
-  if (fs::file_size(path, ec) > kLargestDump) throw InputError(path, 0, "over 64 MiB: not a generated source");
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (!in && !in.eof()) throw InputError(path, 0, "cannot read it");
-  return ss.str();
-}
-
-std::string tomlString(const std::string& s) {
+// A C string literal of `s` (the `#line` directive's file name).
+std::string cString(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     if (c == '"' || c == '\\') out += '\\', out += static_cast<char>(c);
-    else if (c < 0x20 || c == 0x7f) out += fmt::format("\\u{:04x}", c);
+    else if (c < 0x20 || c == 0x7f) out += fmt::format("\\{:03o}", c);
     else out += static_cast<char>(c);
   }
   return out + "\"";
 }
 
-std::string tomlList(const std::vector<std::string>& items) {
-  std::string out = "[";
-  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + tomlString(items[i]);
-  return out + "]";
+toml::array stringArray(const std::vector<std::string>& items) {
+  toml::array a;
+  for (const std::string& s : items) a.push_back(s);
+  return a;
 }
 
 // Where the installed TileLang (tilelang-metax installs as `tilelang` too) lives, without importing it.
@@ -90,7 +79,11 @@ Templates templatesOf(const HostWrapper& w, const WrapperCheckRequest& req, cons
   if (w.dialect == "cuda") t.headers = "cuda";  // TileLang's CUDA templates need the SDK (docs/guide-tilelang.md)
   if (w.templates.empty()) return t;
   std::string family = fs::path(w.templates).filename().string();  // maca, hip, cuda
-  std::string tilelang = installedTilelang(tmp);
+  std::optional<std::string> found;  // the installed TileLang, asked of Python only when needed
+  auto tilelang = [&]() -> const std::string& {
+    if (!found) found = installedTilelang(tmp);
+    return *found;
+  };
   if (!req.templatesDir.empty()) {
     fs::path dir = fs::absolute(req.templatesDir);
     if (fs::is_directory(dir / "tl_templates" / family)) t.include.push_back(dir.string());
@@ -100,20 +93,21 @@ Templates templatesOf(const HostWrapper& w, const WrapperCheckRequest& req, cons
       throw InputError("--maca-templates", 0, fmt::format("{} holds no tl_templates/{} (give tilelang-metax's src/ folder)",
                                                           req.templatesDir, family));
   } else {
-    fs::path src = fs::path(tilelang) / "src";
-    if (tilelang.empty() || !fs::is_directory(src / "tl_templates" / family))
+    fs::path src = fs::path(tilelang()) / "src";
+    if (tilelang().empty() || !fs::is_directory(src / "tl_templates" / family))
       throw InputError(path, w.templatesLine,
                        fmt::format("the source includes <{}/...>, and no installed TileLang has them ({}): give "
                                    "--maca-templates DIR (the src/ folder of tilelang-metax or TileLang, holding "
                                    "tl_templates/{}), or set TILE_DOCTOR_PYTHON to an interpreter that has it",
-                                   w.templates, tilelang.empty() ? capturePython() + " finds no tilelang" : tilelang, family));
+                                   w.templates, tilelang().empty() ? capturePython() + " finds no tilelang" : tilelang(), family));
     t.include.push_back(src.string());
   }
   // TileLang's CUDA templates and tilelang-metax's MACA ones build on CuTe: CUTLASS's, compiled against the
   // CUDA SDK's headers (its config includes the runtime's), the MACA prelude on top for MACA sources.
+  if (family != "cuda" && family != "maca") return t;
   std::string cutlass = cutlassOf(fs::path(t.include.front()).parent_path());
-  if (cutlass.empty()) cutlass = cutlassOf(tilelang);
-  if ((family == "cuda" || family == "maca") && !cutlass.empty()) {
+  if (cutlass.empty()) cutlass = cutlassOf(tilelang());
+  if (!cutlass.empty()) {
     t.include.push_back(cutlass);
     if (!findCudaSdk().empty()) t.headers = "cuda";
   }
@@ -152,7 +146,7 @@ class WrapperChecker {
     source_ = (fs::path(folder_) / fs::path(path_).filename()).string();
     std::ofstream out(source_, std::ios::binary);
     // The compile reads the user's file names and lines: findings point at the dump, not at this copy.
-    out << "#line 1 " << tomlString(fs::absolute(path_).string()) << "\n" << w_.deviceSource;
+    out << "#line 1 " << cString(fs::absolute(path_).string()) << "\n" << w_.deviceSource;
     if (!out.flush()) throw std::runtime_error("cannot write " + source_);
   }
 
@@ -162,17 +156,23 @@ class WrapperChecker {
   std::string writeManifest(int n, const WrapperLaunch& l) {
     std::string dir = (fs::path(folder_) / fmt::format("launch{}_{}", n, l.kernel)).string();
     fs::create_directories(dir);
-    std::string m = fmt::format("# launch {} of {}'s call() (line {}), written by tile-doctor\n[kernel]\n", n, path_, l.line);
-    m += fmt::format("source = {}\nentry = {}\ndialect = {}\nheaders = {}\n", tomlString(source_), tomlString(l.kernel),
-                     tomlString(w_.dialect), tomlString(templates_.headers));
-    if (!templates_.include.empty()) m += "include = " + tomlList(templates_.include) + "\n";
-    m += "\n[params]\n";
-    for (const auto& [name, value] : params_) m += fmt::format("{} = {}\n", tomlString(name), value);
-    m += fmt::format("\n[launch]\ngrid = {}\nblock = {}\nshared = {}\n", tomlList({l.grid.begin(), l.grid.end()}),
-                     tomlList({l.block.begin(), l.block.end()}), tomlString(l.shared));
-    for (const std::string& name : l.args) m += argEntry(*param(name), l);
+    toml::table kernel{{"source", source_}, {"entry", l.kernel}, {"dialect", w_.dialect}, {"headers", templates_.headers}};
+    if (!templates_.include.empty()) kernel.insert("include", stringArray(templates_.include));
+    toml::table params;
+    for (const auto& [name, value] : params_) params.insert(name, value);
+    toml::array args;
+    for (const std::string& name : l.args) args.push_back(argEntry(*param(name), l));
+    toml::table root{{"kernel", std::move(kernel)},
+                     {"params", std::move(params)},
+                     {"launch", toml::table{{"grid", stringArray({l.grid.begin(), l.grid.end()})},
+                                            {"block", stringArray({l.block.begin(), l.block.end()})},
+                                            {"shared", l.shared}}},
+                     {"args", std::move(args)}};
     std::string manifest = dir + "/bundle.toml";
-    std::ofstream(manifest, std::ios::binary) << m;
+    std::ofstream out(manifest, std::ios::binary);
+    out << fmt::format("# launch {} of {}'s call() (line {}), written by tile-doctor\n", n, path_, l.line)
+        << toml::toml_formatter(root) << "\n";
+    if (!out.flush()) throw std::runtime_error("cannot write " + manifest);
     return manifest;
   }
 
@@ -202,12 +202,11 @@ class WrapperChecker {
     return s.empty() ? "it takes none" : "its buffers: " + s;
   }
 
-  std::string argEntry(const WrapperParam& p, const WrapperLaunch& l) const {
+  toml::table argEntry(const WrapperParam& p, const WrapperLaunch& l) const {
     if (!p.type)
       throw InputError(path_, l.line, fmt::format("the launch passes '{}' of type '{}', which tile-doctor has no {} of",
                                                   p.name, p.typeText, p.isPointer ? "buffers" : "scalars"));
-    std::string e = fmt::format("\n[[args]]\nname = {}\n", tomlString(p.name));
-    if (!p.isPointer) return e + fmt::format("type = {}\nvalue = {}\n", tomlString(elemTypeName(*p.type)), tomlString(p.name));
+    if (!p.isPointer) return toml::table{{"name", p.name}, {"type", elemTypeName(*p.type)}, {"value", p.name}};
     auto shape = shapes_.find(p.name);
     if (shape == shapes_.end())
       throw InputError(path_, w_.callLine, fmt::format("buffer '{}' ({}) has no shape (the generated code does not state "
@@ -216,11 +215,12 @@ class WrapperChecker {
     std::vector<std::string> dims;
     std::stringstream ss(shape->second);
     for (std::string d; std::getline(ss, d, ',');) dims.push_back(d);
-    e += fmt::format("type = {}\nshape = {}\noutput = true\n", tomlString(std::string(elemTypeName(*p.type)) + "*"), tomlList(dims));
-    if (auto it = written_.find(p.name); it != written_.end()) return e + fmt::format("init = {}\n", tomlString("file(" + tomlString(it->second) + ")"));
-    if (auto it = inits_.find(p.name); it != inits_.end()) return e + fmt::format("init = {}\n", tomlString(it->second));
     // Integers are indices, offsets and masks more often than data: zeros index nothing out of bounds.
-    return e + fmt::format("init = {}\n", tomlString(isFloat(*p.type) ? "uniform(-1, 1)" : "zeros"));
+    std::string init = isFloat(*p.type) ? "uniform(-1, 1)" : "zeros";
+    if (auto it = inits_.find(p.name); it != inits_.end()) init = it->second;
+    if (auto it = written_.find(p.name); it != written_.end()) init = "file(\"" + it->second + "\")";
+    return toml::table{{"name", p.name}, {"type", std::string(elemTypeName(*p.type)) + "*"}, {"shape", stringArray(dims)},
+                       {"output", true}, {"init", init}};
   }
 
   const WrapperCheckRequest& req_;
@@ -251,20 +251,11 @@ CheckResult checkLaunch(const CheckRequest& req, const std::string& dump, const 
 
 }  // namespace
 
-bool isWrapperSource(const std::string& path) {
-  fs::path p(path);
-  if (p.extension() == ".maca") return true;
-  static const char* sources[] = {".cu", ".cpp", ".cc", ".hip", ".cuh"};
-  bool source = false;
-  for (const char* ext : sources) source |= p.extension() == ext;
-  std::error_code ec;
-  if (!source || !fs::is_regular_file(p, ec) || fs::file_size(p, ec) > kLargestDump) return false;
-  return hasHostWrapper(readDump(path));
-}
+bool isWrapperSource(const std::string& path) { return isHostWrapperFile(path); }
 
 RunSet checkWrapperRuns(const WrapperCheckRequest& req) {
   const std::string& path = req.check.bundlePath;
-  HostWrapper w = readHostWrapper(path, readDump(path));
+  HostWrapper w = readHostWrapper(path, readKernelSource(path));
   TemporaryFolder tmp("dump");
   std::string folder = req.keep.empty() ? tmp.path() : req.keep;
   std::error_code ec;

@@ -14,12 +14,14 @@ struct RefusedFlag {
   std::string reason;  // what is wrong with it
 };
 
-// The first flag a manifest may not pass, if any; `bundleDir` is the manifest's folder.
-std::optional<RefusedFlag> refusedBuildFlag(const std::vector<std::string>& flags, const std::string& bundleDir);
+struct BuildFlags {
+  std::vector<std::string> flags;     // as clang takes them: paths named relative to the bundle made absolute there
+  std::optional<RefusedFlag> refused; // the first flag a manifest may not pass (then `flags` is incomplete)
+};
 
-// The flags with the paths they name made the bundle's: a relative -I folder, and a relative -include file
-// that exists in the bundle's folder, become absolute there (clang would read them from the working
-// directory); a header name the include path resolves stays as it is. Call after refusedBuildFlag.
-std::vector<std::string> bundleRelativeFlags(const std::vector<std::string>& flags, const std::string& bundleDir);
+// A manifest's flags checked and made the bundle's: a relative -I folder, and a relative -include file that
+// exists in the bundle's folder, become absolute there (clang would read them from the working directory);
+// a header name the include path resolves stays as it is. `bundleDir` is the manifest's folder.
+BuildFlags bundleBuildFlags(const std::vector<std::string>& flags, const std::string& bundleDir);
 
 }  // namespace td

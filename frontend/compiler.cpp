@@ -33,6 +33,7 @@ extern const char td_fp16_h[];
 extern const char td_sdk_builtins_h[];
 extern const char td_abi_h[];
 extern const char td_async_copy_h[];
+extern const char td_warp_size_h[];
 
 namespace td {
 namespace {
@@ -50,6 +51,7 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const std::string
   addFile(*mem, std::string(kPreludeDir) + "/td_prelude.h", td_prelude_h);
   addFile(*mem, std::string(kPreludeDir) + "/td_fp16.h", td_fp16_h);
   addFile(*mem, std::string(kPreludeDir) + "/td_abi.h", td_abi_h);
+  addFile(*mem, std::string(kPreludeDir) + "/td_warp_size.h", td_warp_size_h);
   // clang's __clang_cuda_intrinsics.h includes the SDK's crt/sm_70_rt.hpp; the match/reduce intrinsics it
   // would add are not part of the prelude. With the SDK (a HIP or MACA source on it too) the SDK's own.
   if (opts.cudaSdk.empty()) addFile(*mem, std::string(kPreludeDir) + "/crt/sm_70_rt.hpp", "#pragma once\n");

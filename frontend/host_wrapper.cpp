@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <filesystem>
+#include <fstream>
 #include <regex>
+#include <set>
+#include <sstream>
 
 #include "frontend/input_error.h"
 
@@ -13,6 +17,7 @@ namespace {
 // Longer expressions and declarations are not generated code (the manifest's expressions stop there too);
 // bounding them also bounds std::regex's recursion.
 constexpr size_t kLongestExpression = 4096;
+constexpr uintmax_t kLargestSource = 64u << 20;
 
 // The text with comments turned to spaces (newlines kept), so that patterns and brackets see code only.
 std::string withoutComments(const std::string& s) {
@@ -230,11 +235,23 @@ class LaunchReader {
     return out;
   }
 
-  size_t parenAfter(size_t pos, size_t at) const {
+  // The text inside the parentheses that open after `pos`, their closing found once.
+  std::string parenthesised(size_t pos, size_t at) const {
     size_t open = code_.find('(', pos);
     size_t close = open == std::string::npos ? open : closingOf(code_, open);
     if (close == std::string::npos) bad(at, "the launch's argument list does not close");
-    return open;
+    return code_.substr(open + 1, close - open - 1);
+  }
+
+  // The launch's grid, block and dynamic shared memory as written, each a C expression of bounded length
+  // (the manifest's expressions stop there too, and std::regex recurses per character).
+  void configure(WrapperLaunch& l, size_t at, const std::string& grid, const std::string& block,
+                 const std::string& shared) const {
+    if (grid.size() + block.size() > kLongestExpression || shared.size() > kLongestExpression)
+      bad(at, "a launch configuration over 4096 characters");
+    l.grid = dims(grid);
+    l.block = dims(block);
+    if (!trim(shared).empty()) l.shared = manifestExpr(shared);
   }
 
   WrapperLaunch chevron(size_t at, const std::string& kernel) const {
@@ -247,29 +264,20 @@ class LaunchReader {
     if (cfgEnd - cfg > kLongestExpression) bad(at, "a launch configuration over 4096 characters");
     std::vector<std::string> cfgParts = topLevelSplit(code_.substr(cfg, cfgEnd - cfg));
     if (cfgParts.size() < 2) bad(at, "a launch needs <<<grid, block[, shared[, stream]]>>>");
-    l.grid = dims(cfgParts[0]);
-    l.block = dims(cfgParts[1]);
-    if (cfgParts.size() > 2) l.shared = manifestExpr(cfgParts[2]);
-    size_t open = parenAfter(cfgEnd, at);
-    l.args = argsOf(at, code_.substr(open + 1, closingOf(code_, open) - open - 1));
+    configure(l, at, cfgParts[0], cfgParts[1], cfgParts.size() > 2 ? cfgParts[2] : "");
+    l.args = argsOf(at, parenthesised(cfgEnd, at));
     return l;
   }
 
   WrapperLaunch launchEx(size_t at, size_t from) const {
     WrapperLaunch l;
     l.line = lineAt(code_, at);
-    size_t open = parenAfter(at, at);
-    std::vector<std::string> parts = topLevelSplit(code_.substr(open + 1, closingOf(code_, open) - open - 1));
+    std::vector<std::string> parts = topLevelSplit(parenthesised(at, at));
     if (parts.size() < 2) bad(at, "cudaLaunchKernelEx(&config, KERNEL, ...) expected");
     l.kernel = trim(parts[1]);
     std::string grid = configField(code_, from, at, "gridDim"), block = configField(code_, from, at, "blockDim");
-    if (grid.size() + block.size() > kLongestExpression) bad(at, "a launch configuration over 4096 characters");
     if (grid.empty() || block.empty()) bad(at, "the launch's config.gridDim and config.blockDim are not set before it");
-    l.grid = dims(grid);
-    l.block = dims(block);
-    std::string shared = configField(code_, from, at, "dynamicSmemBytes");
-    if (shared.size() > kLongestExpression) bad(at, "a launch configuration over 4096 characters");
-    if (!shared.empty()) l.shared = manifestExpr(shared);
+    configure(l, at, grid, block, configField(code_, from, at, "dynamicSmemBytes"));
     for (size_t i = 2; i < parts.size(); ++i) l.args.push_back(paramOf(at, parts[i]));
     return l;
   }
@@ -279,14 +287,10 @@ class LaunchReader {
   WrapperLaunch cooperative(size_t at, size_t from) const {
     WrapperLaunch l;
     l.line = lineAt(code_, at);
-    size_t open = parenAfter(at, at);
-    std::vector<std::string> parts = topLevelSplit(code_.substr(open + 1, closingOf(code_, open) - open - 1));
+    std::vector<std::string> parts = topLevelSplit(parenthesised(at, at));
     if (parts.size() < 4) bad(at, "a cooperative launch needs (kernel, grid, block, args[, shared, stream])");
-    if (parts[1].size() + parts[2].size() > kLongestExpression) bad(at, "a launch configuration over 4096 characters");
     l.kernel = identifierBefore(parts[0], parts[0].size());  // `(void*)KERNEL`
-    l.grid = dims(parts[1]);
-    l.block = dims(parts[2]);
-    if (parts.size() > 4 && parts[4].size() <= kLongestExpression) l.shared = manifestExpr(parts[4]);
+    configure(l, at, parts[1], parts[2], parts.size() > 4 ? parts[4] : "");
     std::string array = trim(parts[3]);
     size_t name = code_.rfind(array, at);
     while (name != std::string::npos && name >= from && code_.find_first_not_of(" \t", name + array.size()) != code_.find('[', name))
@@ -312,6 +316,33 @@ std::string dialectOf(const std::string& path, const std::string& code) {
 }
 
 }  // namespace
+
+bool isKernelSourceName(const std::string& path) {
+  static const std::set<std::string> sources = {".maca", ".cu", ".cuh", ".cpp", ".cc", ".hip", ".h"};
+  return sources.count(std::filesystem::path(path).extension().string()) > 0;
+}
+
+std::string readKernelSource(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) throw InputError(path, 0, "not a regular file");
+  if (fs::file_size(path, ec) > kLargestSource) throw InputError(path, 0, "over 64 MiB: not a generated source");
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (!in && !in.eof()) throw InputError(path, 0, "cannot read it");
+  return ss.str();
+}
+
+bool isHostWrapperFile(const std::string& path) {
+  if (std::filesystem::path(path).extension() == ".maca") return true;
+  if (!isKernelSourceName(path)) return false;
+  try {
+    return hasHostWrapper(readKernelSource(path));
+  } catch (const InputError&) {
+    return false;  // not a readable source of the size generated ones have: whatever reads it says so
+  }
+}
 
 bool hasHostWrapper(const std::string& text) {
   std::string code = withoutComments(text);

@@ -44,6 +44,16 @@ struct HostWrapper {
 // True when the text has a wrapper's `call(` host function (a dump rather than a plain kernel source).
 bool hasHostWrapper(const std::string& text);
 
+// A file named as kernel source: .maca, .cu, .cuh, .cpp, .cc, .hip, .h.
+bool isKernelSourceName(const std::string& path);
+
+// A kernel source's text; InputError when it is not a regular file or is over 64 MiB (generated sources
+// are kilobytes).
+std::string readKernelSource(const std::string& path);
+
+// A kernel-source file holding a wrapper's call(): what `check` reads as a dump (a .maca file always is one).
+bool isHostWrapperFile(const std::string& path);
+
 // Reads `text` (the file `path`, for messages). InputError at the line for what it cannot read: no
 // call(), a launch form it does not know, a launch argument that is not one of call()'s parameters.
 HostWrapper readHostWrapper(const std::string& path, const std::string& text);

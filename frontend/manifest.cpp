@@ -1,10 +1,8 @@
 #include "frontend/manifest.h"
 
-
 #include <cmath>
 
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <fmt/format.h>
 #include <regex>
@@ -283,13 +281,7 @@ class ManifestReader {
 
   // A source given where a manifest is wanted: say what takes it rather than the TOML parser's complaint.
   [[noreturn]] void notAManifest() const {
-    std::error_code ec;
-    std::string text;
-    if (fs::file_size(path_, ec) < (64u << 20)) {  // generated sources are kilobytes
-      std::ifstream in(path_, std::ios::binary);
-      text.assign(std::istreambuf_iterator<char>(in), {});
-    }
-    if (hasHostWrapper(text))
+    if (isHostWrapperFile(path_))
       throw InputError(path_, 0, "a generated source with its host wrapper (init()/call()): `tile-doctor check` reads it "
                                  "as it is; for this command, `tile-doctor check FILE --keep DIR` writes a bundle per "
                                  "launch (DIR/launch<N>_<kernel>/bundle.toml)");
@@ -303,8 +295,7 @@ class ManifestReader {
     try {
       root = toml::parse_file(path_);
     } catch (const toml::parse_error& e) {
-      static const std::set<std::string> sources = {".maca", ".cu", ".cuh", ".cpp", ".cc", ".hip", ".h"};
-      if (sources.count(fs::path(path_).extension().string())) notAManifest();
+      if (isKernelSourceName(path_)) notAManifest();
       throw InputError(path_, static_cast<int>(e.source().begin.line), std::string(e.description()));
     }
     Bundle b;
@@ -383,9 +374,9 @@ class ManifestReader {
         else b.includeDirs.push_back((fs::path(b.dir) / s).string());
       }
       if (std::string(key) == "flags") {
-        if (std::optional<RefusedFlag> refused = refusedBuildFlag(b.flags, b.dir))
-          fail(n->as_array()->get(refused->index), refused->reason);
-        b.flags = bundleRelativeFlags(b.flags, b.dir);
+        BuildFlags checked = bundleBuildFlags(b.flags, b.dir);
+        if (checked.refused) fail(n->as_array()->get(checked.refused->index), checked.refused->reason);
+        b.flags = std::move(checked.flags);
       }
     }
 

@@ -9,14 +9,11 @@
 #ifdef __CUDACC_VER_MAJOR__  // headers = "cuda" (CuTe/CUTLASS code): the SDK's half and bfloat16 stand for MACA's
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
-// clang's CUDA headers fixed warpSize at 32 before this file; the wave's size is the executor's, read where
-// an int is wanted (the prelude's warpSize, td_prelude.h). A macro here: code declaring its own
-// (`constexpr int warpSize = 64;` in a namespace or class) still compiles.
-extern "C" __device__ __attribute__((const)) int __td_warp_size(void);
-struct __td_maca_wave_size {
-  __device__ operator int() const { return __td_warp_size(); }
-};
-static __device__ constexpr __td_maca_wave_size __td_maca_warpSize{};
+// clang's CUDA headers fixed warpSize at 32 before this file; the wave's size is the executor's, as the
+// prelude's warpSize reads it. A macro here: code declaring its own (`constexpr int warpSize = 64;` in a
+// namespace or class) still compiles.
+#include <td_warp_size.h>
+static __device__ constexpr __td_warp_size_value __td_maca_warpSize{};
 #define warpSize __td_maca_warpSize
 #endif
 

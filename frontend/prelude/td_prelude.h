@@ -85,10 +85,7 @@ struct dim3 {
 #define warpSize __td_clang_warp_size_32
 #include <__clang_cuda_builtin_vars.h>
 #undef warpSize
-extern "C" __device__ __attribute__((const)) int __td_warp_size(void);
-struct __td_warp_size_value {
-  __device__ operator int() const { return __td_warp_size(); }
-};
+#include "td_warp_size.h"
 static __device__ constexpr __td_warp_size_value warpSize{};
 #include <__clang_cuda_libdevice_declares.h>
 #include <__clang_cuda_device_functions.h>
@@ -181,7 +178,6 @@ __device__ static inline void __assert_fail(const char* message, const char* fil
 #endif
 
 #include "td_async_copy.h"
-}
 
 #ifndef TD_HIP_DIALECT  // HIP code has its own half types (td_hip.h; TileLang's templates: half_t = _Float16)
 #include "td_fp16.h"

@@ -14,4 +14,3 @@ extern "C" __device__ __attribute__((noinline)) unsigned short __usAtomicCAS(uns
 }
 
 #include "td_async_copy.h"
-}

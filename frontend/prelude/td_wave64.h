@@ -18,7 +18,7 @@ template <typename T, typename F> __device__ inline T __td_shfl_words(T v, F shu
 // The wave's shuffles of one 32-bit word (and of an 8-byte value, word by word), as clang's __shfl*
 // compute them but with the executor's wave size (__td_warp_size) in the control word: the same under the
 // prelude and under the CUDA SDK's headers, where clang's own are fixed at 32 lanes.
-extern "C" __device__ __attribute__((const)) int __td_warp_size(void);
+#include <td_warp_size.h>
 #define TD_WAVE_SHUFFLE(NAME, INTRINSIC, CLAMP, OFFSET)                                                    \
   __device__ inline int NAME(int v, OFFSET o, int width) {                                                 \
     return INTRINSIC(v, o, ((__td_warp_size() - width) << 8) | (CLAMP));                                   \
