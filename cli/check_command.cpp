@@ -136,7 +136,7 @@ int checkInputs(CheckArgs& args, const std::string& command) {
   std::optional<Baseline> baseline;
   if (!args.baseline.empty()) baseline = baselineOf(args);
   std::optional<RunDb> db;
-  if (!args.db.empty()) db.emplace(args.db);
+  if (!args.db.empty()) db.emplace(args.db).requireWritable();
   ReportSink sink(args);
   std::vector<RunSet> sets;
   std::optional<CheckResult> outputs;
@@ -147,9 +147,9 @@ int checkInputs(CheckArgs& args, const std::string& command) {
     }
     try {
       sets.push_back(runInput(args, input, nullptr));
-    } catch (...) {  // one input's stop is reported among the others; tile-doctor's own failure ends the run
+    } catch (...) {  // one input's stop, an internal error included, is its outcome: the others still run
+      if (terminating()) throw;
       Stop stop = stopOfCurrentException(input);
-      if (stop.code == 4) throw;
       sets.push_back(stoppedInput(input, stop.code, stop.where, stop.message));
     }
   }
@@ -160,16 +160,28 @@ int checkInputs(CheckArgs& args, const std::string& command) {
   }
   if (baseline) applyBaseline(*baseline, sets, ci);
   int code = exitCodeOf(sets);
+  // The history is written before the report (a report read as final is in it), but a history that cannot
+  // be written does not lose the report: it is written, then the error is.
+  std::exception_ptr unrecorded;
   if (db) {
     RunRecord rec{command, args.req.target.empty() ? kDefaultTarget : args.req.target, args.req.executor, args.lowering,
                   args.shard, args.params,
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()};
-    db->record(rec, sets, code);
+    try {
+      db->record(rec, sets, code);
+    } catch (const InputError&) {
+      unrecorded = std::current_exception();
+    }
   }
   sink.write(makeReporter(args.format, sink.colour())->renderAll(sets, ci));
+  if (unrecorded) std::rethrow_exception(unrecorded);
   if (outputs) saveOutputs(*outputs, args.saveOutputs);
   return code;
 }
+
+// Set once a run's report is written: a later stop (the history, --save-outputs) is said on stderr and in
+// the exit code, and never replaces the report with a stop object.
+bool gReportWritten = false;
 
 }  // namespace
 
@@ -190,7 +202,9 @@ ReportSink::ReportSink(const std::string& path) : path_(path) {
     std::error_code ec;
     auto st = std::filesystem::status(path_, ec);
     direct_ = !ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st);
-    staging_ = direct_ ? path_ : fmt::format("{}.tile-doctor-{}.tmp", path_, ::getpid());
+    if (!direct_) removeStaleStaging(path_);  // a run killed by SIGKILL could not remove its own
+    staging_ = direct_ ? path_ : stagingPath(path_);
+    if (!direct_) std::filesystem::remove(staging_, ec);  // a link planted at the staging name is not followed
     file_.open(staging_);
     if (!file_) throw InputError(path_, 0, "cannot write the report");
     if (!direct_) adoptTemporary(staging_);  // removed if a signal ends the run
@@ -222,12 +236,14 @@ void ReportSink::write(const std::string& text) {
     if (ec) throw InputError(path_, 0, "cannot write the report: " + ec.message());
   }
   written_ = true;
+  gReportWritten = true;
 }
 
 // With --format json a run that stops still writes JSON: the error (kind, file, line, message) and the
 // exit code, where the report would have gone. Best effort: it never hides the error it describes.
 void writeStopReport(const std::string& format, const std::string& out, int exitCode, const char* kind,
                     const std::string& file, int line, const std::string& message) {
+  if (terminating() || gReportWritten) return;  // the last complete report stays as it is
   try {
     std::unique_ptr<Reporter> reporter = makeReporter(format, false);
     std::string text = reporter ? reporter->renderStop(exitCode, kind, file, line, message) : "";
@@ -362,7 +378,6 @@ int runWritingStops(CheckArgs& args, const std::function<int()>& work) {
   args.scriptArgs = gScriptArguments;
   try {
     parseParams(args);
-    removeStaleTemporaries("capture");  // a run killed by SIGKILL could not remove its own
     setCompileTimeLimit(std::max(args.req.launch.timeoutSeconds, 120.0));
     if (args.reportOwnsStdout()) args.req.launch.devicePrintFd = 2;
     args.req.launch.showProgress = args.format == "text" && isatty(STDERR_FILENO);

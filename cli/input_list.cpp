@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fnmatch.h>
-#include <fstream>
+#include <sstream>
 #include <glob.h>
 #include <regex>
 
@@ -19,10 +19,16 @@ namespace fs = std::filesystem;
 
 bool isManifest(const fs::path& p) {
   if (p.extension() != ".toml") return false;
-  std::ifstream in(p);
+  std::string text;
+  try {
+    text = readInputFile(p.string(), "the manifest", 16u << 20);
+  } catch (const InputError&) {
+    return true;  // a .toml that cannot be read is checked, so that the check says why, not skipped unseen
+  }
+  std::istringstream in(text);
   static const std::regex kernelTable(R"(^\s*\[kernel\]\s*(#.*)?$)");
   for (std::string line; std::getline(in, line);)
-    if (std::regex_match(line, kernelTable)) return true;
+    if (line.size() <= 4096 && std::regex_match(line, kernelTable)) return true;  // std::regex recurses per character
   return false;
 }
 

@@ -63,6 +63,7 @@ static int run(int argc, char** argv) {
                             "command line", 0, e.what());
     return 2;
   }
+  td::removeStaleTemporaries();  // what runs killed by SIGKILL could not remove themselves
   try {
     if (app.got_subcommand("check")) return check();
     if (app.got_subcommand("targets")) return targets();

@@ -69,7 +69,6 @@ ScriptDiffReport runScriptDiff(const ScriptDiffRequest& req) {
     report.referenceText = fmt::format("saved outputs in {} (a folder per launch; their inputs are not compared: the "
                                        "script must make the same ones, seeded)", refDir);
   } else if (report.against.kind != Against::Fp64) {
-    removeStaleTemporaries("diff");
     saved.emplace("diff");
     refDir = saved->path() + "/outputs";
     refInputs = saved->path() + "/inputs";

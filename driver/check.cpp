@@ -4,6 +4,7 @@
 #include "checks/sync/ignored_barrier.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <iterator>
 #include <fmt/format.h>
@@ -149,6 +150,10 @@ CheckResult runCheck(const CheckRequest& req) {
   CheckSet checks = CheckSet::parse(req.checks, req.settings);
   res.bundle = loadBundle(req.bundlePath, req.params);
   const Bundle& b = res.bundle;
+  // Fault injection for the tests of what a run does with an internal error (one input of many fails
+  // inside tile-doctor): the entry named fails as our own bug would.
+  if (const char* fail = std::getenv("TILE_DOCTOR_TEST_INTERNAL_ERROR"); fail && b.entry == fail)
+    throw std::logic_error("injected by TILE_DOCTOR_TEST_INTERNAL_ERROR for " + b.entry);
   const LineMap scriptLines = b.lineMapPath.empty() ? LineMap{} : loadLineMap(b.lineMapPath);
   refuseMacaOnWave32(b, profile);
   bool onGpu = chooseExecutor(req) == "cuda";  // the GPU always runs the whole grid

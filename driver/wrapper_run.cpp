@@ -172,7 +172,7 @@ class WrapperChecker {
     std::ofstream out(manifest, std::ios::binary);
     out << fmt::format("# launch {} of {}'s call() (line {}), written by tile-doctor\n", n, path_, l.line)
         << toml::toml_formatter(root) << "\n";
-    if (!out.flush()) throw std::runtime_error("cannot write " + manifest);
+    if (!out.flush()) throw InputError(manifest, 0, "cannot write the launch's manifest");
     return manifest;
   }
 

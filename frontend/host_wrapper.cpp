@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <set>
-#include <sstream>
 
+#include "frontend/paths.h"
 #include "frontend/input_error.h"
 
 namespace td {
@@ -323,15 +322,7 @@ bool isKernelSourceName(const std::string& path) {
 }
 
 std::string readKernelSource(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) throw InputError(path, 0, "not a regular file");
-  if (fs::file_size(path, ec) > kLargestSource) throw InputError(path, 0, "over 64 MiB: not a generated source");
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (!in && !in.eof()) throw InputError(path, 0, "cannot read it");
-  return ss.str();
+  return readInputFile(path, "the kernel source", kLargestSource);
 }
 
 bool isHostWrapperFile(const std::string& path) {

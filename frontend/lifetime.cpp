@@ -134,17 +134,47 @@ TemporaryFolder::~TemporaryFolder() {
   releaseTemporary(path_);
 }
 
-void removeStaleTemporaries(const std::string& what) {
-  std::string prefix = "tile-doctor-" + what + "-";
+namespace {
+
+// The pid in NAME at `from`, up to `end`; 0 when there is none.
+pid_t pidAt(const std::string& name, size_t from, size_t end) {
+  if (end == std::string::npos || end <= from || end - from > 10) return 0;
+  if (name.find_first_not_of("0123456789", from) < end) return 0;
+  return static_cast<pid_t>(std::atol(name.substr(from, end - from).c_str()));
+}
+
+bool gone(pid_t owner) { return owner > 0 && owner != ::getpid() && ::kill(owner, 0) != 0 && errno == ESRCH; }
+
+}  // namespace
+
+void removeStaleTemporaries() {
+  const std::string prefix = "tile-doctor-";
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(fs::temp_directory_path(), ec)) {
     std::string name = e.path().filename().string();
     if (name.rfind(prefix, 0) != 0) continue;
-    size_t end = name.find('-', prefix.size());
-    if (end == std::string::npos) continue;
-    pid_t owner = static_cast<pid_t>(std::atol(name.substr(prefix.size(), end - prefix.size()).c_str()));
-    if (owner <= 0 || (::kill(owner, 0) != 0 && errno == ESRCH)) fs::remove_all(e.path(), ec);
+    size_t kindEnd = name.find('-', prefix.size());  // tile-doctor-<kind>-<pid>-...
+    if (kindEnd == std::string::npos) continue;
+    size_t pidEnd = name.find('-', kindEnd + 1);
+    if (gone(pidAt(name, kindEnd + 1, pidEnd))) fs::remove_all(e.path(), ec);
   }
 }
+
+std::string stagingPath(const std::string& path) { return path + ".tile-doctor-" + std::to_string(::getpid()) + ".tmp"; }
+
+void removeStaleStaging(const std::string& path) {
+  fs::path p(path);
+  std::string stem = p.filename().string() + ".tile-doctor-";
+  fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    std::string name = e.path().filename().string();
+    if (name.rfind(stem, 0) != 0 || name.size() < stem.size() + 5 || name.compare(name.size() - 4, 4, ".tmp") != 0)
+      continue;
+    if (gone(pidAt(name, stem.size(), name.size() - 4)) && e.is_regular_file(ec)) fs::remove(e.path(), ec);
+  }
+}
+
+bool terminating() { return gTerminating.load(); }
 
 }  // namespace td

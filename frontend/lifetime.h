@@ -33,9 +33,19 @@ void adoptTemporary(const std::string& path);
 void releaseTemporary(const std::string& path);
 
 // "tile-doctor-capture-<pid>-": the prefix of this process's temporary folders under the temp folder;
-// removeStaleTemporaries() removes those of processes that no longer exist.
+// removeStaleTemporaries() removes those of processes that no longer exist, of every kind (capture,
+// bisect, dump, diff, ptxas): main() calls it once a run, so a SIGKILL leaves nothing for long.
 std::string temporaryPrefix(const std::string& what);
-void removeStaleTemporaries(const std::string& what);
+void removeStaleTemporaries();
+
+// "PATH.tile-doctor-<pid>.tmp": where a file written beside its final name is staged; the stale ones of
+// processes that no longer exist, beside `path`, are removed by removeStaleStaging(path).
+std::string stagingPath(const std::string& path);
+void removeStaleStaging(const std::string& path);
+
+// True once a termination signal is being handled: what ends in an error now does so because the tool is
+// being stopped, and must not replace a report already written.
+bool terminating();
 
 // A fresh folder under the temp folder (temporaryPrefix(what) + a number), removed when it goes out of
 // scope or a termination signal ends the tool.

@@ -1,6 +1,6 @@
 #include "frontend/line_map.h"
 
-#include <fstream>
+#include <sstream>
 
 #include "frontend/input_error.h"
 #include "frontend/paths.h"
@@ -9,9 +9,7 @@
 namespace td {
 
 LineMap loadLineMap(const std::string& path) {
-  requireRegularFile(path, "the line map");
-  std::ifstream in(path);
-  if (!in) throw InputError(path, 0, "cannot read the line map");
+  std::istringstream in(readInputFile(path, "the line map", 64u << 20));
   LineMap map;
   std::string text;
   for (int lineNo = 1; std::getline(in, text); ++lineNo) {

@@ -22,6 +22,7 @@ namespace td {
 namespace {
 constexpr size_t kMaxInitLength = 4096;
 constexpr size_t kMaxStringLength = 65536;
+constexpr uint64_t kLargestManifest = 16u << 20;  // a manifest is a page of TOML; args inline as values stay far below
 }  // namespace
 
 uint64_t ArgSpec::elementCount() const {
@@ -291,9 +292,9 @@ class ManifestReader {
 
   Bundle read(const std::vector<std::pair<std::string, std::string>>& overrides) {
     toml::table root;
-    requireRegularFile(path_, "the manifest");
+    std::string text = readInputFile(path_, "the manifest", kLargestManifest);
     try {
-      root = toml::parse_file(path_);
+      root = toml::parse(text, path_);
     } catch (const toml::parse_error& e) {
       if (isKernelSourceName(path_)) notAManifest();
       throw InputError(path_, static_cast<int>(e.source().begin.line), std::string(e.description()));
@@ -337,6 +338,9 @@ class ManifestReader {
       if (!fs::exists(p, ec))
         fail(kernel.get(key), fmt::format("{} file '{}' not found (looked at {}{})", key, quotable(rel), quotable(p.string()),
                                           ec ? ": " + ec.message() : ""));
+      if (!fs::is_regular_file(p, ec))  // a FIFO or a device would block clang or never end
+        fail(kernel.get(key), fmt::format("{} file '{}' is not a regular file (a FIFO or a device is not read)", key,
+                                          quotable(rel)));
       return p.string();
     };
     if (!source.empty()) b.sourcePath = resolve(source, "source");

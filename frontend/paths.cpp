@@ -1,8 +1,13 @@
 #include "frontend/paths.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "frontend/input_error.h"
@@ -38,6 +43,36 @@ void requireRegularFile(const std::string& path, const std::string& what, const 
   if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
     throw InputError(reportAs.empty() ? path : reportAs, line,
                      fmt::format("{} '{}' is not a regular file (a FIFO or a device is not read)", what, path));
+}
+
+std::string readInputFile(const std::string& path, const std::string& what, uint64_t limit) {
+  // O_NONBLOCK: opening a FIFO with no writer would otherwise wait for one before fstat could refuse it.
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) throw InputError(path, 0, fmt::format("cannot read {}: {}", what, std::strerror(errno)));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+    throw InputError(path, 0, fmt::format("{} is not a regular file (a FIFO or a device is not read)", what));
+  if (static_cast<uint64_t>(st.st_size) > limit)
+    throw InputError(path, 0, fmt::format("{} is {} bytes, over the {} MiB tile-doctor reads", what, st.st_size, limit >> 20));
+  std::string text(static_cast<size_t>(st.st_size), '\0');
+  size_t got = 0;
+  for (;;) {  // the file may grow or shrink while it is read: what is there, up to the limit
+    if (got == text.size()) {
+      if (text.size() > limit) throw InputError(path, 0, fmt::format("{} grew past the {} MiB tile-doctor reads", what, limit >> 20));
+      text.resize(std::min<uint64_t>(text.size() + (1 << 16), limit + 1));
+    }
+    ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw InputError(path, 0, fmt::format("cannot read {}: {}", what, std::strerror(errno)));
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  text.resize(got);
+  return text;
 }
 
 void walkUserFiles(const std::filesystem::path& dir, int maxDepth,

@@ -81,7 +81,22 @@ void RunDb::exec(const char* sql) const {
   }
 }
 
+void RunDb::requireWritable() const {
+  if (sqlite3_db_readonly(db_, "main") == 1)
+    throw InputError(path_, 0, "the history database is read-only: tile-doctor records each run in it");
+}
+
 int64_t RunDb::record(const RunRecord& run, const std::vector<RunSet>& sets, int exitCode) {
+  try {
+    return insert(run, sets, exitCode);
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::runtime_error& e) {  // a full disk, a file made read-only or locked past the wait
+    throw InputError(path_, 0, fmt::format("cannot record the run in the history database: {}", e.what()));
+  }
+}
+
+int64_t RunDb::insert(const RunRecord& run, const std::vector<RunSet>& sets, int exitCode) {
   exec("BEGIN IMMEDIATE");
   try {
     SqlStatement r(db_, "INSERT INTO runs (started, tool_version, command, target, executor, lowering, params, shard, inputs, "

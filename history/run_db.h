@@ -40,7 +40,9 @@ class RunDb {
   RunDb(const RunDb&) = delete;
   RunDb& operator=(const RunDb&) = delete;
 
+  // InputError naming the file when it cannot be written: a bad --db, not tile-doctor's failure.
   int64_t record(const RunRecord& run, const std::vector<RunSet>& sets, int exitCode);
+  void requireWritable() const;  // a read-only file is refused before any kernel runs
   std::vector<RunRow> runs() const;
   RunRow run(int64_t id) const;  // InputError when there is no such run
   int64_t latest() const;        // 0 when empty
@@ -52,6 +54,7 @@ class RunDb {
 
  private:
   void exec(const char* sql) const;
+  int64_t insert(const RunRecord& run, const std::vector<RunSet>& sets, int exitCode);
   std::string path_;
   sqlite3* db_ = nullptr;
 };

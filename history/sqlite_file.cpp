@@ -1,12 +1,58 @@
 #include "history/sqlite_file.h"
 
 #include <filesystem>
+#include <fmt/format.h>
+#include <map>
+#include <set>
+#include <vector>
 #include <sqlite3.h>
 #include <stdexcept>
 
 #include "frontend/input_error.h"
 
 namespace td {
+
+namespace {
+
+// Each table's columns, as `schema` makes them.
+std::map<std::string, std::set<std::string>> columnsOf(sqlite3* db) {
+  std::map<std::string, std::set<std::string>> out;
+  std::vector<std::string> tables;
+  {
+    SqlStatement s(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+    while (s.step()) tables.push_back(s.text(0));
+  }
+  for (const std::string& t : tables) {
+    SqlStatement s(db, "SELECT name FROM pragma_table_info(?)");
+    s.bind(1, t);
+    while (s.step()) out[t].insert(s.text(0));
+  }
+  return out;
+}
+
+// A file that already held tables of the same names but other columns (another tool's, another version's)
+// is not ours to write: said at the start, never an internal error at the first INSERT.
+void requireSchema(sqlite3* db, const char* schema, const std::string& path, const std::string& what) {
+  sqlite3* model = nullptr;
+  if (sqlite3_open(":memory:", &model) != SQLITE_OK || sqlite3_exec(model, schema, nullptr, nullptr, nullptr) != SQLITE_OK) {
+    sqlite3_close(model);
+    throw std::runtime_error("SQLite: cannot build the schema in memory");
+  }
+  std::map<std::string, std::set<std::string>> want = columnsOf(model), have;
+  sqlite3_close(model);
+  try {
+    have = columnsOf(db);
+  } catch (const std::runtime_error& e) {
+    throw InputError(path, 0, "not " + what + ": " + e.what());
+  }
+  for (const auto& [table, columns] : want)
+    for (const std::string& c : columns)
+      if (!have[table].count(c))
+        throw InputError(path, 0, fmt::format("not {}: its table '{}' has no column '{}' (another tool's or another "
+                                              "version's file)", what, table, c));
+}
+
+}  // namespace
 
 sqlite3* openSqliteFile(const std::string& path, const char* schema, const std::string& what) {
   std::error_code ec;
@@ -26,6 +72,12 @@ sqlite3* openSqliteFile(const std::string& path, const char* schema, const std::
     sqlite3_free(err);
     sqlite3_close(db);
     throw InputError(path, 0, "not " + what + ": " + why);
+  }
+  try {
+    requireSchema(db, schema, path, what);
+  } catch (...) {
+    sqlite3_close(db);
+    throw;
   }
   return db;
 }

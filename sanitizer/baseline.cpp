@@ -1,10 +1,10 @@
 #include "sanitizer/baseline.h"
 
 #include <fmt/format.h>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "frontend/paths.h"
 #include "frontend/input_error.h"
 
 namespace td {
@@ -55,9 +55,7 @@ void collectSarif(const nlohmann::json& j, std::vector<BaselineFinding>& out) {
 }  // namespace
 
 Baseline loadBaselineFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, 0, "cannot read the baseline");
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  nlohmann::json j = nlohmann::json::parse(readInputFile(path, "the baseline", 512u << 20), nullptr, false);
   if (j.is_discarded() || !j.is_object())
     throw InputError(path, 0, "the baseline is not a tile-doctor JSON report or SARIF log");
   Baseline b;

@@ -87,25 +87,32 @@ Finding hangFinding(const LaunchOutcome& out, const SiteTable& sites) {
     f.notes.push_back("run it with --executor cpu to see where each thread waits");
     return f;
   }
-  size_t running = 0;
+  size_t running = 0, waiting = 0;
   std::map<uint32_t, std::vector<ThreadRef>> bySite;
   std::vector<ThreadRef> runnable;
   for (const Waiter& w : out.waiters) {
     if (w.state == Waiter::Running) ++running;
+    if (w.state == Waiter::AtBarrier || w.state == Waiter::AtWarpOp) ++waiting;
     if (w.state == Waiter::Runnable) runnable.push_back(w.thread);
     else bySite[w.state == Waiter::Running ? ~0u - 1 : w.site].push_back(w.thread);
   }
   f.count = out.waiters.size();
   size_t n = out.waiters.size();
-  f.title = out.status == LaunchOutcome::Deadlocked
-                ? fmt::format("{} thread{} wait and none can proceed", n, n == 1 ? "" : "s")
-            : running == 0  // the GPU's wait board: every thread left in the block is at a barrier
-                ? fmt::format("the kernel did not finish within the timeout: {} thread{} wait at barriers that never "
-                              "complete", n, n == 1 ? "" : "s")
-                : fmt::format("the kernel did not finish within the timeout: {} thread{} never stop{} running; {} "
-                              "other thread{} of {} wait", running, running == 1 ? "" : "s", running == 1 ? "s" : "",
-                              out.waiters.size() - running, out.waiters.size() - running == 1 ? "" : "s",
-                              running == 1 ? "its block" : "their blocks");
+  auto nThreads = [](size_t k) { return fmt::format("{} thread{}", k, k == 1 ? "" : "s"); };
+  if (out.status == LaunchOutcome::Deadlocked)
+    f.title = fmt::format("{} wait and none can proceed", nThreads(n));
+  else if (running > 0)
+    f.title = fmt::format("the kernel did not finish within the timeout: {} never stop{} running; {} other thread{} of {} "
+                          "wait", nThreads(running), running == 1 ? "s" : "", n - running, n - running == 1 ? "" : "s",
+                          running == 1 ? "its block" : "their blocks");
+  else if (waiting == n)  // the GPU's wait board: every thread left in the block is at a barrier
+    f.title = fmt::format("the kernel did not finish within the timeout: {} wait at barriers that never complete", nThreads(n));
+  else if (waiting == 0)  // none started, or all between barriers: nothing says where it waits
+    f.title = fmt::format("the kernel did not finish within the timeout: {} had not finished, none of them at a barrier",
+                          nThreads(n));
+  else
+    f.title = fmt::format("the kernel did not finish within the timeout: {} of {} wait at barriers that never complete, "
+                          "the others had not reached one", nThreads(waiting), n);
   for (auto& [site, threads] : bySite) {
     std::string who = fmt::format("{} thread{} (first: {})", threads.size(), threads.size() == 1 ? "" : "s",
                                   threadText(threads.front()));

@@ -7,8 +7,6 @@
 
 namespace td {
 
-namespace {
-
 const char* stopKind(int code) {
   switch (code) {
     case 2: return "bad-input";
@@ -18,7 +16,9 @@ const char* stopKind(int code) {
   }
 }
 
-}  // namespace
+const char* stopWord(int code) {
+  return code == 2 ? "error" : code == 3 ? "stopped" : code == 4 ? "internal error" : "cannot run";
+}
 
 nlohmann::json stopJson(int exitCode, const char* kind, const std::string& file, int line, const std::string& message) {
   return {{"tool", "tile-doctor"}, {"schema_version", 1}, {"exit_code", exitCode},

@@ -8,18 +8,45 @@ namespace td {
 
 namespace {
 
+// The code point of the UTF-8 sequence at s[i] (advancing i past it), or -1 for a byte that starts no
+// well-formed sequence (overlong forms and surrogates included).
+long nextCodePoint(const std::string& s, size_t& i) {
+  unsigned char c = s[i++];
+  if (c < 0x80) return c;
+  int extra = c >= 0xF0 && c <= 0xF4 ? 3 : c >= 0xE0 ? 2 : c >= 0xC2 && c <= 0xDF ? 1 : -1;
+  if (extra < 0 || c > 0xF4) return -1;
+  long cp = c & (0x3F >> extra);
+  for (int k = 0; k < extra; ++k) {
+    if (i >= s.size() || (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) return -1;
+    cp = (cp << 6) | (static_cast<unsigned char>(s[i++]) & 0x3F);
+  }
+  static const long least[] = {0, 0x80, 0x800, 0x10000};
+  if (cp < least[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return -1;
+  return cp;
+}
+
+// XML 1.0's Char production: what a document may hold at all, escaped or not.
+bool xmlChar(long cp) {
+  return cp == 0x9 || cp == 0xA || cp == 0xD || (cp >= 0x20 && cp <= 0xD7FF) || (cp >= 0xE000 && cp <= 0xFFFD) ||
+         (cp >= 0x10000 && cp <= 0x10FFFF);
+}
+
+// Text and attribute values as well-formed XML: the five specials escaped; a character XML may not hold
+// (controls, U+FFFE/U+FFFF) or a byte that is not UTF-8 becomes U+FFFD, as SARIF's JSON does.
 std::string xmlEscape(const std::string& s) {
   std::string out;
-  for (unsigned char c : s) {
-    switch (c) {
+  for (size_t i = 0; i < s.size();) {
+    size_t start = i;
+    long cp = nextCodePoint(s, i);
+    switch (cp) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
       case '\'': out += "&apos;"; break;
       default:
-        if (c < 0x20 && c != '\n' && c != '\t') out += ' ';  // not allowed in XML 1.0
-        else out += static_cast<char>(c);
+        if (cp >= 0 && xmlChar(cp)) out.append(s, start, i - start);
+        else out += "\xEF\xBF\xBD";
     }
   }
   return out;

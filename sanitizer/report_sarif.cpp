@@ -2,9 +2,11 @@
 // one run, the driver's rules[] from the rule registry (sanitizer/rules.h), a result per finding at its
 // place — for a TileLang script the Python line first, then the generated kernel's line — with the
 // finding's fingerprint as partialFingerprints and the rule's severity as level.
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "sanitizer/reporters.h"
+#include "runtime/executor_limit.h"
 #include "sanitizer/rules.h"
 
 namespace td {
@@ -97,14 +99,29 @@ std::string renderSarif(const std::vector<RunSet>& sets, const CiOutcome& ci) {
     if (line) r["locations"] = {location(file, line, 0)};
     results.push_back(r);
   }
+  // An input that could not be checked is the tool's notification, at the input: not a result, and not
+  // silence either.
+  nlohmann::json notifications = nlohmann::json::array();
+  for (const RunSet& set : sets)
+    for (const Run& run : set.runs) {
+      if (run.error.empty()) continue;
+      nlohmann::json n = {{"level", run.errorCode == kExitExecutorCannotRun ? "warning" : "error"},
+                          {"message", {{"text", fmt::format("{}: {}", run.errorWhere.empty() ? run.bundle : run.errorWhere, run.error)}}},
+                          {"descriptor", {{"id", stopKind(run.errorCode)}}},
+                          {"properties", {{"exitCode", run.errorCode}}}};
+      if (!run.bundle.empty()) n["locations"] = {location(run.bundle, 1, 0)};
+      notifications.push_back(n);
+    }
   int exitCode = exitCodeOf(sets);
+  nlohmann::json invocation = {{"executionSuccessful", exitCode <= 1}, {"exitCode", exitCode}};
+  if (!notifications.empty()) invocation["toolExecutionNotifications"] = notifications;
   nlohmann::json log = {
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},
       {"runs", {{{"tool", {{"driver", {{"name", "tile-doctor"}, {"informationUri", "https://tile-doctor.invalid/docs/guide-check.md"},
                                        {"rules", driverRules}}}}},
                  {"results", results},
-                 {"invocations", {{{"executionSuccessful", exitCode <= 1}, {"exitCode", exitCode}}}}}}}};
+                 {"invocations", {invocation}}}}}};
   return log.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

@@ -27,10 +27,6 @@ std::string heading(const Run& it, int launches) {
                      it.calledAt, it.compiledAt, state, describeShapes(it.shapes, it.scalars));
 }
 
-const char* errorWord(int code) {
-  return code == 2 ? "error" : code == 3 ? "stopped" : code == 4 ? "internal error" : "cannot run";
-}
-
 }  // namespace
 
 int launchCount(const RunSet& set) {
@@ -57,7 +53,7 @@ std::string renderScriptText(const RunSet& set, bool colour) {
     text += "\n" + heading(r, launches);
     if (r.speaks()) text += renderText(*r.report, colour);  // an unchecked launch speaks when it crashed or hung
     if (!r.error.empty())
-      text += fmt::format("tile-doctor: {}: {}: {}\n", errorWord(r.errorCode), r.errorWhere.empty() ? r.bundle : r.errorWhere,
+      text += fmt::format("tile-doctor: {}: {}: {}\n", stopWord(r.errorCode), r.errorWhere.empty() ? r.bundle : r.errorWhere,
                           r.error);
   }
   for (const ScriptNote& n : s.notes) text += fmt::format("\nnote: {}: {}\n", n.where, n.text);

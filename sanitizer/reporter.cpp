@@ -35,7 +35,7 @@ class TextReporter : public Reporter {
       out += paint("1", fmt::format("== {} ==", inputName(s))) + "\n";
       out += render(s);
       for (const Run& r : s.runs)
-        if (!r.error.empty()) out += fmt::format("tile-doctor: {}: {}\n", r.errorWhere.empty() ? inputName(s) : r.errorWhere, r.error);
+        if (!r.error.empty()) out += fmt::format("tile-doctor: {}: {}: {}\n", stopWord(r.errorCode), r.errorWhere.empty() ? inputName(s) : r.errorWhere, r.error);
       int code = s.exitCode();
       (code == 0 ? clean : code == 1 ? findings : stopped)++;
       out += "\n";

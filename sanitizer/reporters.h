@@ -43,6 +43,10 @@ std::string renderSarif(const std::vector<RunSet>& sets, const CiOutcome& ci);  
 std::string renderJunit(const std::vector<RunSet>& sets);                       // JUnit XML
 // One input's JSON (a bundle's or script's report, or the stop object of an input that did not run).
 nlohmann::json inputJson(const RunSet& set);
+// The stop report's kind for an exit code: bad-input, timeout, cannot-run, internal.
+const char* stopKind(int code);
+// Its word in a text report's "tile-doctor: WORD: where: message" line: error, stopped, internal error, cannot run.
+const char* stopWord(int code);
 // The JSON of a check that stopped before its report (docs/report-format.md, "A run that stops").
 nlohmann::json stopJson(int exitCode, const char* kind, const std::string& file, int line, const std::string& message);
 nlohmann::json ciJson(const CiOutcome& ci);  // the fields the CI options add

@@ -3,8 +3,9 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fnmatch.h>
-#include <fstream>
+#include <sstream>
 
+#include "frontend/paths.h"
 #include "frontend/input_error.h"
 #include "sanitizer/rules.h"
 
@@ -61,8 +62,7 @@ bool patternMatches(const std::string& pattern, const std::string& name) {
 }  // namespace
 
 Suppressions Suppressions::load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, 0, "cannot read the suppressions file");
+  std::istringstream in(readInputFile(path, "the suppressions file", 16u << 20));
   Suppressions s;
   std::string raw;
   for (int line = 1; std::getline(in, raw); ++line) {

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "runtime/control_block.h"
+#include "runtime/executor_limit.h"
 #include "runtime/regions.h"
 #include "runtime/shared_mapping.h"
 #include <unistd.h>
@@ -264,7 +265,12 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   // threads itself, so hang-report regions stay absent. Grid-scope and per-buffer instances are mapped
   // here: zero pages mapped lazily, so only the touched parts of large buffers' regions cost memory;
   // grid-scope ones shared, for those read back after the launch.
-  uint32_t windowBytes = static_cast<uint32_t>(layOutShared(km.sites).dynamicOffset + bundle.dynamicShared);
+  uint64_t window = layOutShared(km.sites).dynamicOffset + static_cast<uint64_t>(bundle.dynamicShared);
+  if (window > UINT32_MAX)  // shared addresses are 32-bit on every GPU: a larger window would wrap, not grow
+    throw ExecutorCannotRun(SourceLoc{bundle.manifestPath, static_cast<unsigned>(bundle.sharedLine)},
+                            fmt::format("the block asks for {} bytes of shared memory, past the 4 GiB a 32-bit shared "
+                                        "address reaches (a GPU gives a block at most a few hundred KiB)", window));
+  uint32_t windowBytes = static_cast<uint32_t>(window);
   std::vector<td_region> regions = opts.regions;
   for (td_region& r : regions)
     if (r.flags & TD_REGION_HANG_READBACK) r = td_region{};

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <dlfcn.h>
+#include <set>
 #include <llvm/Support/raw_ostream.h>
 #include <fmt/format.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
@@ -47,6 +48,36 @@ void optimize(llvm::Module& m, llvm::TargetMachine& tm) {
     if (auto err = pb.parsePassPipeline(mpm, extra)) llvm::consumeError(std::move(err));
   }
   mpm.run(m, mam);
+}
+
+// Where the first use of `f` is in the kernel's source, for the message; the function's name otherwise.
+std::pair<std::string, int> firstUse(const llvm::Function& f) {
+  for (const llvm::User* u : f.users())
+    if (auto* inst = llvm::dyn_cast<llvm::Instruction>(u))
+      if (const llvm::DebugLoc& loc = inst->getDebugLoc())
+        return {loc->getFilename().str(), static_cast<int>(loc.getLine())};
+  return {f.getName().str(), 0};
+}
+
+// A function the module uses that nothing here binds — a runtime-looking `__td_` name the runtime does not
+// define, a host function whose address the kernel takes — is the kernel's error, found before linking
+// (where it was an internal "symbol not found"). __nv_ math is bound, or refused, by add().
+void refuseUnboundFunctions(const llvm::Module& m, const std::map<std::string, uint64_t>& addressSymbols) {
+  static const std::set<std::string> runtime = [] {
+    std::set<std::string> names;
+    for (const auto& entry : hostSymbols()) names.insert(entry.first);
+    return names;
+  }();
+  for (const llvm::Function& f : m) {
+    if (!f.isDeclaration() || f.isIntrinsic() || f.use_empty() || f.getName().starts_with("__nv_")) continue;
+    std::string name = f.getName().str();
+    if (runtime.count(name) || addressSymbols.count(name) || kernelMayBind(name)) continue;
+    auto [file, line] = firstUse(f);
+    throw InputError(file, line,
+                     fmt::format("the kernel uses {}, a function neither its device code nor the CPU executor's "
+                                 "runtime defines (a GPU build fails the same way: undefined reference)",
+                                 name.rfind("__td_", 0) == 0 ? name + " (tile-doctor's own prefix)" : name));
+  }
 }
 
 }  // namespace
@@ -100,6 +131,7 @@ void CpuJit::add(std::unique_ptr<llvm::Module> m, std::unique_ptr<llvm::LLVMCont
       addrs[jit_->mangleAndIntern(name)] = {llvm::orc::ExecutorAddr(addr), llvm::JITSymbolFlags::Exported};
     check(jit_->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(addrs))), "binding the run's addresses");
   }
+  refuseUnboundFunctions(*m, addressSymbols);
   // libdevice math without a CPU twin in cpu_libdevice.cu binds to libm: __nv_expf -> expf.
   llvm::orc::SymbolMap math;
   for (llvm::Function& f : *m) {

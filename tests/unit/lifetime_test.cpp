@@ -102,6 +102,21 @@ TEST_F(Lifetime, TermAndIntEndTheToolItsChildrenAndItsTemporaries) {
   }
 }
 
+// A signal never replaces a complete report: the one an earlier run wrote stays as it was (issue 32).
+TEST_F(Lifetime, IntKeepsTheLastCompleteReport) {
+  std::ofstream(dir_ / "report.json") << "{\"earlier\": true}\n";
+  pid_t pid = startHangingCheck();
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << status;
+  std::ifstream in(dir_ / "report.json");
+  std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(kept, "{\"earlier\": true}\n");
+  fs::remove(dir_ / "report.json");
+  EXPECT_FALSE(leftovers()) << "no staged report file";
+}
+
 TEST_F(Lifetime, KillLeavesNoChildRunning) {
   pid_t pid = startHangingCheck();
   ::kill(pid, SIGKILL);
@@ -119,9 +134,19 @@ TEST_F(Lifetime, TheNextRunRemovesAKilledRunsCaptureFolder) {
   std::ofstream(stale / "launch1" / "bundle.toml") << "x";
   fs::path mine = fs::temp_directory_path() / ("tile-doctor-capture-" + std::to_string(::getpid()) + "-abcdef");
   fs::create_directories(mine);  // a live process's folder stays
-  Cli r = runCli("check " + bundle("reduce"));
+  // Every kind of folder (a bisection's probes, a dump's bundles), and a report staged beside its --out.
+  fs::path bisect = fs::temp_directory_path() / ("tile-doctor-bisect-" + std::to_string(gone) + "-0");
+  fs::create_directories(bisect / "probe1");
+  fs::path staged = dir_ / ("report.json.tile-doctor-" + std::to_string(gone) + ".tmp");
+  std::ofstream(staged) << "{\"half\": ";
+  fs::path stagedLive = dir_ / ("report.json.tile-doctor-" + std::to_string(::getpid()) + ".tmp");
+  std::ofstream(stagedLive) << "{";
+  Cli r = runCli("check " + bundle("reduce") + " --out " + (dir_ / "report.json").string());
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_FALSE(fs::exists(stale));
+  EXPECT_FALSE(fs::exists(bisect));
+  EXPECT_FALSE(fs::exists(staged));
   EXPECT_TRUE(fs::exists(mine));
+  EXPECT_TRUE(fs::exists(stagedLive));
   fs::remove_all(mine);
 }
