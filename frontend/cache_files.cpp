@@ -1,11 +1,14 @@
 #include "frontend/cache_files.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <llvm/Support/SHA256.h>
 #include <llvm/Support/raw_ostream.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "frontend/paths.h"
 
 namespace fs = std::filesystem;
 
@@ -64,6 +67,43 @@ bool writeAtomically(const fs::path& target, const std::function<bool(llvm::raw_
   fs::rename(tmp, target, ec);
   if (ec) fs::remove(tmp, ec);
   return !ec;
+}
+
+namespace {
+
+constexpr std::string_view kSealTag = "tile-doctor-cache-entry/1 ";
+constexpr uint64_t kLargestEntry = 1ull << 30;
+
+std::string digestOf(std::string_view content) { return CacheKey().add(content).hex(); }
+
+}  // namespace
+
+bool writeCacheEntry(const fs::path& target, const std::string& key, std::string_view content) {
+  return writeAtomically(target, [&](llvm::raw_fd_ostream& out) {
+    out << kSealTag << key << ' ' << digestOf(content) << '\n';
+    out.write(content.data(), content.size());
+    return true;
+  });
+}
+
+std::optional<std::string> readCacheEntry(const fs::path& target, const std::string& key) {
+  std::error_code ec;
+  if (!fs::exists(target, ec)) return std::nullopt;
+  std::string text;
+  try {
+    text = readInputFile(target.string(), "a cache entry", kLargestEntry);
+  } catch (const std::exception&) {
+    text.clear();  // unreadable, not a regular file, too large: as good as damaged
+  }
+  size_t eol = text.find('\n');
+  std::string expected = std::string(kSealTag) + key + ' ';
+  if (eol != std::string::npos && text.compare(0, expected.size(), expected) == 0 &&
+      std::string_view(text).substr(expected.size(), eol - expected.size()) == digestOf(std::string_view(text).substr(eol + 1)))
+    return text.substr(eol + 1);
+  fs::remove(target, ec);
+  std::fprintf(stderr, "tile-doctor: note: the cache entry %s did not match its key or its content (copied over or "
+                       "damaged): removed, and compiled again\n", target.c_str());
+  return std::nullopt;
 }
 
 std::string cacheDir() {

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <string>
 
@@ -38,5 +39,13 @@ class CacheKey {
 
 // Writes `target` under a temporary name and renames it into place; false when it could not.
 bool writeAtomically(const std::filesystem::path& target, const std::function<bool(llvm::raw_fd_ostream&)>& write);
+
+// Cache entries are sealed: a first line holds the key the entry was stored under and the SHA-256 of the
+// content after it. An entry copied over another's name, or damaged, is then never served.
+bool writeCacheEntry(const std::filesystem::path& target, const std::string& key, std::string_view content);
+// The content stored at `target` under `key`; nullopt when there is none. One whose seal does not match
+// (another key's entry, changed content, an unsealed file) is removed, with a note on standard error: the
+// caller compiles again.
+std::optional<std::string> readCacheEntry(const std::filesystem::path& target, const std::string& key);
 
 }  // namespace td

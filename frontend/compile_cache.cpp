@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <functional>
 #include <filesystem>
+#include <optional>
 #include <fmt/format.h>
 #include <fstream>
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -37,17 +38,20 @@ std::string cacheKey(const std::string& path, const CompileOptions& opts, const 
 }
 
 // The entry's bitcode, when every file it was compiled from is as it was.
+// Both files are sealed with the entry's key (its name): one copied from another entry is not served.
 std::unique_ptr<llvm::Module> load(llvm::LLVMContext& ctx, const fs::path& base) {
-  std::ifstream deps(base.string() + ".deps");
+  std::string key = base.filename().string();
+  std::optional<std::string> deps = readCacheEntry(base.string() + ".deps", key);
   if (!deps) return nullptr;
+  std::istringstream lines(*deps);
   std::string line;
-  while (std::getline(deps, line)) {
+  while (std::getline(lines, line)) {
     size_t tab = line.find('\t');
     if (tab == std::string::npos || stamp(line.substr(tab + 1)) != line.substr(0, tab)) return nullptr;
   }
-  auto buffer = llvm::MemoryBuffer::getFile(base.string() + ".bc");
-  if (!buffer) return nullptr;
-  auto module = llvm::parseBitcodeFile((*buffer)->getMemBufferRef(), ctx);
+  std::optional<std::string> bitcode = readCacheEntry(base.string() + ".bc", key);
+  if (!bitcode) return nullptr;
+  auto module = llvm::parseBitcodeFile(llvm::MemoryBufferRef(*bitcode, base.string()), ctx);
   if (!module) {
     llvm::consumeError(module.takeError());
     return nullptr;
@@ -62,15 +66,8 @@ void store(const fs::path& base, const std::string& bitcode, const std::vector<s
     if (!s.empty()) deps += s + "\t" + f + "\n";  // files only in tile-doctor's memory come with the binary
   }
   // The bitcode first: an entry counts once its .deps is there.
-  if (!writeAtomically(base.string() + ".bc", [&](llvm::raw_fd_ostream& out) {
-        out << bitcode;
-        return true;
-      }))
-    return;
-  writeAtomically(base.string() + ".deps", [&](llvm::raw_fd_ostream& out) {
-    out << deps;
-    return true;
-  });
+  std::string key = base.filename().string();
+  if (writeCacheEntry(base.string() + ".bc", key, bitcode)) writeCacheEntry(base.string() + ".deps", key, deps);
 }
 
 // Compiles, stores clang's bitcode as it came and loads the entry into `ctx`: the first run builds the

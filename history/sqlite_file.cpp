@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "frontend/input_error.h"
+#include "frontend/paths.h"
 
 namespace td {
 
@@ -55,6 +56,7 @@ void requireSchema(sqlite3* db, const char* schema, const std::string& path, con
 }  // namespace
 
 sqlite3* openSqliteFile(const std::string& path, const char* schema, const std::string& what) {
+  requireRegularFile(path, what);  // a FIFO would block SQLite's first read for ever
   std::error_code ec;
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
@@ -16,6 +17,16 @@ bool providedOnTheGpu(llvm::StringRef name) {
   return name.starts_with("__nv_") || name.starts_with("__td_") || isCudaDeviceRuntime(name);
 }
 
+// Where a value is first used by an instruction, through constant expressions (a field of a global).
+SourceLoc firstUse(const llvm::Value& v, int depth = 0) {
+  for (const llvm::User* u : v.users()) {
+    if (auto* inst = llvm::dyn_cast<llvm::Instruction>(u)) return userLocation(*inst);
+    if (depth < 4 && llvm::isa<llvm::ConstantExpr>(u))
+      if (SourceLoc loc = firstUse(*u, depth + 1); !loc.file.empty()) return loc;
+  }
+  return {};
+}
+
 }  // namespace
 
 bool isCudaDeviceRuntime(std::string_view name) {
@@ -23,6 +34,16 @@ bool isCudaDeviceRuntime(std::string_view name) {
 }
 
 void refuseUndefinedFunctions(const llvm::Module& m) {
+  // tile-doctor's own variables (the control block, the record channel) are linked in after this: a kernel
+  // that declares one to read or write it reaches the checks' memory, which no GPU build has.
+  for (const llvm::GlobalVariable& g : m.globals()) {
+    if (!g.isDeclaration() || !g.getName().starts_with("__td_")) continue;
+    SourceLoc loc = firstUse(g);
+    if (loc.file.empty()) loc.file = m.getSourceFileName();
+    throw InputError(loc.file, static_cast<int>(loc.line),
+                     fmt::format("the kernel declares {}: names beginning __td_ are tile-doctor's own (its checks' "
+                                 "control data); a kernel may not name them", g.getName().str()));
+  }
   for (const llvm::Function& f : m) {
     if (!f.isDeclaration() || f.isIntrinsic() || providedOnTheGpu(f.getName())) continue;
     for (const llvm::User* u : f.users()) {

@@ -1,7 +1,8 @@
 #include "profiler/register_budget.h"
 
 #include <filesystem>
-#include <fstream>
+#include <fmt/format.h>
+#include <sstream>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
@@ -51,7 +52,9 @@ fs::path registersEntry(const llvm::Module& m, const Bundle& b, const std::strin
 }
 
 std::optional<PtxasUsage> readEntry(const fs::path& entry) {
-  std::ifstream in(entry);
+  std::optional<std::string> text = readCacheEntry(entry, entry.stem().string());
+  if (!text) return std::nullopt;
+  std::istringstream in(*text);
   PtxasUsage u;
   if (!(in >> u.registers >> u.stackFrame >> u.spillStores >> u.spillLoads) || !std::getline(in >> std::ws, u.source))
     return std::nullopt;
@@ -76,10 +79,9 @@ std::optional<PtxasUsage> kernelRegisters(KernelModule& km, const Bundle& b, con
   if (u && !entry.empty()) {
     std::error_code ec;
     fs::create_directories(entry.parent_path(), ec);
-    writeAtomically(entry, [&](llvm::raw_fd_ostream& out) {  // a cache that cannot be written only costs time
-      out << u->registers << ' ' << u->stackFrame << ' ' << u->spillStores << ' ' << u->spillLoads << '\n' << u->source << '\n';
-      return true;
-    });
+    // a cache that cannot be written only costs time
+    writeCacheEntry(entry, entry.stem().string(),
+                    fmt::format("{} {} {} {}\n{}\n", u->registers, u->stackFrame, u->spillStores, u->spillLoads, u->source));
   }
   return u;
 }

@@ -90,7 +90,9 @@ typedef struct td_record {
 typedef struct td_channel {
   unsigned int capacity;     // records that fit
   unsigned int cursor;       // records written or attempted (atomic); > capacity means dropped
-  unsigned int pad[2];
+  // Set by tile-doctor before the launch, compared after it: a kernel's wild store that reaches the
+  // channel's header changes it (or the capacity), and the records are then not trusted.
+  unsigned int seal[2];
   td_record records[1];      // capacity entries follow
 } td_channel;
 

@@ -53,6 +53,10 @@ struct LaunchOutcome {
   enum Status { Completed, Faulted, TimedOut, Deadlocked, Crashed, Stopped, Rejected, Unfinished } status = Completed;
   std::vector<td_record> records;
   uint64_t recordsDropped = 0;
+  // The kernel's stores reached the record channel: its header changed (overwritten), or records named
+  // kinds, sites, blocks or threads that cannot be (corrupt, left out).
+  bool channelOverwritten = false;
+  uint64_t recordsCorrupt = 0;
   std::vector<uint32_t> hits;  // nsites * TD_KIND_COUNT
   FaultInfo fault;
   std::vector<Waiter> waiters;

@@ -250,6 +250,18 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
     if (out.status == LaunchOutcome::Rejected) f.notes.push_back("the kernel did not run: nothing of it was checked");
     findings.push_back(f);
   }
+  if (out.channelOverwritten || out.recordsCorrupt) {
+    Finding f;
+    f.kind = rule::RecordsOverwritten;
+    f.title = out.channelOverwritten
+                  ? "the kernel overwrote the header of tile-doctor's record channel: this launch's findings may be incomplete"
+                  : fmt::format("the kernel overwrote {} of tile-doctor's records: they were left out", out.recordsCorrupt);
+    if (out.channelOverwritten && out.recordsCorrupt)
+      f.notes.push_back(fmt::format("{} records named kinds, sites or threads that cannot be: left out", out.recordsCorrupt));
+    f.notes.push_back("a store through an address computed from an integer, or one the checks did not cover, reached "
+                      "the checks' own memory");
+    findings.push_back(f);
+  }
   for (const Family& f : families())  // what families read from their own regions
     if (f.collect) f.collect(out, sites, b, settings, findings);
   return findings;

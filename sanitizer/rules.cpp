@@ -90,6 +90,13 @@ const std::vector<Rule>& builtinRules() {
       {rule::KernelCrash, "run", Severity::Error, "The executor's process crashed",
        "The kernel's process died: a wild access the checks did not cover, or a system call the sandbox refused.",
        "Read the message: it names the signal or the system call and the thread.", {}},
+      {rule::RecordsOverwritten, "run", Severity::Error, "The kernel wrote into tile-doctor's records",
+       "A store of the kernel reached the memory where the checks leave their records (an address computed from "
+       "an integer, or an access the checks were off for): the records it changed are left out, and the launch's "
+       "other findings may be incomplete. On a GPU such a store corrupts whatever lies there.",
+       "Look for pointers made from integers or indices with no bound; run with --checks all so every access is "
+       "checked.",
+       {}},
       {rule::LaunchRejected, "run", Severity::Error, "The GPU driver refused the launch",
        "cuLaunchKernel returned an error: the kernel never ran, so nothing of it was checked. Usually the compiled "
        "kernel asks for more than the device grants one launch (registers for this many threads, shared memory), "

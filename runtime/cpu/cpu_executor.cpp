@@ -243,7 +243,7 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   uint32_t nsites = static_cast<uint32_t>(km.sites.sites.size());
   size_t channelBytes = sizeof(td_channel) + sizeof(td_record) * opts.channelCapacity;
   auto* channel = mapShared<td_channel>(channelBytes);
-  channel->capacity = opts.channelCapacity;
+  ChannelSeal seal = sealChannel(channel, opts.channelCapacity, bundle.grid, bundle.block);
   size_t hitsBytes = sizeof(uint32_t) * (nsites * TD_KIND_COUNT + 1);
   auto* hits = mapShared<uint32_t>(hitsBytes);
   gStatus = mapShared<SharedStatus>(sizeof(SharedStatus));
@@ -371,12 +371,13 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   }
 
   releaseChild(pid);
-  readRecords(out, channel, hits, nsites);
+  readRecords(out, channel, seal, hits, nsites);
   out.blocksRun = gStatus->blocksRun.load();
   out.blocksToRun = blocks;
   out.seconds = gStatus->seconds;
   auto waiters = [&](LaunchOutcome& o) {
-    for (uint32_t i = 0; i < gStatus->nwaiters; ++i) {
+    // Shared with the child, so the kernel could have written it: a count past the array is not trusted.
+    for (uint32_t i = 0, n = std::min<uint32_t>(gStatus->nwaiters, kMaxWaiters); i < n; ++i) {
       const WaitInfo& w = gStatus->waiters[i];
       Waiter x;
       std::memcpy(x.thread.block, w.block, sizeof w.block);
@@ -427,7 +428,10 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
       out.idleSeconds = gStatus->idleSeconds;
       waiters(out);
       break;
-    case kInternal: out.status = LaunchOutcome::Crashed; out.message = gStatus->message; break;
+    case kInternal:
+      out.status = LaunchOutcome::Crashed;
+      out.message = std::string(gStatus->message, strnlen(gStatus->message, sizeof gStatus->message));
+      break;
     default:
       out.status = LaunchOutcome::Crashed;
       out.message = WIFSIGNALED(wstatus) ? fmt::format("the kernel process was killed by signal {} ({})",

@@ -1,6 +1,7 @@
 #include "runtime/cpu/object_cache.h"
 
 #include <filesystem>
+#include <optional>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -39,20 +40,19 @@ std::string objectKey(const llvm::Module& m, const std::string& cpu, const std::
 
 std::unique_ptr<llvm::MemoryBuffer> KernelObjectCache::load(const std::string& key) {
   if (key.empty()) return nullptr;
-  auto buffer = llvm::MemoryBuffer::getFile(entryPath(key).string());
-  return buffer ? std::move(*buffer) : nullptr;
+  std::optional<std::string> object = readCacheEntry(entryPath(key), key);
+  return object ? llvm::MemoryBuffer::getMemBufferCopy(*object, entryPath(key).string()) : nullptr;
 }
 
 void KernelObjectCache::notifyObjectCompiled(const llvm::Module* m, llvm::MemoryBufferRef object) {
   llvm::StringRef id = m->getModuleIdentifier();
   if (!id.starts_with(kKeyPrefix)) return;
-  fs::path entry = entryPath(id.drop_front(std::strlen(kKeyPrefix)).str());
+  std::string key = id.drop_front(std::strlen(kKeyPrefix)).str();
+  fs::path entry = entryPath(key);
   std::error_code ec;
   fs::create_directories(entry.parent_path(), ec);
-  writeAtomically(entry, [&](llvm::raw_fd_ostream& out) {  // a cache that cannot be written only costs time
-    out.write(object.getBufferStart(), object.getBufferSize());
-    return true;
-  });
+  // a cache that cannot be written only costs time
+  writeCacheEntry(entry, key, std::string_view(object.getBufferStart(), object.getBufferSize()));
 }
 
 std::unique_ptr<llvm::MemoryBuffer> KernelObjectCache::getObject(const llvm::Module*) {

@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <seccomp.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace td::cpu {
@@ -24,7 +25,7 @@ void onSigsys(int, siginfo_t* info, void*) {
 // What the child needs: memory, threads and their synchronisation, time, signals (its fault handlers),
 // writing what device printf prints, and ending.
 constexpr const char* kAllowed[] = {
-    "brk", "mmap", "munmap", "mprotect", "madvise", "mremap",
+    "brk", "munmap", "mprotect", "madvise", "mremap",
     "set_robust_list", "rseq", "futex", "sched_yield", "gettid", "getpid",
     "clock_gettime", "clock_nanosleep", "nanosleep", "gettimeofday", "clock_getres",
     "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigaltstack",
@@ -36,6 +37,10 @@ constexpr const char* kAllowed[] = {
 
 bool enterSandbox(RefusedSyscall onRefused, std::string& why) {
   gOnRefused = onRefused;
+  // Every descriptor the child inherited but standard input, output and error: a history database, a
+  // report being written, a socket — nothing a kernel's code could reach through a descriptor number.
+  if (::syscall(SYS_close_range, 3u, ~0u, 0u) != 0)
+    for (int fd = 3; fd < 65536; ++fd) ::close(fd);
   struct sigaction sa {};
   sa.sa_sigaction = onSigsys;
   sa.sa_flags = SA_SIGINFO;
@@ -70,6 +75,10 @@ bool enterSandbox(RefusedSyscall onRefused, std::string& why) {
     int nr = seccomp_syscall_resolve_name(name);
     if (nr != __NR_SCMP_ERROR && seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), nr, 0) != 0) ok = false;
   }
+  // Memory only: an anonymous mapping (fd -1), never a file's — the child keeps no file open, and a mapping
+  // of one would let a store write it.
+  if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1, SCMP_A4(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, 0xFFFFFFFFu)) != 0)
+    ok = false;
   // Writing: standard output and error only (device printf), never a file the kernel opened or guessed.
   for (scmp_datum_t fd : {1u, 2u})
     if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, fd)) != 0) ok = false;

@@ -1,12 +1,13 @@
 // The CPU executor's child runs kernel code under a seccomp filter (libseccomp): it may compute, allocate
-// memory, run its worker threads, wait, write device printf to its standard output or error, and end —
-// nothing else. Any other system call (open, execve, fork, socket, kill, ptrace, …) is refused before it
-// happens: the filter traps it, `onRefused` gets the call's number and must end the process — except that
-// opening or looking up a file fails with EACCES (glibc's malloc reads /proc and /sys files and copes
-// with a refusal; a trap there would stop correct kernels). Also: no
-// new privileges (set by the filter) and no core dumps. A kernel reaches no system call by its own code
-// (calls to host functions are refused when it compiles); this is the wall behind that, for code that
-// gets there anyway (a wild pointer with the access checks off, a bug in the executor's emulation).
+// anonymous memory, run its worker threads, wait, write device printf to its standard output or error, and
+// end — nothing else; it keeps no descriptor but standard input, output and error. Any other system call
+// (open, execve, fork, socket, kill, ptrace, a file's mmap, …) is refused before it happens: the filter
+// traps it, `onRefused` gets the call's number and must end the process — except that opening or looking
+// up a file fails with EACCES (glibc's malloc reads /proc and /sys files and copes with a refusal; a trap
+// there would stop correct kernels). Also: no new privileges (set by the filter) and no core dumps. A
+// kernel reaches no system call by its own code (calls to host functions are refused when it compiles);
+// this is the wall behind that, for code that gets there anyway (a wild pointer with the access checks
+// off, a bug in the executor's emulation).
 #pragma once
 #include <string>
 

@@ -483,7 +483,7 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   size_t channelBytes = roundUp(sizeof(td_channel) + sizeof(td_record) * opts.channelCapacity);
   size_t hitsBytes = roundUp(sizeof(uint32_t) * (nsites * TD_KIND_COUNT + 1));
   auto* channel = mapShared<td_channel>(channelBytes);
-  channel->capacity = opts.channelCapacity;
+  ChannelSeal seal = sealChannel(channel, opts.channelCapacity, b.grid, b.block);
   auto* hits = mapShared<uint32_t>(hitsBytes);
   auto* st = mapShared<SharedStatus>(sizeof(SharedStatus));
   // Regions that come back (after the launch, or who waits where in a hang), through this mapping.
@@ -527,9 +527,10 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   }
 
   releaseChild(pid);
-  readRecords(out, channel, hits, nsites);
-  out.device = st->device[0] ? st->device : "CUDA device " + std::to_string(opts.device);
-  if (st->records[0]) out.device += std::string("; ") + st->records;
+  readRecords(out, channel, seal, hits, nsites);
+  auto text = [](const char* s, size_t n) { return std::string(s, strnlen(s, n)); };  // the child's: maybe unterminated
+  out.device = st->device[0] ? text(st->device, sizeof st->device) : "CUDA device " + std::to_string(opts.device);
+  if (st->records[0]) out.device += "; " + text(st->records, sizeof st->records);
   out.seconds = st->seconds;
   out.timing.ms.assign(st->timingMs, st->timingMs + std::clamp(st->timingCount, 0, kMaxTimingSamples));
   out.timing.clocks.assign(st->clocks, st->clocks + std::clamp(st->clockCount, 0, kMaxClockSamples));

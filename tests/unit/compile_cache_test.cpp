@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <gtest/gtest.h>
 
 #include "frontend/compile_cache.h"
@@ -46,4 +47,53 @@ TEST(CompileCache, OffMeansNoFolder) {
   setenv("TILE_DOCTOR_CACHE", "off", 1);
   EXPECT_EQ(cacheDir(), "");
   unsetenv("TILE_DOCTOR_CACHE");
+}
+
+namespace {
+
+std::set<fs::path> filesIn(const fs::path& dir) {
+  std::set<fs::path> out;
+  if (fs::is_directory(dir))
+    for (auto& e : fs::directory_iterator(dir)) out.insert(e.path());
+  return out;
+}
+
+}  // namespace
+
+// Entries are sealed with their key and content (issue 32): one kernel's entries copied over another's
+// names are not served — the other kernel is compiled again and computes its own values.
+TEST(CompileCache, AnEntryCopiedOverAnothersIsNotServed) {
+  CacheFolder cache;
+  fs::path src = cache.dir / "src";
+  fs::create_directories(src);
+  auto bundleOf = [&](const std::string& name, int value) {
+    write(src / (name + ".cu"), "extern \"C\" __global__ void k(int* out) { out[threadIdx.x] = " + std::to_string(value) + "; }\n");
+    write(src / (name + ".toml"),
+          "[kernel]\nsource = \"" + name + ".cu\"\nentry = \"k\"\n[launch]\ngrid = [1]\nblock = [4]\n"
+          "[[args]]\nname = \"Out\"\ntype = \"int32*\"\nshape = [4]\ninit = \"zeros\"\noutput = true\n");
+    return (src / (name + ".toml")).string();
+  };
+  std::string seven = bundleOf("seven", 7), nine = bundleOf("nine", 9);
+  EXPECT_EQ(values(check(seven), "Out"), std::vector<double>(4, 7));
+  std::set<fs::path> modules = filesIn(cache.dir / "modules"), objects = filesIn(cache.dir / "objects");
+  EXPECT_EQ(values(check(nine), "Out"), std::vector<double>(4, 9));
+  std::vector<fs::path> nineModules, nineObjects;
+  for (const fs::path& p : filesIn(cache.dir / "modules")) if (!modules.count(p)) nineModules.push_back(p);
+  for (const fs::path& p : filesIn(cache.dir / "objects")) if (!objects.count(p)) nineObjects.push_back(p);
+  ASSERT_EQ(nineModules.size(), 2u) << "the .bc and .deps of the second kernel";
+  ASSERT_EQ(nineObjects.size(), 1u);
+  // Seven's entries (the module whose .deps names seven.cu, and its object) under nine's names.
+  fs::path sevenBase;
+  for (const fs::path& q : modules) {
+    std::ifstream in(q);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (q.extension() == ".deps" && text.find("seven.cu") != std::string::npos) sevenBase = q.parent_path() / q.stem();
+  }
+  ASSERT_FALSE(sevenBase.empty());
+  for (const fs::path& p : nineModules)
+    fs::copy_file(sevenBase.string() + p.extension().string(), p, fs::copy_options::overwrite_existing);
+  ASSERT_EQ(objects.size(), 1u);
+  fs::copy_file(*objects.begin(), nineObjects[0], fs::copy_options::overwrite_existing);
+  EXPECT_EQ(values(check(nine), "Out"), std::vector<double>(4, 9)) << "compiled again, not served seven's entry";
+  EXPECT_EQ(values(check(seven), "Out"), std::vector<double>(4, 7));
 }

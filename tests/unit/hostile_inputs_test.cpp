@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "frontend/compiler.h"
 #include "temp_folder_test.h"
 #include "test_support.h"
 
@@ -117,6 +118,9 @@ TEST_F(HostileInputs, InputsThatNeverEndAreRefused) {
       EXPECT_NE(r.output.find("not a regular file"), std::string::npos) << r.output;
     }
   }
+  Cli db = runCli(fmt::format("check {} --db {}", kReduce, path("fifo")));
+  EXPECT_EQ(db.code, 2) << db.output;
+  EXPECT_NE(db.output.find("not a regular file"), std::string::npos) << db.output;
   std::string manifest = kernelBundle("fifo_source", "out[threadIdx.x] = 1.0f;");
   fs::remove(path("fifo_source.cu"));
   ASSERT_EQ(::mkfifo(path("fifo_source.cu").c_str(), 0600), 0);
@@ -180,7 +184,7 @@ TEST_F(HostileInputs, JunitHoldsOnlyWhatXmlMayHold) {
 }
 
 // A kernel naming a function of tile-doctor's own prefix that nothing defines is the kernel's error, at its
-// line; so is a host function whose address the kernel takes.
+// line; so is a host function whose address the kernel takes, and tile-doctor's own control block.
 TEST_F(HostileInputs, UndefinedFunctionsOfAnyNameAreTheKernelsError) {
   write("decl.h", "extern \"C\" __device__ float __td_not_a_runtime_function(float);\n"
                   "extern \"C\" __device__ char* getenv(const char*);\n");
@@ -194,6 +198,14 @@ TEST_F(HostileInputs, UndefinedFunctionsOfAnyNameAreTheKernelsError) {
   Cli a = runCli("check " + address);
   EXPECT_EQ(a.code, 2) << a.output;
   EXPECT_NE(a.output.find("getenv"), std::string::npos) << a.output;
+  // tile-doctor's control block, named to find the record channel and erase the findings in it.
+  std::string ctl = kernelBundle("ctl", "  out[threadIdx.x + 32] = 1.0f;\n  __td_ctl.channel[1] = 0;", "",
+                                 "struct fake_ctl { unsigned a, b, c, d; unsigned* channel; };\n"
+                                 "extern \"C\" __device__ fake_ctl __td_ctl;\n");
+  Cli c = runCli("check " + ctl);
+  EXPECT_EQ(c.code, 2) << c.output;
+  EXPECT_NE(c.output.find("ctl.cu:5"), std::string::npos) << c.output;
+  EXPECT_NE(c.output.find("__td_ctl"), std::string::npos) << c.output;
 }
 
 // Right words: a kernel that spins without any barrier is not "waiting at barriers"; a dynamic shared
@@ -210,4 +222,19 @@ TEST_F(HostileInputs, HangsAndHugeSharedWindowsAreNamedForWhatTheyAre) {
   EXPECT_EQ(h.code, 6) << h.output;
   EXPECT_EQ(h.output.find("shared-out-of-bounds"), std::string::npos) << h.output;
   EXPECT_NE(h.output.find("4294967297"), std::string::npos) << h.output;
+}
+
+// Valid CUDA is not refused for what it includes or declares: <cassert> with assert, <cstdio>, and printf
+// declared by hand as the CUDA headers declare it — in the default headers and the SDK's.
+TEST_F(HostileInputs, PrintfDeclaredByHandAndAssertAreValidCuda) {
+  const std::string before = "#include <cassert>\n#include <cstdio>\nextern \"C\" __device__ int printf(const char*, ...);\n";
+  std::string manifest = kernelBundle("declared", "  assert(threadIdx.x < 32);\n  if (threadIdx.x == 0) printf(\"seen %d\\n\", 5);\n"
+                                                  "  out[threadIdx.x] = 1.0f;", "", before);
+  Cli r = runCli("check " + manifest);
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("seen 5"), std::string::npos) << r.output;
+  if (td::findCudaSdk().empty()) GTEST_SKIP() << "no CUDA SDK headers for headers = \"cuda\"";
+  write("declared_sdk.toml", read("declared.toml").insert(read("declared.toml").find("[launch]"), "headers = \"cuda\"\n"));
+  Cli sdk = runCli("check " + path("declared_sdk.toml"));
+  EXPECT_EQ(sdk.code, 0) << sdk.output;
 }

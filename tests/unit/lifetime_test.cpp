@@ -117,6 +117,35 @@ TEST_F(Lifetime, IntKeepsTheLastCompleteReport) {
   EXPECT_FALSE(leftovers()) << "no staged report file";
 }
 
+// The executor's child keeps no descriptor of the tool's but standard input, output and error: a kernel
+// cannot reach the history database (open in the tool for the whole run) through one (issue 32).
+TEST_F(Lifetime, TheExecutorChildHoldsNoDescriptorOfTheTools) {
+  pid_t pid = spawnTool({"check", (dir_ / "hang" / "bundle.toml").string(), "--timeout", "60", "--db",
+                         (dir_ / "history.sqlite").string()});
+  // The executor's child: the tool's child under a seccomp filter (clang's children have none).
+  pid_t child = 0;
+  EXPECT_TRUE(waitFor([&] {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator("/proc", ec)) {
+      std::ifstream status(e.path() / "status");
+      bool mine = false, filtered = false;
+      for (std::string line; std::getline(status, line);) {
+        if (line.rfind("PPid:", 0) == 0) mine = std::stoi(line.substr(5)) == pid;
+        if (line.rfind("Seccomp:", 0) == 0) filtered = std::stoi(line.substr(8)) == 2;
+      }
+      if (mine && filtered) child = std::stoi(e.path().filename());
+    }
+    return child != 0;
+  }, 60)) << "the executor child started";
+  std::vector<std::string> open;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(fs::path("/proc") / std::to_string(child) / "fd", ec))
+    if (std::stoi(e.path().filename()) > 2) open.push_back(fs::read_symlink(e.path(), ec).string());
+  ::kill(pid, SIGTERM);
+  waitpid(pid, nullptr, 0);
+  EXPECT_TRUE(open.empty()) << open.front();
+}
+
 TEST_F(Lifetime, KillLeavesNoChildRunning) {
   pid_t pid = startHangingCheck();
   ::kill(pid, SIGKILL);
