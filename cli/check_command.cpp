@@ -222,6 +222,8 @@ ReportSink::~ReportSink() {
 bool ReportSink::colour() const { return path_.empty() && isatty(STDOUT_FILENO); }
 
 void ReportSink::write(const std::string& text) {
+  // A run a signal is ending reports on children it killed itself: the last complete report stays.
+  if (terminating()) return;
   if (path_.empty()) {
     std::cout << text << std::flush;
     if (!std::cout) throw InputError("standard output", 0, "cannot write the report (use --out FILE)");
