@@ -17,8 +17,8 @@ bool providedOnTheGpu(llvm::StringRef name) {
   return name.starts_with("__nv_") || name.starts_with("__td_") || isCudaDeviceRuntime(name);
 }
 
-// Where a value is first used by an instruction, through constant expressions (a field of a global).
-SourceLoc firstUse(const llvm::Value& v, int depth = 0) {
+// Constant expressions nest only a few deep (a GEP of a cast of the global).
+SourceLoc firstUse(const llvm::Value& v, int depth) {
   for (const llvm::User* u : v.users()) {
     if (auto* inst = llvm::dyn_cast<llvm::Instruction>(u)) return userLocation(*inst);
     if (depth < 4 && llvm::isa<llvm::ConstantExpr>(u))
@@ -33,12 +33,14 @@ bool isCudaDeviceRuntime(std::string_view name) {
   return name == "vprintf" || name == "__assertfail" || name == "malloc" || name == "free";
 }
 
+SourceLoc firstUseLocation(const llvm::Value& v) { return firstUse(v, 0); }
+
 void refuseUndefinedFunctions(const llvm::Module& m) {
   // tile-doctor's own variables (the control block, the record channel) are linked in after this: a kernel
   // that declares one to read or write it reaches the checks' memory, which no GPU build has.
   for (const llvm::GlobalVariable& g : m.globals()) {
     if (!g.isDeclaration() || !g.getName().starts_with("__td_")) continue;
-    SourceLoc loc = firstUse(g);
+    SourceLoc loc = firstUseLocation(g);
     if (loc.file.empty()) loc.file = m.getSourceFileName();
     throw InputError(loc.file, static_cast<int>(loc.line),
                      fmt::format("the kernel declares {}: names beginning __td_ are tile-doctor's own (its checks' "

@@ -5,13 +5,20 @@
 #pragma once
 #include <string_view>
 
+#include "instrument/site_table.h"
+
 namespace llvm {
 class Module;
+class Value;
 }
 
 namespace td {
 
 void refuseUndefinedFunctions(const llvm::Module& m);
+
+// Where a value (a function, a global) is first used by an instruction, through constant expressions (a
+// field of a global): the place a message about it names. Empty when no instruction uses it.
+SourceLoc firstUseLocation(const llvm::Value& v);
 
 // CUDA's device runtime as device code calls it: vprintf, __assertfail, malloc, free (each executor
 // provides its own).

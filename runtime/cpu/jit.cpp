@@ -15,6 +15,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include "frontend/input_error.h"
+#include "instrument/external_calls.h"
 #include "runtime/cpu/host_abi.h"
 #include "runtime/cpu/host_library.h"
 #include "runtime/cpu/object_cache.h"
@@ -50,15 +51,6 @@ void optimize(llvm::Module& m, llvm::TargetMachine& tm) {
   mpm.run(m, mam);
 }
 
-// Where the first use of `f` is in the kernel's source, for the message; the function's name otherwise.
-std::pair<std::string, int> firstUse(const llvm::Function& f) {
-  for (const llvm::User* u : f.users())
-    if (auto* inst = llvm::dyn_cast<llvm::Instruction>(u))
-      if (const llvm::DebugLoc& loc = inst->getDebugLoc())
-        return {loc->getFilename().str(), static_cast<int>(loc.getLine())};
-  return {f.getName().str(), 0};
-}
-
 // A function the module uses that nothing here binds — a runtime-looking `__td_` name the runtime does not
 // define, a host function whose address the kernel takes — is the kernel's error, found before linking
 // (where it was an internal "symbol not found"). __nv_ math is bound, or refused, by add().
@@ -72,8 +64,9 @@ void refuseUnboundFunctions(const llvm::Module& m, const std::map<std::string, u
     if (!f.isDeclaration() || f.isIntrinsic() || f.use_empty() || f.getName().starts_with("__nv_")) continue;
     std::string name = f.getName().str();
     if (runtime.count(name) || addressSymbols.count(name) || kernelMayBind(name)) continue;
-    auto [file, line] = firstUse(f);
-    throw InputError(file, line,
+    SourceLoc loc = firstUseLocation(f);
+    if (loc.file.empty()) loc.file = m.getSourceFileName();
+    throw InputError(loc.file, static_cast<int>(loc.line),
                      fmt::format("the kernel uses {}, a function neither its device code nor the CPU executor's "
                                  "runtime defines (a GPU build fails the same way: undefined reference)",
                                  name.rfind("__td_", 0) == 0 ? name + " (tile-doctor's own prefix)" : name));
