@@ -16,6 +16,7 @@
 #include "cli/script_check.h"
 #include "frontend/input_error.h"
 #include "frontend/profile.h"
+#include "runtime/host_memory.h"
 
 namespace td::cli {
 
@@ -134,6 +135,10 @@ LaunchFacts factsOf(const BisectArgs& a, const std::vector<Axis>& axes, const Pr
   return scriptLaunchFacts(r["launches"][launchIndex]);
 }
 
+// What one probe takes besides its buffers: clang, the JIT and the executor's state (a check of a small
+// kernel, examples/gemm, peaks near 180 MB in the tool itself, more with its clang and executor children).
+constexpr uint64_t kProbeOverheadBytes = 512ull << 20;
+
 int runBisect(BisectArgs& a, const std::vector<std::string>& argv, CLI::App* sub) {
   auto started = std::chrono::steady_clock::now();
   CheckArgs& c = *a.check;
@@ -166,6 +171,28 @@ int runBisect(BisectArgs& a, const std::vector<std::string>& argv, CLI::App* sub
   if (jobs > cores) {
     report.notes.push_back(fmt::format("--jobs {} runs {} probes at once, one a core", jobs, cores));
     jobs = cores;
+  }
+  // ...and each holds its buffers (twice: the run's and the initial copy) besides its compile: more at once
+  // than memory holds at the axes' largest shape would have the OOM killer end probes (or the machine).
+  if (jobs > 1 && !script) {
+    uint64_t perProbe = kProbeOverheadBytes;
+    try {
+      std::vector<std::pair<std::string, std::string>> largest = c.req.params;
+      for (const Axis& x : axes) largest.push_back({x.name, std::to_string(x.hi)});
+      for (const ArgSpec& arg : loadBundle(c.req.bundlePath, largest).args)
+        if (arg.isBuffer) perProbe += 2 * arg.byteSize();
+    } catch (const std::exception&) {
+      // the largest shape may not even load (what the search is to find): the overhead alone then
+    }
+    std::string source;
+    uint64_t available = availableMemory(source);
+    int fit = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(available / perProbe, 1u << 20)));
+    if (jobs > fit) {
+      report.notes.push_back(fmt::format("--jobs {} runs {} probes at once: each may hold {:.1f} GiB at the largest "
+                                         "shape, and {} leaves {:.1f} GiB", jobs, fit, perProbe / 1073741824.0, source,
+                                         available / 1073741824.0));
+      jobs = fit;
+    }
   }
   setup.parallel = std::max(1, jobs);
   if (setup.parallel > 1)
@@ -223,7 +250,9 @@ int runBisect(BisectArgs& a, const std::vector<std::string>& argv, CLI::App* sub
     } else {
       writeBundleRepro(c.req.bundlePath, paramsAt(a, axes, *s.failing), report.repro,
                        fmt::format("tile-doctor bisect-shape: {} fails at {}", c.req.bundlePath, shapeText(axes, *s.failing)));
-      report.reproCommand = fmt::format("tile-doctor check {}{}", report.repro, options);
+      // the repro sits beside the report and names the bundle's files: their folder is one it may read
+      report.reproCommand = fmt::format("tile-doctor check {} --include-root {}{}", report.repro,
+                                        std::filesystem::absolute(c.req.bundlePath).parent_path().string(), options);
     }
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -25,6 +25,8 @@
 #include "frontend/input_error.h"
 #include "frontend/lifetime.h"
 #include "frontend/profile.h"
+#include "frontend/read_roots.h"
+#include "frontend/staged_file.h"
 #include "frontend/work_deadline.h"
 #include "instrument/pipeline.h"
 #include "runtime/executor_limit.h"
@@ -56,6 +58,7 @@ WrapperCheckRequest wrapperRequest(const CheckArgs& args) {
   req.shapes = namedValues(args.shapes, "--shape");
   req.inits = namedValues(args.inits, "--init");
   req.templatesDir = args.macaTemplates;
+  if (!args.macaTemplates.empty()) addIncludeRoot(args.macaTemplates);  // its templates are the kernels' headers
   req.keep = args.keep;
   req.saveOutputs = args.saveOutputs;
   return req;
@@ -196,28 +199,19 @@ ReportSink::ReportSink(const CheckArgs& args) : ReportSink(args.out) {
 }
 
 ReportSink::ReportSink(const std::string& path) : path_(path) {
-  if (!path_.empty()) {
-    // A regular file is written beside itself and renamed into place: a run that fails, or one beside
-    // another on the same --out, never leaves a truncated or mixed report. Devices and pipes take it directly.
-    std::error_code ec;
-    auto st = std::filesystem::status(path_, ec);
-    direct_ = !ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st);
-    if (!direct_) removeStaleStaging(path_);  // a run killed by SIGKILL could not remove its own
-    staging_ = direct_ ? path_ : stagingPath(path_);
-    if (!direct_) std::filesystem::remove(staging_, ec);  // a link planted at the staging name is not followed
-    file_.open(staging_);
-    if (!file_) throw InputError(path_, 0, "cannot write the report");
-    if (!direct_) adoptTemporary(staging_);  // removed if a signal ends the run
+  if (path_.empty()) return;
+  // A regular file is staged and renamed into place (frontend/staged_file.h); devices and pipes take it directly.
+  std::error_code ec;
+  auto st = std::filesystem::status(path_, ec);
+  if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
+    direct_.open(path_);
+    if (!direct_) throw InputError(path_, 0, "cannot write the report");
+  } else {
+    staged_.emplace(path_, "the report");
   }
 }
 
-ReportSink::~ReportSink() {
-  if (!path_.empty() && !direct_ && !written_) {
-    std::error_code ec;
-    std::filesystem::remove(staging_, ec);  // the run failed before its report: the old --out stays
-  }
-  if (!direct_ && !staging_.empty()) releaseTemporary(staging_);
-}
+ReportSink::~ReportSink() = default;  // a report never written leaves the old --out as it was
 
 bool ReportSink::colour() const { return path_.empty() && isatty(STDOUT_FILENO); }
 
@@ -229,15 +223,14 @@ void ReportSink::write(const std::string& text) {
     if (!std::cout) throw InputError("standard output", 0, "cannot write the report (use --out FILE)");
     return;
   }
-  file_ << text << std::flush;
-  file_.close();
-  if (file_.fail()) throw InputError(path_, 0, "cannot write the report: " + std::string(std::strerror(errno)));
-  if (!direct_) {
-    std::error_code ec;
-    std::filesystem::rename(staging_, path_, ec);
-    if (ec) throw InputError(path_, 0, "cannot write the report: " + ec.message());
+  if (staged_) {
+    staged_->out() << text;
+    staged_->commit();
+  } else {
+    direct_ << text << std::flush;
+    direct_.close();
+    if (direct_.fail()) throw InputError(path_, 0, "cannot write the report: " + std::string(std::strerror(errno)));
   }
-  written_ = true;
   gReportWritten = true;
 }
 
@@ -343,6 +336,10 @@ void addCheckOptions(CLI::App* sub, const std::shared_ptr<CheckArgs>& args) {
                   "generated sources: a buffer's initialiser, NAME=SPEC (zeros, arange, uniform(A, B), file(\"a.npy\"), "
                   "...; default uniform(-1, 1) for floats, zeros for integers)")
       ->allow_extra_args(false);
+  sub->add_option_function<std::vector<std::string>>(
+      "--include-root", [](const std::vector<std::string>& dirs) { for (const std::string& d : dirs) addIncludeRoot(d); },
+      "a folder outside the bundle's own that its sources and include folders may lie in (repeatable; "
+      "docs/security.md)");
   sub->add_option("--maca-templates", args->macaTemplates,
                   "generated sources: the folder holding tl_templates/ (tilelang-metax's src/) when the installed "
                   "TileLang does not have them");

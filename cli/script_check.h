@@ -5,11 +5,13 @@
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "driver/check.h"
 #include "driver/script_run.h"
+#include "frontend/staged_file.h"
 #include "sanitizer/run_set.h"
 
 namespace td::cli {
@@ -57,9 +59,9 @@ class ReportSink {
   void write(const std::string& text);
 
  private:
-  std::string path_, staging_;
-  bool direct_ = false, written_ = false;
-  std::ofstream file_;
+  std::string path_;
+  std::optional<StagedFile> staged_;  // a regular file (or none yet) at --out
+  std::ofstream direct_;              // a device or a pipe at --out
 };
 
 // What the --format's reporter says of a run that stopped before its report (JSON: the error object of

@@ -15,6 +15,7 @@
 #include "frontend/text_bounds.h"
 #include "frontend/line_map.h"
 #include "frontend/profile.h"
+#include "instrument/containment_pass.h"
 #include "instrument/pipeline.h"
 #include "instrument/shared_layout.h"
 #include "profiler/register_budget.h"
@@ -157,6 +158,7 @@ CheckResult runCheck(const CheckRequest& req) {
   const LineMap scriptLines = b.lineMapPath.empty() ? LineMap{} : loadLineMap(b.lineMapPath);
   refuseMacaOnWave32(b, profile);
   bool onGpu = chooseExecutor(req) == "cuda";  // the GPU always runs the whole grid
+  checks.contain = !onGpu && !containmentOffForBenchmarks();  // the GPU bounds a kernel by itself (docs/security.md)
   if (onGpu && req.launch.schedule != Schedule::Forward)
     throw InputError("--schedule", 0, "schedules are the CPU executor's; the GPU schedules its own threads");
   KernelModule km = buildKernelModule(b, checks, profile.ignores);  // bad input first: a bundle that does not compile is exit 2

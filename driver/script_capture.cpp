@@ -13,6 +13,7 @@
 
 #include "frontend/compile_cache.h"
 #include "frontend/input_error.h"
+#include "frontend/read_roots.h"
 #include "frontend/lifetime.h"
 #include "frontend/paths.h"
 
@@ -152,6 +153,7 @@ CaptureResult captureScript(const CaptureRequest& req, const LaunchHandler& onLa
     fs::create_directories(res.dir, ec);
     if (ec) throw InputError(res.dir, 0, "cannot create the --keep folder: " + ec.message());
   }
+  addIncludeRoot(res.dir);  // the bundles the capture writes there name sources beside them (frontend/read_roots.h)
   int rc = runCaptureModule(req, res.dir, onLaunch);
   std::ifstream in(fs::path(res.dir) / "capture.json");
   if (!in) {

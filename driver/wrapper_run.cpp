@@ -15,6 +15,7 @@
 #include "frontend/expr.h"
 #include "frontend/host_wrapper.h"
 #include "frontend/input_error.h"
+#include "frontend/read_roots.h"
 #include "frontend/lifetime.h"
 #include "runtime/buffers.h"
 #include "runtime/executor_limit.h"
@@ -261,6 +262,9 @@ RunSet checkWrapperRuns(const WrapperCheckRequest& req) {
   std::error_code ec;
   fs::create_directories(folder, ec);
   if (ec) throw InputError(folder, 0, "cannot create the --keep folder: " + ec.message());
+  // The bundles written there name the source the user gave and what sits beside it (frontend/read_roots.h).
+  addIncludeRoot(folder);
+  addIncludeRoot(fs::absolute(path).parent_path().string());
 
   WrapperChecker checker(req, w, folder);
   checker.writeSource(templatesOf(w, req, tmp));

@@ -1,3 +1,4 @@
+#include "frontend/staged_file.h"
 #include "frontend/cache_files.h"
 
 #include <cstdio>
@@ -50,25 +51,6 @@ std::string CacheKey::hex() {
   return out;
 }
 
-// Writes `name` under a temporary name and renames it into place.
-bool writeAtomically(const fs::path& target, const std::function<bool(llvm::raw_fd_ostream&)>& write) {
-  std::string tmp = fmt::format("{}.{}.tmp", target.string(), getpid());
-  std::error_code ec;
-  {
-    llvm::raw_fd_ostream out(tmp, ec);
-    if (ec || !write(out)) return false;
-    out.close();
-    if (out.has_error()) {
-      out.clear_error();
-      fs::remove(tmp, ec);
-      return false;
-    }
-  }
-  fs::rename(tmp, target, ec);
-  if (ec) fs::remove(tmp, ec);
-  return !ec;
-}
-
 namespace {
 
 constexpr std::string_view kSealTag = "tile-doctor-cache-entry/1 ";
@@ -79,11 +61,15 @@ std::string digestOf(std::string_view content) { return CacheKey().add(content).
 }  // namespace
 
 bool writeCacheEntry(const fs::path& target, const std::string& key, std::string_view content) {
-  return writeAtomically(target, [&](llvm::raw_fd_ostream& out) {
-    out << kSealTag << key << ' ' << digestOf(content) << '\n';
-    out.write(content.data(), content.size());
+  try {  // concurrent runs share the folder: an entry appears whole or not at all
+    StagedFile staged(target.string(), "the cache entry");
+    staged.out() << kSealTag << key << ' ' << digestOf(content) << '\n';
+    staged.out().write(content.data(), static_cast<std::streamsize>(content.size()));
+    staged.commit();
     return true;
-  });
+  } catch (const std::exception&) {
+    return false;  // a cache that cannot be written only costs time
+  }
 }
 
 std::optional<std::string> readCacheEntry(const fs::path& target, const std::string& key) {

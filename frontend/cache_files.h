@@ -37,8 +37,6 @@ class CacheKey {
   std::unique_ptr<State> state_;
 };
 
-// Writes `target` under a temporary name and renames it into place; false when it could not.
-bool writeAtomically(const std::filesystem::path& target, const std::function<bool(llvm::raw_fd_ostream&)>& write);
 
 // Cache entries are sealed: a first line holds the key the entry was stored under and the SHA-256 of the
 // content after it. An entry copied over another's name, or damaged, is then never served.

@@ -16,6 +16,9 @@
 #include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/VirtualFileSystem.h>
+
+#include "frontend/confined_file_system.h"
+#include "frontend/read_roots.h"
 #include <llvm/Support/raw_ostream.h>
 #include <cstdlib>
 #include <filesystem>
@@ -45,8 +48,31 @@ void addFile(llvm::vfs::InMemoryFileSystem& fs, const std::string& path, const c
   fs.addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(text, path));
 }
 
+std::string resourceDir();
+
+// Where the compile may open files (frontend/read_roots.h): the source's and the bundle's folders, its
+// include folders (an installed TileLang's whole tree for one of its folders), the user's --include-root
+// folders, the toolchain's headers and the CUDA SDK.
+std::vector<std::string> readableFolders(const std::string& path, const CompileOptions& opts) {
+  std::vector<std::string> roots = opts.readRoots;
+  roots.push_back(std::filesystem::path(path).parent_path().string());
+  for (const std::string& d : opts.includeDirs) {
+    roots.push_back(d);
+    if (std::string tree = tileLangTreeOf(d); !tree.empty()) roots.push_back(tree);
+  }
+  for (const std::string& r : includeRoots()) roots.push_back(r);
+  for (const char* system : {"/usr/include", "/usr/local/include", "/usr/lib/gcc"}) roots.push_back(system);
+  // what clang's driver reads to know the distribution (its default paths depend on it): public facts
+  for (const char* release : {"/etc/os-release", "/usr/lib/os-release", "/etc/debian_version", "/etc/lsb-release"})
+    roots.push_back(release);
+  roots.push_back(resourceDir());
+  if (!opts.cudaSdk.empty()) roots.push_back(opts.cudaSdk);
+  return roots;
+}
+
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const std::string& path, const std::string& text,
-                                                               const CompileOptions& opts) {
+                                                               const CompileOptions& opts,
+                                                               std::shared_ptr<std::vector<std::string>> refused) {
   auto mem = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   addFile(*mem, std::string(kPreludeDir) + "/td_prelude.h", td_prelude_h);
   addFile(*mem, std::string(kPreludeDir) + "/td_fp16.h", td_fp16_h);
@@ -65,7 +91,8 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystem(const std::string
   if (opts.dialect == "maca")
     for (const auto& [file, content] : macaDialectFiles(kPreludeDir)) addFile(*mem, file, content.c_str());
   if (!text.empty()) addFile(*mem, path, text.c_str());
-  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      confinedFileSystem(llvm::vfs::getRealFileSystem(), readableFolders(path, opts), std::move(refused)));
   overlay->pushOverlay(mem);
   return overlay;
 }
@@ -176,7 +203,8 @@ class EveryFileRead : public clang::DependencyCollector {
 
 void runClangAction(const std::string& path, const CompileOptions& opts, clang::FrontendAction& action,
                     const std::string& text, std::vector<std::string>* filesRead) {
-  auto vfs = makeFileSystem(path, text, opts);
+  auto refused = std::make_shared<std::vector<std::string>>();
+  auto vfs = makeFileSystem(path, text, opts, refused);
   std::vector<std::string> args = clangArguments(path, opts);
   std::vector<const char*> argv;
   for (auto& a : args) argv.push_back(a.c_str());
@@ -205,7 +233,11 @@ void runClangAction(const std::string& path, const CompileOptions& opts, clang::
   diagOut.flush();
   if (!ok || ci.getDiagnostics().hasErrorOccurred()) {
     auto [file, line] = firstError(diagText, path);
-    throw InputError(file, line, "the kernel does not compile:\n" + diagText);
+    std::string why;
+    for (const std::string& f : *refused)
+      why += fmt::format("note: tile-doctor did not let clang read {}: it lies outside the bundle's folder, its include "
+                         "folders and the toolchain's (name its folder with --include-root; docs/security.md)\n", f);
+    throw InputError(file, line, "the kernel does not compile:\n" + diagText + why);
   }
   if (filesRead)
     for (const std::string& f : collector->getDependencies()) filesRead->push_back(f);
@@ -335,7 +367,13 @@ std::unique_ptr<llvm::Module> loadIR(llvm::LLVMContext& ctx, const std::string& 
   } catch (const IsolatedFailure& e) {
     throw InputError(path, 0, std::string(e.what()) + " reading this file");
   }
-  return moduleFromBitcode(ctx, parts.at(0), path);
+  try {
+    return moduleFromBitcode(ctx, parts.at(0), path);
+  } catch (const std::runtime_error& e) {
+    // LLVM 19 writes some attribute groups of a parsed .ll (found by the IR fuzzer) that its own bitcode
+    // reader then refuses: the input's attributes, not ours
+    throw InputError(path, 0, std::string("LLVM cannot carry this IR across (its attributes): ") + e.what());
+  }
 }
 
 }  // namespace td

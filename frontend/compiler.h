@@ -28,6 +28,9 @@ struct CompileOptions {
   std::string dialect = "cuda";
   // More files in the prelude folder, by path relative to it (the check families' device files).
   std::vector<std::pair<std::string, std::string>> preludeFiles;
+  // Folders besides the source's own, its include folders and the toolchain's where the compile may open
+  // files (frontend/read_roots.h): the bundle's folder.
+  std::vector<std::string> readRoots;
 };
 
 // The CUDA SDK to compile against: $CUDA_HOME, $CUDA_PATH, then /usr/local/cuda; empty when none has

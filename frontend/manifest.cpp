@@ -13,6 +13,7 @@
 #include "frontend/host_wrapper.h"
 #include "frontend/input_error.h"
 #include "frontend/paths.h"
+#include "frontend/read_roots.h"
 #include "frontend/text_bounds.h"
 
 namespace fs = std::filesystem;
@@ -341,6 +342,7 @@ class ManifestReader {
       if (!fs::is_regular_file(p, ec))  // a FIFO or a device would block clang or never end
         fail(kernel.get(key), fmt::format("{} file '{}' is not a regular file (a FIFO or a device is not read)", key,
                                           quotable(rel)));
+      if (auto why = outsideTheBundle(p.string(), b.dir, std::string("kernel.") + key)) fail(kernel.get(key), *why);
       return p.string();
     };
     if (!source.empty()) b.sourcePath = resolve(source, "source");
@@ -375,6 +377,7 @@ class ManifestReader {
         if (!e.is_string()) fail(&e, fmt::format("kernel.{} entries must be strings", key));
         std::string s = substitute(std::string(e.as_string()->get()), b.params, &e);
         if (std::string(key) == "flags") b.flags.push_back(s);
+        else if (auto why = outsideTheBundle((fs::path(b.dir) / s).string(), b.dir, "kernel.include")) fail(&e, *why);
         else b.includeDirs.push_back((fs::path(b.dir) / s).string());
       }
       if (std::string(key) == "flags") {

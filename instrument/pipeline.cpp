@@ -24,6 +24,7 @@
 #include "frontend/signature.h"
 #include "checks/family.h"
 #include "instrument/accesses.h"
+#include "instrument/containment_pass.h"
 #include "instrument/shared_objects.h"
 #include "instrument/pointer_roots.h"
 #include "instrument/loop_sites.h"
@@ -74,6 +75,12 @@ CheckSet CheckSet::parse(const std::string& list, const FamilySettings& settings
   for (const Family& f : td::families())
     if (f.checkSettings && c.has(f.name)) f.checkSettings(settings);
   return c;  // empty: an unchecked run (a script's later launches); the CLI refuses an empty --checks
+}
+
+CheckSet CheckSet::asWritten() {
+  CheckSet c = parse("launch");
+  c.contain = false;
+  return c;
 }
 
 llvm::Function* findKernel(llvm::Module& m, const std::string& entry) {
@@ -221,6 +228,7 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks, con
     CompileOptions opts;
     opts.flags = bundle.flags;
     opts.includeDirs = bundle.includeDirs;
+    opts.readRoots = {bundle.dir};
     opts.arch = bundle.arch;
     opts.selfContained = bundle.headers == "none";
     opts.dialect = bundle.dialect;
@@ -255,6 +263,7 @@ KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks, con
 
   t0 = std::chrono::steady_clock::now();
   instrumentModule(*km.module, km.sites, checks);
+  km.contained = checks.contain;
   linkDeviceRuntime(*km.module);
   std::string err;
   llvm::raw_string_ostream es(err);
@@ -276,6 +285,7 @@ void instrumentModule(llvm::Module& m, SiteTable& sites, const CheckSet& checks)
       f.instrument(m, sites, checks.families, checks.settings);
       done.push_back(f.instrument);
     }
+  if (checks.contain) ContainmentPass(sites).run(m, mam);  // last: what the families confine is left to them
   // An enabled family with device state: the block sets it up first.
   if (std::any_of(families().begin(), families().end(),
                   [&](const Family& f) { return checks.has(f.name) && !f.regions.empty(); }))

@@ -22,11 +22,17 @@ namespace td {
 struct CheckSet {
   std::set<std::string> families;
   FamilySettings settings;  // --drift-threshold, --shadow: checked against the enabled families (checkSettings)
+  // Containment (instrument/containment_pass.h): every access kept inside the kernel's own memory, whatever
+  // families run. The CPU executor runs only contained modules; the GPU bounds a kernel by itself.
+  bool contain = true;
   bool has(const std::string& f) const { return families.count(f) != 0; }
   // "bounds,launch" or "all", and the families' settings, each checked by the family that takes it, which
   // must be enabled; throws InputError.
   static CheckSet parse(const std::string& list, const FamilySettings& settings = {});
   static std::set<std::string> known();  // the registered families' names
+  // The kernel as written, for what the GPU's assembler allocates to the user's code: the launch family
+  // (which instruments nothing) and no containment.
+  static CheckSet asWritten();
 };
 
 struct KernelModule {
@@ -38,6 +44,7 @@ struct KernelModule {
   LaunchBounds launchBounds;    // what __launch_bounds__ says (maxThreads 0: none)
   std::vector<FeatureUse> features;  // hardware features it uses that not every target has
   std::vector<IgnoredStatement> ignored;  // statements the target does not execute, dropped before instrumentation
+  bool contained = false;  // ContainmentPass ran: the CPU executor refuses a module without it
   double compileSeconds = 0, instrumentSeconds = 0;
 };
 

@@ -7,14 +7,11 @@
 
 namespace td {
 
-namespace {
-// "As" for the mangled name of a kernel's static `__shared__ half As[...]`.
 std::string variableName(const llvm::GlobalVariable& gv) {
   std::string d = llvm::demangle(gv.getName().str());
   size_t colon = d.rfind("::");
   return colon == std::string::npos ? d : d.substr(colon + 2);
 }
-}  // namespace
 
 llvm::DenseMap<const llvm::GlobalVariable*, int> sharedObjectIds(llvm::Module& m) {
   llvm::DenseMap<const llvm::GlobalVariable*, int> ids;

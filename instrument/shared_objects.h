@@ -4,6 +4,7 @@
 #pragma once
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/IR/GlobalVariable.h>
+#include <string>
 
 #include "instrument/site_table.h"
 
@@ -15,5 +16,7 @@ namespace td {
 
 void registerSharedObjects(llvm::Module& m, SiteTable& table);
 llvm::DenseMap<const llvm::GlobalVariable*, int> sharedObjectIds(llvm::Module& m);
+// A variable's name as written: "As" for the mangled name of a kernel's static `__shared__ half As[...]`.
+std::string variableName(const llvm::GlobalVariable& gv);
 
 }  // namespace td

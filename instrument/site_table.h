@@ -45,6 +45,7 @@ struct Site {
   std::string roundedThrough;  // numerics stores: a narrower type the value was rounded to on its way ("")
   int origin = -1;             // numerics stores: the accumulator site (a loop's FP phi) the value comes from
   unsigned updatesPerStep = 0; // numerics accumulators: operations that update it per iteration of its loop
+  uint64_t objectBytes = 0;    // containment: the size of the local array or variable named by `what`
   bool isWrite() const { return kind == SiteKind::Store; }
 };
 

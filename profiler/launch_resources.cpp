@@ -13,7 +13,7 @@ LaunchProfile profileLaunch(const std::string& manifest, const std::vector<std::
                             const std::string& ptxArch) {
   Bundle b = loadBundle(manifest, params);
   // The kernel as written: no family instruments it, so what the assembler allocates is the user's code's.
-  KernelModule km = buildKernelModule(b, CheckSet::parse("launch"));
+  KernelModule km = buildKernelModule(b, CheckSet::asWritten());
   return profileModule(b, km, ptxArch);
 }
 

@@ -87,7 +87,7 @@ std::optional<PtxasUsage> kernelRegisters(KernelModule& km, const Bundle& b, con
 }
 
 std::optional<PtxasUsage> uncheckedKernelRegisters(const Bundle& b, const std::string& arch) {
-  KernelModule km = buildKernelModule(b, CheckSet::parse("launch"));
+  KernelModule km = buildKernelModule(b, CheckSet::asWritten());
   std::string why;
   return kernelRegisters(km, b, arch, &why);
 }

@@ -31,7 +31,9 @@
 #define TD_KIND_FP_INVALID 16     // td_num_payload: NaN from finite operands
 #define TD_KIND_SHARED_SAME_VALUE 17  // td_race_payload: an unordered write that stored the bytes already there
 #define TD_KIND_GLOBAL_SAME_VALUE 18
-#define TD_KIND_COUNT 19
+#define TD_KIND_WILD_ACCESS 19    // td_wild_payload: an access outside all of the kernel's memory (containment,
+                                  // td_contain.cuh), made whatever checks run; it was skipped
+#define TD_KIND_COUNT 20
 
 // Object classes an access is attributed to.
 #define TD_OBJ_GLOBAL_ARG 0   // object = kernel argument index
@@ -86,6 +88,23 @@ typedef struct td_record {
   unsigned int thread[3];
   unsigned long long payload[TD_PAYLOAD_BYTES / 8];
 } td_record;
+
+// TD_KIND_WILD_ACCESS: where the access went. `object` is the argument index of the nearest buffer, -1 when
+// there is none, or TD_WILD_OWN_OBJECT when `offset` counts from the site's own object (a local array or a
+// variable of the module, named by the site table).
+#define TD_WILD_OWN_OBJECT (-2)
+typedef struct td_wild_payload {
+  unsigned long long addr;
+  long long offset;   // from the start of `object`
+  unsigned int size;  // bytes (0: a call through a pointer that is none of the module's functions)
+  int object;
+} td_wild_payload;
+
+// A variable or function of the kernel's module, as containment's tables list them (instrument/containment_pass).
+typedef struct td_object {
+  const void* base;
+  unsigned long long bytes;
+} td_object;
 
 typedef struct td_channel {
   unsigned int capacity;     // records that fit

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "frontend/input_error.h"
+#include "frontend/staged_file.h"
 #include "frontend/lifetime.h"
 #include "runtime/host_memory.h"
 #include "frontend/paths.h"
@@ -195,23 +196,8 @@ void writeNpy(const std::string& path, const ArgSpec& spec, const void* data, co
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
-  // Staged beside its name and renamed into place: a full disk leaves no truncated array, and a link planted
-  // at the name is replaced, its target never written.
-  std::string staging = stagingPath(path);
-  struct Staged {  // removed unless renamed into place, on an error or a deadline alike
-    std::string path;
-    bool placed = false;
-    ~Staged() {
-      std::error_code ignored;
-      if (!placed) std::filesystem::remove(path, ignored);
-      releaseTemporary(path);
-    }
-  } staged{staging};
-  adoptTemporary(staging);
-  std::error_code ec;
-  std::filesystem::remove(staging, ec);  // whatever is there, a link included, is not written through
-  std::ofstream out(staging, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError(path, 0, fmt::format("cannot write the array: {}", std::strerror(errno)));
+  StagedFile staged(path, "the array");  // a full disk leaves no truncated array; a link planted at the name is replaced
+  std::ofstream& out = staged.out();
   out.write("\x93NUMPY\x01\x00", 8);
   uint16_t hl = static_cast<uint16_t>(header.size());
   out.write(reinterpret_cast<const char*>(&hl), 2);
@@ -219,12 +205,7 @@ void writeNpy(const std::string& path, const ArgSpec& spec, const void* data, co
   deadline.inSlices(spec.byteSize(), kBytesPerSlice, [&](uint64_t from, uint64_t to) {
     out.write(static_cast<const char*>(data) + from, static_cast<std::streamsize>(to - from));
   });
-  out.close();
-  ec.clear();
-  if (!out) ec = std::error_code(errno ? errno : EIO, std::generic_category());
-  else std::filesystem::rename(staging, path, ec);
-  staged.placed = !ec;
-  if (ec) throw InputError(path, 0, fmt::format("cannot write the array: {}", ec.message()));
+  staged.commit();
 }
 
 }  // namespace td

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "sanitizer/stop_findings.h"
+#include "sanitizer/wild_findings.h"
 #include "sanitizer/records.h"
 
 namespace td {
@@ -231,6 +232,10 @@ std::vector<Finding> collectFindings(const LaunchOutcome& out, const SiteTable& 
     if (isStopKind(kind)) {
       stopped = true;
       findings.push_back(stopFinding(kind, site, threads, hits, sites));
+      continue;
+    }
+    if (kind == TD_KIND_WILD_ACCESS) {
+      findings.push_back(wildAccessFinding(RecordGroup{kind, site, recs, threads, hits}, sites, b));
       continue;
     }
     if (const Family* family = familyOfRecordKind(kind); family && family->decode)

@@ -11,6 +11,7 @@ const F kRace = {"location", "other_access", "buffer", "coordinates", "element",
                  "threads"};
 const F kLimit = {"location"};
 const F kStop = {"location", "threads"};
+const F kWild = {"location", "buffer", "byte_offset", "access", "width", "threads"};
 const F kSync = {"location", "threads"};
 }  // namespace
 
@@ -97,6 +98,16 @@ const std::vector<Rule>& builtinRules() {
        "Look for pointers made from integers or indices with no bound; run with --checks all so every access is "
        "checked.",
        {}},
+      {rule::WildAccess, "run", Severity::Error, "An access outside all of the kernel's memory",
+       "The kernel read, wrote or called through an address that is none of its buffers, its shared memory, its "
+       "thread's own stack or local arrays, or its module's variables and functions (an address computed from an "
+       "integer, an index with no bound, a null pointer, a pointer kept past its object). Reported whichever checks "
+       "run. On a GPU it ends the launch with an illegal address where nothing is mapped, and silently changes "
+       "or reads other memory where something is. tile-doctor skipped the access (a read returned 0) and ran on, "
+       "so every such place is reported.",
+       "See where the address comes from: the nearest buffer and how far past it the access went are in the "
+       "message; run with --checks bounds for the buffer's coordinates.",
+       kWild},
       {rule::LaunchRejected, "run", Severity::Error, "The GPU driver refused the launch",
        "cuLaunchKernel returned an error: the kernel never ran, so nothing of it was checked. Usually the compiled "
        "kernel asks for more than the device grants one launch (registers for this many threads, shared memory), "

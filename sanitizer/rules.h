@@ -27,6 +27,7 @@ inline constexpr const char* KernelStillRunning = "kernel-still-running";
 inline constexpr const char* Deadlock = "deadlock";
 inline constexpr const char* KernelCrash = "kernel-crash";
 inline constexpr const char* RecordsOverwritten = "records-overwritten";
+inline constexpr const char* WildAccess = "wild-access";
 inline constexpr const char* LaunchRejected = "launch-rejected";
 inline constexpr const char* DeviceAssert = "device-assert";
 inline constexpr const char* DeviceTrap = "device-trap";

@@ -23,7 +23,7 @@ __global__ void __launch_bounds__(256) gemm(const half* __restrict__ A, const ha
       int r = i / BN, c = i % BN;
       Bs[r][c] = (k0 + r < K && col0 + c < N) ? B[(k0 + r) * N + col0 + c] : half(0.0f);
     }
-#ifndef MISSING_BARRIER  // tests/bundles/racy_gemm defines it: the tile is read before every thread stored its part
+#ifndef MISSING_BARRIER  // racy_gemm.toml defines it: the tile is read before every thread stored its part
     __syncthreads();
 #endif
     for (int kk = 0; kk < BK; ++kk)

@@ -26,6 +26,7 @@
 #include "runtime/bake.h"
 #include "runtime/cpu/fault.h"
 #include "runtime/cpu/host_abi.h"
+#include "instrument/containment_pass.h"
 #include "instrument/ptx_catalogue.h"
 #include "runtime/cpu/jit.h"
 #include "runtime/cpu/retarget.h"
@@ -236,6 +237,9 @@ class ProgressLine {
 
 LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgValue>& args, int warpSize,
                        const LaunchOptions& opts) {
+  // The kernel shares this process's child with the records: only a contained module runs (docs/security.md).
+  if (!km.contained && !containmentOffForBenchmarks())
+    throw std::logic_error("the CPU executor was given a module without containment");
   LaunchOutcome out;
   out.executor = "cpu";
 
@@ -327,6 +331,8 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   for (size_t i = 0; i < regions.size() && i < TD_MAX_REGIONS; ++i)
     if (present(regions[i])) lc.regionsPresent |= 1u << i;
   RetargetResult rt = retargetToHost(*km.module, km.entrySymbol, jit.triple(), jit.dataLayout(), km.sites, lc);
+  const llvm::GlobalVariable* objectTable = km.module->getNamedGlobal(kContainedObjects);
+  uint64_t nobjects = objectTable ? objectTable->getValueType()->getArrayNumElements() : 0;
   jit.add(std::move(km.module), std::move(km.ctx), addressSymbols);
   auto fn = reinterpret_cast<KernelTrampoline>(jit.lookup(kTrampolineName));
 
@@ -340,6 +346,11 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   shape.scheduleSeed = opts.scheduleSeed;
   shape.regions = regions;
   shape.asyncCopyLands = reinterpret_cast<decltype(shape.asyncCopyLands)>(jit.find(kAsyncCopyLanding));
+  for (size_t i = 0; i < args.size() && i < TD_MAX_BUFFERS; ++i)
+    if (ctl.buffers[i].bytes) shape.kernelMemory.emplace_back(reinterpret_cast<const char*>(ctl.buffers[i].base), ctl.buffers[i].bytes);
+  if (auto* objects = static_cast<const td_object*>(nobjects ? jit.find(kContainedObjects) : nullptr))
+    for (uint64_t i = 0; i < nobjects; ++i)
+      shape.kernelMemory.emplace_back(static_cast<const char*>(objects[i].base), objects[i].bytes);
   uint64_t dynOffset = (rt.staticSharedBytes + 15) / 16 * 16;
   shape.sharedBytes = static_cast<uint32_t>(dynOffset + bundle.dynamicShared);
   uint64_t blocks = opts.blocks.empty() ? uint64_t(shape.grid[0]) * shape.grid[1] * shape.grid[2] : opts.blocks.size();

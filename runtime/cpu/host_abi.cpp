@@ -115,9 +115,25 @@ void td_cpu_stop() {
   _exit(3);
 }
 
+// Bytes of the calling thread's kernel memory from `p` on: its shared window, its stack, its buffers and
+// its module's variables (LaunchShape::kernelMemory).
+size_t kernelBytesAt(const void* p) {
+  Worker* w = Worker::current();
+  const ThreadCtx& t = w->self().ctx;
+  auto in = [&](const char* base, uint64_t bytes) -> size_t {
+    uint64_t off = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(base);
+    return off < bytes ? static_cast<size_t>(bytes - off) : 0;
+  };
+  if (size_t n = in(t.sharedBase, w->shape().sharedBytes)) return n;
+  if (size_t n = in(t.stackLow, static_cast<uint64_t>(t.stackHigh - t.stackLow))) return n;
+  for (const auto& [base, bytes] : w->shape().kernelMemory)
+    if (size_t n = in(base, bytes)) return n;
+  return 0;
+}
+
 // One write per call, so lines of threads running side by side never interleave.
 int td_cpu_vprintf(const char* format, const char* args) {
-  std::string text = formatDevicePrintf(format, args);
+  std::string text = formatDevicePrintf(format, args, kernelBytesAt);
   for (size_t done = 0; done < text.size();) {
     ssize_t n = ::write(gPrintFd, text.data() + done, text.size() - done);
     if (n <= 0) break;

@@ -17,9 +17,18 @@ namespace td::cpu {
 
 namespace {
 
-// A shared-window address: a 32-bit cvta.to.shared offset, or (from generic code) a host pointer.
-char* sharedAddress(const SimThread& t, uint64_t v) {
-  return v < (1ull << 32) ? t.ctx.sharedBase + v : reinterpret_cast<char*>(v);
+// A shared-window address: a 32-bit cvta.to.shared offset, or (from generic code) a host pointer. The
+// `bytes` there must lie inside the window: these statements run here, for the kernel, and a lane of a
+// warp-collective one cannot be skipped alone, so an address outside (reported where a check covers the
+// statement) reads zeros from, and writes into, a scratch line instead of the host's memory.
+char* sharedAddress(const SimThread& t, uint64_t v, uint64_t bytes) {
+  char* p = v < (1ull << 32) ? t.ctx.sharedBase + v : reinterpret_cast<char*>(v);
+  uint64_t off = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(t.ctx.sharedBase);
+  uint64_t window = Worker::current()->shape().sharedBytes;
+  if (off <= window && bytes <= window - off) return p;
+  alignas(16) static thread_local char scratch[64];
+  std::memset(scratch, 0, sizeof scratch);
+  return scratch;
 }
 
 uint16_t load16(const char* p) {
@@ -55,7 +64,7 @@ void ldmatrix(const std::vector<SimThread*>& lanes, int count, bool trans) {
   auto elem = [&](int m, int r, int c) -> uint16_t {
     SimThread* src = lanes[8 * m + (trans ? c : r)];
     if (!src) throw std::runtime_error("ldmatrix: a lane providing a row address is not taking part");
-    return load16(sharedAddress(*src, src->asmIn[0]) + 2 * (trans ? r : c));
+    return load16(sharedAddress(*src, src->asmIn[0], 16) + 2 * (trans ? r : c));
   };
   for (size_t l = 0; l < lanes.size(); ++l) {
     if (!lanes[l]) continue;
@@ -216,7 +225,7 @@ void stmatrix(const std::vector<SimThread*>& lanes, int count, bool trans) {
         SimThread* dst = lanes[8 * m + row];
         if (!dst) throw std::runtime_error("stmatrix: a lane providing a row address is not taking part");
         uint16_t bits = static_cast<uint16_t>(v >> (16 * e));
-        std::memcpy(sharedAddress(*dst, dst->asmIn[0]) + 2 * col, &bits, 2);
+        std::memcpy(sharedAddress(*dst, dst->asmIn[0], 16) + 2 * col, &bits, 2);
       }
     }
   }
@@ -270,7 +279,7 @@ void Worker::inlinePtx(uint32_t site, uint32_t opCode, uint32_t param, const uin
       int sizeOp = st.sizeOperand, srcOp = st.srcSizeOperand;
       c.size = sizeOp >= 0 ? static_cast<uint32_t>(in[sizeOp]) : static_cast<uint32_t>(st.count);
       if (c.size > sizeof c.data) throw std::runtime_error(fmt::format("cp.async of {} bytes", c.size));
-      c.dst = sharedAddress(me, in[0]);
+      c.dst = sharedAddress(me, in[0], c.size);
       uint32_t srcBytes = srcOp >= 0 ? static_cast<uint32_t>(in[srcOp]) : c.size;
       std::memcpy(c.data, reinterpret_cast<const char*>(in[1]), std::min(srcBytes, c.size));  // rest stays 0
       me.pending.push_back(c);
@@ -297,7 +306,7 @@ void Worker::inlinePtx(uint32_t site, uint32_t opCode, uint32_t param, const uin
     case PtxOp::MbarWait:
     case PtxOp::CpAsyncMbarArrive: {
       int addrOp = st.addrOperand, valueOp = st.valueOperand;
-      Mbarrier bar{reinterpret_cast<uint64_t*>(sharedAddress(me, in[addrOp]))};
+      Mbarrier bar{reinterpret_cast<uint64_t*>(sharedAddress(me, in[addrOp], 8))};
       uint32_t value = valueOp >= 0 ? static_cast<uint32_t>(in[valueOp]) : 0;
       if (op == PtxOp::MbarInit) bar.init(value);
       else if (op == PtxOp::MbarArrive) bar.arrive();

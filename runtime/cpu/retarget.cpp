@@ -107,6 +107,13 @@ class Lowering {
     return b.CreateLoad(ptr_, at);
   }
 
+  // [p, p + size) inside [base, base + bytes), for any address (containment's primitives).
+  llvm::Value* within(llvm::IRBuilder<>& b, llvm::Value* p, llvm::Value* size, llvm::Value* base, llvm::Value* bytes) {
+    llvm::Value* off = b.CreateSub(b.CreatePtrToInt(p, i64_), b.CreatePtrToInt(base, i64_));
+    size = b.CreateZExtOrTrunc(size, i64_);
+    return b.CreateAnd(b.CreateICmpULE(off, bytes), b.CreateICmpULE(size, b.CreateSub(bytes, off)));
+  }
+
   // The window is 16-byte aligned (simt.cpp), which lets alignment checks on it fold away.
   llvm::Value* sharedBase(llvm::Function* f) { return invariantPointer(f, kSharedBaseOffset, 16, "td.shared"); }
 
@@ -188,6 +195,12 @@ class Lowering {
     } else if (name == "__td_shared_window_offset") {
       llvm::Value* off = b.CreateSub(b.CreatePtrToInt(arg(0), i64_), b.CreatePtrToInt(sharedBase(f), i64_));
       repl = b.CreateTrunc(off, i32_);
+    } else if (name == "__td_in_shared_window") {
+      repl = within(b, arg(0), arg(1), sharedBase(f), b.getInt64(launch_.sharedWindowBytes));
+    } else if (name == "__td_in_own_stack") {
+      llvm::Value* low = invariantPointer(f, kStackLowOffset, 16, "td.stack");
+      llvm::Value* high = invariantPointer(f, kStackHighOffset, 16, "td.stack.end");
+      repl = within(b, arg(0), arg(1), low, b.CreateSub(b.CreatePtrToInt(high, i64_), b.CreatePtrToInt(low, i64_)));
     } else if (name == "__td_region") {
       repl = regionPointer(b, f, arg(0));
     } else if (name == "__td_block_local_swap" || name == "__td_block_local_or") {
@@ -289,6 +302,7 @@ class Lowering {
   // Device-runtime primitives the CPU executor implements inline (runtime/device/td_core.cuh).
   static bool isExecutorPrimitive(llvm::StringRef n) {
     return n == "__td_warp_size" || n == "__td_shared_window_bytes" || n == "__td_shared_window_offset" ||
+           n == "__td_in_shared_window" || n == "__td_in_own_stack" ||
            n == "__td_region" || n == "__td_block_local_swap" || n == "__td_block_local_or" ||
            n == "__td_mark_site" || n == "__td_block_start";
   }

@@ -126,6 +126,8 @@ bool Worker::runBlock(uint64_t linear) {
     th.waitSite = ~0u;
     warpLive_[c.warpid] |= 1ull << c.laneid;
     char* top = stacks_ + t * stackStride_ + stackStride_;
+    c.stackLow = top - stackBytes_;
+    c.stackHigh = top;
     boost::context::stack_context sctx;
     sctx.size = stackBytes_;
     sctx.sp = top;

@@ -29,6 +29,9 @@ struct LaunchShape {
   std::vector<td_region> regions;
   // The module's kAsyncCopyLanding (dst, first 8 bytes, next 8, size), or nullptr: copies land by memcpy.
   void (*asyncCopyLands)(void*, uint64_t, uint64_t, uint32_t) = nullptr;
+  // The kernel's memory besides its stack and shared window: its buffers and its module's variables
+  // (containment's table), where the executor itself may read for it (device printf's strings).
+  std::vector<std::pair<const char*, uint64_t>> kernelMemory;
 };
 
 enum class ThreadState : uint8_t { Ready, AtBarrier, AtWarpOp, Done };

@@ -19,6 +19,8 @@ struct ThreadCtx {
   uint32_t lastSite;     // last unchecked access site (for fault reports); ~0u none
   char* sharedBase;      // this block's shared window
   void* region[TD_MAX_REGIONS];  // this thread's instance of each region (abi.h), null where absent
+  char* stackLow;        // this thread's fiber stack, [stackLow, stackHigh): containment accepts it
+  char* stackHigh;       // (td_contain.cuh's __td_in_own_stack)
 };
 
 // Field offsets, in i32 units for the uint32 fields.
@@ -27,5 +29,7 @@ enum ThreadCtxField : unsigned {
 };
 constexpr size_t kSharedBaseOffset = offsetof(ThreadCtx, sharedBase);
 constexpr size_t kRegionsOffset = offsetof(ThreadCtx, region);
+constexpr size_t kStackLowOffset = offsetof(ThreadCtx, stackLow);
+constexpr size_t kStackHighOffset = offsetof(ThreadCtx, stackHigh);
 
 }  // namespace td::cpu

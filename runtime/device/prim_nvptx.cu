@@ -26,6 +26,16 @@ __device__ unsigned int __td_shared_window_bytes() {
   return bytes - __td_ctl.shared_tail_bytes - (TD_SHARED_TAIL_OFFSET(dynamic) - dynamic);
 }
 
+// Containment (td_contain.cuh): the kernel's own bytes of the block's window; the thread's local memory,
+// which the GPU bounds itself.
+__device__ bool __td_in_shared_window(const void* p, unsigned long long size) {
+  if (!__nvvm_isspacep_shared(p)) return false;
+  unsigned long long off = __td_shared_window_offset(p), bytes = __td_shared_window_bytes();
+  return off <= bytes && size <= bytes - off;
+}
+
+__device__ bool __td_in_own_stack(const void* p, unsigned long long) { return __nvvm_isspacep_local(p); }
+
 // Faults on the GPU are reported by the driver; the last-site note serves the CPU executor only.
 __device__ void __td_mark_site(unsigned int) {}
 

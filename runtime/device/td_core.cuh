@@ -100,3 +100,5 @@ __device__ void __td_kernel_stop(unsigned int kind, unsigned int site) { td_repo
 __device__ void __td_unchecked_access(unsigned int site) { __td_mark_site(site); }
 
 }  // extern "C"
+
+#include "td_contain.cuh"

@@ -24,6 +24,7 @@
 #include "frontend/input_error.h"
 #include "frontend/host_wrapper.h"
 #include "frontend/manifest.h"
+#include "instrument/pipeline.h"
 
 namespace fs = std::filesystem;
 using namespace td;
@@ -107,7 +108,9 @@ int main(int argc, char** argv) {
     for (const auto& e : fs::recursive_directory_iterator(tests / "dumps"))
       if (e.path().extension() == ".maca") corpus.push_back(readAll(e.path()));
   } else if (mode == "ir") {
-    for (const char* k : {"shared_overflow/overflow.cu", "reduce/reduce.cu", "transpose/transpose.cu"}) {
+    // hostile kernels too (issue 32): a pointer made from an integer, and the containment tests' shapes
+    for (const char* k : {"shared_overflow/overflow.cu", "reduce/reduce.cu", "transpose/transpose.cu",
+                          "wild_pointer/wild.cu", "hostile/hostile.cu"}) {
       llvm::LLVMContext ctx;
       if (!fs::exists(tests / "bundles" / k)) continue;
       auto m = compileCuda(ctx, (tests / "bundles" / k).string(), CompileOptions{});
@@ -143,7 +146,12 @@ int main(int argc, char** argv) {
         std::ofstream(out / "k.ll", std::ios::binary) << input;
         llvm::LLVMContext ctx;
         std::unique_ptr<llvm::Module> m = loadIR(ctx, (out / "k.ll").string());
-        llvm::verifyModule(*m, &llvm::nulls());
+        // A module the verifier accepts goes through every check family and containment, as a kernel would.
+        if (!llvm::verifyModule(*m, &llvm::nulls())) {
+          SiteTable sites;
+          instrumentModule(*m, sites, CheckSet::parse("all"));
+          if (llvm::verifyModule(*m, &llvm::errs())) throw std::logic_error("the instrumented module is invalid");
+        }
       }
       ++accepted;
     } catch (const InputError&) {

@@ -12,8 +12,6 @@ checks must be found: exit 1 and a finding of the expected kind at the mutated s
 Prints one line per failure and a summary table; DIR/summary.json has the figures, DIR/failures/ the
 programs that failed with their reports. Exit 0 when nothing failed, 1 otherwise.
 """
-import argparse
-import concurrent.futures
 import filecmp
 import json
 import os
@@ -21,10 +19,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import generate  # noqa: E402
+import seeds  # noqa: E402
 
 FAMILIES = ["bounds", "init", "numerics", "race", "sync", "all"]
 OUTCOMES = {1: "false finding", 2: "refused as bad input", 3: "crash or hang", 4: "internal error",
@@ -106,66 +104,42 @@ def check_program(opts, seed):
             failures.append((f"mutant {spot['kind']} at line {spot['line']}", "missed",
                              f"exit {rc}: {describe(data, err)}"))
     if failures:
-        keep = os.path.join(opts.out, "failures", str(seed))
-        shutil.rmtree(keep, ignore_errors=True)
-        shutil.copytree(work, keep)
+        seeds.keep_failure(opts.out, seed, work)
     shutil.rmtree(work, ignore_errors=True)
     return info, failures, mutant_result
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tool", required=True)
-    parser.add_argument("--programs", type=int, required=True)
-    parser.add_argument("--first-seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--out", default="kernel-gen-campaign")
+    parser = seeds.arguments(__doc__, "kernel-gen-campaign")
     parser.add_argument("--executor", default="cpu", choices=["cpu", "cuda"])
-    parser.add_argument("--timeout", type=float, default=60)
-    parser.add_argument("--budget-seconds", type=float, default=0, help="start no program after this")
     opts = parser.parse_args()
     os.makedirs(opts.out, exist_ok=True)
     opts.scratch = tempfile.mkdtemp(prefix="kernel-gen-")
-    started = time.monotonic()
     totals = {"programs": 0, "runs": 0, "failed_programs": 0, "internal_errors": 0, "false_findings": 0,
               "output_differences": 0, "other_failures": 0, "mutants_planted": {}, "mutants_found": {},
               "features": {}}
-    seeds = iter(range(opts.first_seed, opts.first_seed + opts.programs))
-    with concurrent.futures.ThreadPoolExecutor(opts.jobs) as pool:
-        pending = set()
+    def on_result(result):
+        info, failures, mutant = result
+        totals["programs"] += 1
+        totals["runs"] += 1 + len(FAMILIES) + (mutant is not None)
+        for feature in info["features"]:
+            totals["features"][feature] = totals["features"].get(feature, 0) + 1
+        if mutant:
+            kind, outcome = mutant
+            totals["mutants_planted"][kind] = totals["mutants_planted"].get(kind, 0) + 1
+            if outcome == "found":
+                totals["mutants_found"][kind] = totals["mutants_found"].get(kind, 0) + 1
+        if failures:
+            totals["failed_programs"] += 1
+        for where, what, detail in failures:
+            key = {"internal error": "internal_errors", "false finding": "false_findings",
+                   "output difference": "output_differences"}.get(what, "other_failures")
+            totals[key] += 1
+            print(f"seed {info['seed']}: {where}: {what}: {detail}", flush=True)
 
-        def submit_next():
-            if opts.budget_seconds and time.monotonic() - started > opts.budget_seconds:
-                return
-            seed = next(seeds, None)
-            if seed is not None:
-                pending.add(pool.submit(check_program, opts, seed))
-
-        for _ in range(opts.jobs * 2):
-            submit_next()
-        while pending:
-            done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
-            for future in done:
-                pending.remove(future)
-                info, failures, mutant = future.result()
-                totals["programs"] += 1
-                totals["runs"] += 1 + len(FAMILIES) + (mutant is not None)
-                for feature in info["features"]:
-                    totals["features"][feature] = totals["features"].get(feature, 0) + 1
-                if mutant:
-                    kind, result = mutant
-                    totals["mutants_planted"][kind] = totals["mutants_planted"].get(kind, 0) + 1
-                    if result == "found":
-                        totals["mutants_found"][kind] = totals["mutants_found"].get(kind, 0) + 1
-                if failures:
-                    totals["failed_programs"] += 1
-                for where, what, detail in failures:
-                    key = {"internal error": "internal_errors", "false finding": "false_findings",
-                           "output difference": "output_differences"}.get(what, "other_failures")
-                    totals[key] += 1
-                    print(f"seed {info['seed']}: {where}: {what}: {detail}", flush=True)
-                submit_next()
-    totals["seconds"] = round(time.monotonic() - started, 1)
+    seconds = seeds.run_seeds(lambda seed: check_program(opts, seed), opts.first_seed, opts.programs, opts.jobs,
+                              opts.budget_seconds, on_result)
+    totals["seconds"] = round(seconds, 1)
     shutil.rmtree(opts.scratch, ignore_errors=True)
     with open(os.path.join(opts.out, "summary.json"), "w") as f:
         json.dump(totals, f, indent=1, sort_keys=True)

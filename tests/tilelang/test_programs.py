@@ -751,7 +751,9 @@ class TileLangPrograms(unittest.TestCase):
         lines[edited] = lines[edited].replace("(half_t*)A_shared)[", "(half_t*)A_shared)[65536 + ", 1)
         with open(source_path, "w") as f:
             f.write("\n".join(lines) + "\n")
-        rc, report, work2 = check(os.path.join(bundle_dir, "bundle.toml"), "--blocks", "0")
+        # a kept launch bundle compiles its kernel's source in the folder beside it: named as a folder it may read
+        rc, report, work2 = check(os.path.join(bundle_dir, "bundle.toml"), "--blocks", "0",
+                                  "--include-root", os.path.join(work, "bundles"))
         self.work.append(work2)
         self.assertEqual(rc, 1)
         (f,) = [f for f in report["findings"] if f["kind"] == "shared-out-of-bounds"]

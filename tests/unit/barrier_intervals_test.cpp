@@ -43,8 +43,8 @@ TEST(BarrierIntervals, ReadsBetweenBarriersWithNoWriteLoseOnlyTheRaceCheck) {
 }
 
 TEST(BarrierIntervals, AMissingBarrierPutsTheReadsBesideTheWrites) {
-  // tests/bundles/racy_gemm: the same kernel without the barrier between the tile stores and the reads.
-  auto kinds = sharedHookKinds(bundle("racy_gemm"), "all");
+  // examples/gemm/racy_gemm.toml: the same kernel without the barrier between the tile stores and the reads.
+  auto kinds = sharedHookKinds(exampleFile("gemm", "racy_gemm"), "all");
   EXPECT_EQ(kinds[kTileReads], (std::set<unsigned>{0 | 4 | 8}));
 }
 

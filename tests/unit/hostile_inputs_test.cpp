@@ -238,3 +238,52 @@ TEST_F(HostileInputs, PrintfDeclaredByHandAndAssertAreValidCuda) {
   Cli sdk = runCli("check " + path("declared_sdk.toml"));
   EXPECT_EQ(sdk.code, 0) << sdk.output;
 }
+
+// A bundle cannot make the compile read the host's files into its diagnostics: an absolute #include, a
+// link inside the bundle leading out, an include folder or a source outside the bundle are refused (exit 2)
+// and no byte of the file reaches the report. A folder the user names with --include-root is allowed.
+TEST_F(HostileInputs, TheBuildReadsNothingOutsideTheBundle) {
+  const std::string secret = "TD_SECRET_MARKER=xyzzy-4711";
+  auto leaks = [&](const Cli& r) { return r.output.find("xyzzy-4711") != std::string::npos; };
+  Cli absolute = runCli("check " + kernelBundle("absolute", "out[0] = 1;", "", "#include \"/proc/self/environ\"\n"), secret);
+  EXPECT_EQ(absolute.code, 2) << absolute.output;
+  EXPECT_FALSE(leaks(absolute)) << absolute.output;
+
+  // A file of text outside the bundle's folder (a checkout's .git/config holding a token): its line would be
+  // quoted in clang's error.
+  write("credentials", "token = xyzzy-4711\n");
+  fs::create_directories(path("b"));
+  write("b/k.cu", "#include \"" + path("credentials") + "\"\n__global__ void k(float* out) { out[0] = 1; }\n");
+  write("b/b.toml", "[kernel]\nsource = \"k.cu\"\nentry = \"k\"\n[launch]\ngrid = [1]\nblock = [32]\n"
+                    "[[args]]\nname = \"out\"\ntype = \"float*\"\nshape = [32]\noutput = true\n");
+  Cli textFile = runCli("check " + path("b/b.toml"));
+  EXPECT_EQ(textFile.code, 2) << textFile.output;
+  EXPECT_FALSE(leaks(textFile)) << textFile.output;
+  EXPECT_NE(textFile.output.find("did not let clang read " + path("credentials")), std::string::npos) << textFile.output;
+
+  fs::create_symlink("/proc/self/environ", path("evil.h"));
+  Cli link = runCli("check " + kernelBundle("link", "out[0] = 1;", "", "#include \"evil.h\"\n"), secret);
+  EXPECT_EQ(link.code, 2) << link.output;
+  EXPECT_FALSE(leaks(link)) << link.output;
+
+  const std::string outside = kernelBundle("folder", "out[0] = 1;");
+  std::string text = read("folder.toml");
+  write("folder.toml", text.replace(text.find("entry"), 0, "include = [\"/etc\"]\n"));
+  Cli folder = runCli("check " + outside);
+  EXPECT_EQ(folder.code, 2) << folder.output;
+  EXPECT_NE(folder.output.find("folder.toml:3: kernel.include '/etc' lies outside the bundle's folder"), std::string::npos)
+      << folder.output;
+
+  fs::create_directories(path("inner"));
+  write("inner/b.toml", "[kernel]\nsource = \"../shared.cu\"\nentry = \"k\"\n[launch]\ngrid = [1]\nblock = [32]\n"
+                        "[[args]]\nname = \"out\"\ntype = \"float*\"\nshape = [32]\noutput = true\n");
+  write("shared.cu", "__global__ void k(float* out) { out[threadIdx.x] = 1.0f; }\n");
+  Cli up = runCli("check " + path("inner/b.toml"));
+  EXPECT_EQ(up.code, 2) << up.output;
+  EXPECT_NE(up.output.find("b.toml:2: kernel.source"), std::string::npos) << up.output;
+  EXPECT_NE(up.output.find("--include-root"), std::string::npos) << up.output;
+  Cli allowed = runCli("check " + path("inner/b.toml") + " --include-root " + dir_.string());
+  EXPECT_EQ(allowed.code, 0) << allowed.output;
+  Cli byEnvironment = runCli("check " + path("inner/b.toml"), "TILE_DOCTOR_INCLUDE_ROOTS=" + dir_.string());
+  EXPECT_EQ(byEnvironment.code, 0) << byEnvironment.output;
+}

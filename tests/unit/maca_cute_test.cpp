@@ -13,6 +13,7 @@
 #include "frontend/compiler.h"
 #include "frontend/fp8.h"
 #include "frontend/input_error.h"
+#include "frontend/read_roots.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;
@@ -41,6 +42,7 @@ class MacaCute : public ::testing::Test {
     dir_ = fs::temp_directory_path() / fmt::format("td-maca-cute-{}-{}", ::getpid(),
                                                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
+    td::addIncludeRoot(kFolder.string());  // the manifests written here name the source there
   }
   void TearDown() override {
     if (!dir_.empty()) fs::remove_all(dir_);

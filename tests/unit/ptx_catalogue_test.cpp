@@ -118,7 +118,7 @@ TEST(PtxSemantics, UnknownStatementStopsTheCpuRunWithItsLine) {
 }
 
 TEST(PtxBounds, CpAsyncDestinationPastTheSharedArrayIsCaughtInsideTheAsm) {
-  CheckResult r = check(bundle("cp_async_oob"));
+  CheckResult r = check(bundleFile("ptx_mma", "cp_async_oob"));
   ASSERT_NE(find(r, "shared-out-of-bounds"), nullptr);
   const Finding& f = *find(r, "shared-out-of-bounds");
   // The skipped copy leaves two rows of Bs unwritten, which the mma then reads: the init check's finding.

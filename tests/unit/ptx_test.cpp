@@ -141,7 +141,7 @@ TEST(CudaExecutor, ARefusedLaunchIsNamedAsSuch) {
   std::string why;
   if (!cuda::gpuAvailable(0, why)) GTEST_SKIP() << "no usable GPU (" << why << "); GPU tests skip";
   CheckRequest req;
-  req.bundlePath = bundle("too_many_threads");
+  req.bundlePath = bundleFile("reduce", "too_many_threads");
   req.executor = "cuda";
   req.checks = "bounds";
   CheckResult r = runCheck(req);

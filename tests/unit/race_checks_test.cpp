@@ -68,7 +68,7 @@ TEST(SharedRaces, CorrectPatternsReportNothing) {
 }
 
 TEST(SharedRaces, RacyGemmGivesOneFindingPerSitePairAndAShortReport) {
-  Cli r = runCli("check " + bundle("racy_gemm"));
+  Cli r = runCli("check " + exampleFile("gemm", "racy_gemm"));
   EXPECT_EQ(r.code, 1);
   int lines = 0;
   for (char c : r.output) lines += c == '\n';

@@ -22,7 +22,7 @@ TEST(Rules, EveryKindHasOneRuleWithItsFamilyAndText) {
     ASSERT_NE(findRule(r.id), nullptr) << r.id;
     EXPECT_STREQ(findRule(r.id)->shortDescription, r.shortDescription) << "one rule per kind";
   }
-  EXPECT_EQ(ids.size(), 38u);
+  EXPECT_EQ(ids.size(), 39u);
   EXPECT_EQ(findRule("no-such-kind"), nullptr);
   EXPECT_STREQ(findRule(rule::WarpSizeAssumption)->family, "sync");
   EXPECT_EQ(findRule(rule::WarpSizeAssumption)->severity, Severity::Warning);

@@ -18,6 +18,9 @@ inline std::string bundleFile(const std::string& folder, const std::string& mani
   return std::string(TD_TESTS_DIR) + "/bundles/" + folder + "/" + manifest + ".toml";
 }
 inline std::string example(const std::string& name) { return std::string(TD_EXAMPLES_DIR) + "/" + name + "/bundle.toml"; }
+inline std::string exampleFile(const std::string& folder, const std::string& manifest) {
+  return std::string(TD_EXAMPLES_DIR) + "/" + folder + "/" + manifest + ".toml";
+}
 
 inline CheckResult check(const std::string& path, const std::string& target = "nvidia-h200",
                          std::vector<std::pair<std::string, std::string>> params = {}, double timeout = 30) {

@@ -10,7 +10,7 @@ __global__ void mma_tile(const half* A, const half* B, float* C, unsigned* frag)
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(as + lane * 16), "l"(A + lane * 8));
 #ifndef CP_ASYNC_DST_BUG
   if (lane < 16) asm volatile("cp.async.ca.shared.global [%0], [%1], 16;\n" ::"r"(bs + lane * 16), "l"(B + lane * 8));
-#else  // planted bug (tests/bundles/cp_async_oob): the B copy lands 16 rows further on, past the end of Bs
+#else  // planted bug (tests/bundles/ptx_mma/cp_async_oob.toml): the B copy lands 16 rows further on, past the end of Bs
   if (lane < 16) asm volatile("cp.async.ca.shared.global [%0], [%1], 16;\n" ::"r"(bs + (lane + 16) * 16), "l"(B + lane * 8));
 #endif
   asm volatile("cp.async.commit_group;\n" ::);

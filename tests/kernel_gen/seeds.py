@@ -1,0 +1,53 @@
+"""What both campaigns (campaign.py, hostile.py) share: their options, the loop that runs one check per seed
+on a thread pool until the seeds or the time budget run out, and where a failing program's folder is kept."""
+import argparse
+import concurrent.futures
+import os
+import shutil
+import time
+
+
+def arguments(doc, default_out):
+    """The options every campaign takes; a campaign adds its own before parsing."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tool", required=True)
+    parser.add_argument("--programs", type=int, required=True)
+    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--out", default=default_out)
+    parser.add_argument("--timeout", type=float, default=60)
+    parser.add_argument("--budget-seconds", type=float, default=0, help="start no program after this")
+    return parser
+
+
+def keep_failure(out, seed, work):
+    """Copies a failing program's folder to OUT/failures/SEED (replacing an older one)."""
+    keep = os.path.join(out, "failures", str(seed))
+    shutil.rmtree(keep, ignore_errors=True)
+    shutil.copytree(work, keep)
+
+
+def run_seeds(check, first_seed, count, jobs, budget_seconds, on_result):
+    """Calls check(seed) for seeds first_seed.. on `jobs` threads and on_result(result) as each ends; starts
+    no seed once budget_seconds (0: none) have passed."""
+    started = time.monotonic()
+    seeds = iter(range(first_seed, first_seed + count))
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        pending = set()
+
+        def submit_next():
+            if budget_seconds and time.monotonic() - started > budget_seconds:
+                return
+            seed = next(seeds, None)
+            if seed is not None:
+                pending.add(pool.submit(check, seed))
+
+        for _ in range(jobs * 2):
+            submit_next()
+        while pending:
+            done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in done:
+                pending.remove(future)
+                on_result(future.result())
+                submit_next()
+    return time.monotonic() - started
