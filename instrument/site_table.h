@@ -49,6 +49,17 @@ struct Site {
   bool isWrite() const { return kind == SiteKind::Store; }
 };
 
+// The word a finding uses for a memory access: "read", "write", "atomic", "copy"; "" for other sites.
+inline const char* accessName(SiteKind k) {
+  switch (k) {
+    case SiteKind::Load: return "read";
+    case SiteKind::Store: return "write";
+    case SiteKind::Atomic: return "atomic";
+    case SiteKind::MemIntrinsic: return "copy";
+    default: return "";
+  }
+}
+
 struct SiteTable {
   std::vector<Site> sites;
   std::vector<SharedObject> shared;

@@ -5,20 +5,12 @@
 #include "frontend/elem_type.h"
 #include "frontend/manifest.h"
 #include "runtime/abi.h"
+#include "instrument/site_table.h"
 #include "sanitizer/rules.h"
 
 namespace td {
 
 namespace {
-
-const char* accessName(SiteKind k) {
-  switch (k) {
-    case SiteKind::Store: return "write";
-    case SiteKind::Atomic: return "atomic";
-    case SiteKind::MemIntrinsic: return "copy";
-    default: return "read";
-  }
-}
 
 // "64 bytes past the end of 'out'", "8 bytes before the start of 'x'", "at byte 12 of 'x'".
 std::string relativeTo(const std::string& name, int64_t offset, uint64_t size, uint64_t bytes) {

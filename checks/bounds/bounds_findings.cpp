@@ -4,21 +4,12 @@
 #include <fmt/format.h>
 
 #include "checks/bounds/bounds_abi.h"
+#include "instrument/site_table.h"
 #include "sanitizer/rules.h"
 
 namespace td {
 
 namespace {
-
-const char* accessName(SiteKind k) {
-  switch (k) {
-    case SiteKind::Load: return "read";
-    case SiteKind::Store: return "write";
-    case SiteKind::Atomic: return "atomic";
-    case SiteKind::MemIntrinsic: return "copy";
-    default: return "";
-  }
-}
 
 std::string shapeText(const std::vector<int64_t>& s) {
   std::string t;
