@@ -2,9 +2,10 @@
 # GPU benchmark, side by side in one run (needs an NVIDIA GPU, nvcc and compute-sanitizer):
 # the examples/gemm kernel at 256 and 1024 and the tests/bundles/reduce block reduction over 1M floats —
 # each compiled by nvcc and run natively and under each compute-sanitizer tool (mean per launch over
-# ITERS launches), and through tile-doctor's CUDA executor uninstrumented (--checks launch), with
-# bounds checks, and with every family (bounds, race, init, sync: median over ITERS launches, each from
-# a zeroed race shadow).
+# ITERS launches), and through tile-doctor's CUDA executor uninstrumented (--checks launch without
+# containment, through the bench-only TILE_DOCTOR_BENCH_UNCONTAINED=1), with containment alone (--checks
+# launch), with bounds checks, and with every family with and without containment (bounds, race, init,
+# sync, numerics: median over ITERS launches, each from a zeroed race shadow).
 # Usage: bench/gpu/run.sh [TILE_DOCTOR_BINARY] [ITERS]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -27,9 +28,11 @@ side_by_side() {
     t=$(compute-sanitizer --tool $tool $prog $it 2>/dev/null | ms)
     printf "%-14s %-34s %12s %10s\n" "$label" "compute-sanitizer $tool" "$t" "$(ratio $t $native)"
   done
-  for checks in launch bounds,launch all; do
-    t=$($bin check $bundle --executor cuda --checks $checks --timing-launches $iters --format json $params | td_ms)
-    printf "%-14s %-34s %12s %10s\n" "$label" "tile-doctor cuda --checks $checks" "$t" "$(ratio $t $native)"
+  for config in "launch uncontained" launch bounds,launch all "all uncontained"; do
+    local checks=${config% uncontained} env=()
+    [ "$checks" != "$config" ] && env=(TILE_DOCTOR_BENCH_UNCONTAINED=1)
+    t=$(env "${env[@]}" $bin check $bundle --executor cuda --checks $checks --timing-launches $iters --format json $params | td_ms)
+    printf "%-14s %-34s %12s %10s\n" "$label" "tile-doctor cuda --checks $config" "$t" "$(ratio $t $native)"
   done
 }
 for n in 256 1024; do
