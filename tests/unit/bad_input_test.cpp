@@ -205,6 +205,12 @@ TEST_F(BadInput, NoCheckFamilyOrNoTimeIsBadInput) {
     EXPECT_NE(r.output.find("--timeout must be a positive number"), std::string::npos) << r.output;
   }
   EXPECT_EQ(checkWith("", "", "--timeout 0.5").code, 0);
+  // A deadline past any sensible range once overflowed the clock and stopped the run at once as "took
+  // longer than --timeout" (issue 32): refused, naming the longest wait.
+  Cli huge = checkWith("", "", "--timeout 1e10");
+  EXPECT_EQ(huge.code, 2) << huge.output;
+  EXPECT_NE(huge.output.find("the longest tile-doctor waits"), std::string::npos) << huge.output;
+  EXPECT_EQ(huge.output.find("longer than --timeout"), std::string::npos) << huge.output;
 }
 
 // A grid no GPU launches is bad input; one this target does not launch is the launch family's finding,
