@@ -103,15 +103,12 @@ def check_program(opts, seed):
         if not found:
             failures.append((f"mutant {spot['kind']} at line {spot['line']}", "missed",
                              f"exit {rc}: {describe(data, err)}"))
-    if failures:
-        seeds.keep_failure(opts.out, seed, work)
-    shutil.rmtree(work, ignore_errors=True)
+    seeds.clean_up(opts.out, seed, work, failures)
     return info, failures, mutant_result
 
 
 def main():
     parser = seeds.arguments(__doc__, "kernel-gen-campaign")
-    parser.add_argument("--executor", default="cpu", choices=["cpu", "cuda"])
     opts = parser.parse_args()
     os.makedirs(opts.out, exist_ok=True)
     opts.scratch = tempfile.mkdtemp(prefix="kernel-gen-")

@@ -169,15 +169,12 @@ def check_program(opts, seed):
                 problems.append(f"out changed: {np.flatnonzero(out != 2.0 * np.arange(N) + 1)[:8]}")
         except OSError as e:
             problems.append(f"no outputs: {e}")
-    if problems:
-        seeds.keep_failure(opts.out, seed, work)
-    shutil.rmtree(work, ignore_errors=True)
+    seeds.clean_up(opts.out, seed, work, problems)
     return prog, rc, problems
 
 
 def main():
     parser = seeds.arguments(__doc__, "hostile-campaign")
-    parser.add_argument("--executor", choices=["cpu", "cuda"], default="cpu")
     opts = parser.parse_args()
     opts.tool = os.path.abspath(opts.tool)
     os.makedirs(opts.out, exist_ok=True)

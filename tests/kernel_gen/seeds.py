@@ -17,14 +17,17 @@ def arguments(doc, default_out):
     parser.add_argument("--out", default=default_out)
     parser.add_argument("--timeout", type=float, default=60)
     parser.add_argument("--budget-seconds", type=float, default=0, help="start no program after this")
+    parser.add_argument("--executor", choices=["cpu", "cuda"], default="cpu")
     return parser
 
 
-def keep_failure(out, seed, work):
-    """Copies a failing program's folder to OUT/failures/SEED (replacing an older one)."""
-    keep = os.path.join(out, "failures", str(seed))
-    shutil.rmtree(keep, ignore_errors=True)
-    shutil.copytree(work, keep)
+def clean_up(out, seed, work, failed):
+    """Removes a program's folder, first copying a failing one to OUT/failures/SEED (replacing an older one)."""
+    if failed:
+        keep = os.path.join(out, "failures", str(seed))
+        shutil.rmtree(keep, ignore_errors=True)
+        shutil.copytree(work, keep)
+    shutil.rmtree(work, ignore_errors=True)
 
 
 def run_seeds(check, first_seed, count, jobs, budget_seconds, on_result):
