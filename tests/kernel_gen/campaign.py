@@ -15,7 +15,6 @@ programs that failed with their reports. Exit 0 when nothing failed, 1 otherwise
 import filecmp
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -134,12 +133,7 @@ def main():
             totals[key] += 1
             print(f"seed {info['seed']}: {where}: {what}: {detail}", flush=True)
 
-    seconds = seeds.run_seeds(lambda seed: check_program(opts, seed), opts.first_seed, opts.programs, opts.jobs,
-                              opts.budget_seconds, on_result)
-    totals["seconds"] = round(seconds, 1)
-    shutil.rmtree(opts.scratch, ignore_errors=True)
-    with open(os.path.join(opts.out, "summary.json"), "w") as f:
-        json.dump(totals, f, indent=1, sort_keys=True)
+    seeds.run_campaign(opts, check_program, on_result, totals)
     planted = sum(totals["mutants_planted"].values())
     found = sum(totals["mutants_found"].values())
     print(f"programs {totals['programs']} (seeds from {opts.first_seed}), runs {totals['runs']}, "

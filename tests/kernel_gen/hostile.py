@@ -25,7 +25,6 @@ a printf of wild memory (the GPU's printf reads it itself) and a stack address t
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -196,15 +195,9 @@ def main():
                       flush=True)
         if totals["programs"] % 100 == 0:  # a run stopped early still says how far it got
             print(f"... {totals['programs']} programs, {totals['failed']} failed", flush=True)
-            with open(os.path.join(opts.out, "summary.json"), "w") as f:
-                json.dump(totals, f, indent=1, sort_keys=True)
+            seeds.write_summary(opts.out, totals)
 
-    seconds = seeds.run_seeds(lambda seed: check_program(opts, seed), opts.first_seed, opts.programs, opts.jobs,
-                              opts.budget_seconds, on_result)
-    totals["seconds"] = round(seconds, 1)
-    shutil.rmtree(opts.scratch, ignore_errors=True)
-    with open(os.path.join(opts.out, "summary.json"), "w") as f:
-        json.dump(totals, f, indent=1, sort_keys=True)
+    seeds.run_campaign(opts, check_program, on_result, totals)
     print(f"hostile programs {totals['programs']} (seeds from {opts.first_seed}), failed {totals['failed']}, "
           f"{totals['seconds']} s; exits {totals['exits']}")
     print("by class: " + ", ".join(f"{k} {v['programs'] - v['failed']}/{v['programs']}" for k, v in sorted(totals["by_class"].items())))

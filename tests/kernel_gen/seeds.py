@@ -2,6 +2,7 @@
 on a thread pool until the seeds or the time budget run out, and where a failing program's folder is kept."""
 import argparse
 import concurrent.futures
+import json
 import os
 import shutil
 import time
@@ -54,3 +55,18 @@ def run_seeds(check, first_seed, count, jobs, budget_seconds, on_result):
                 on_result(future.result())
                 submit_next()
     return time.monotonic() - started
+
+
+def write_summary(out, totals):
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump(totals, f, indent=1, sort_keys=True)
+
+
+def run_campaign(opts, check, on_result, totals):
+    """Runs check(opts, seed) over the options' seeds (run_seeds), then records the seconds in `totals`,
+    removes the scratch folder and writes OUT/summary.json."""
+    seconds = run_seeds(lambda seed: check(opts, seed), opts.first_seed, opts.programs, opts.jobs,
+                        opts.budget_seconds, on_result)
+    totals["seconds"] = round(seconds, 1)
+    shutil.rmtree(opts.scratch, ignore_errors=True)
+    write_summary(opts.out, totals)
