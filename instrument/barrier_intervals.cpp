@@ -6,6 +6,7 @@
 #include <llvm/IR/IntrinsicInst.h>
 #include <vector>
 
+#include "instrument/nvvm_barriers.h"
 #include "instrument/ptx_catalogue.h"
 
 namespace td {
@@ -19,9 +20,7 @@ bool isFullBlockBarrier(const llvm::Instruction& i) {
   }
   const llvm::Function* callee = call->getCalledFunction();
   if (!callee) return false;
-  llvm::StringRef n = callee->getName();
-  return n == "llvm.nvvm.barrier0" || n.starts_with("llvm.nvvm.barrier0.") || n == "llvm.nvvm.barrier.sync" ||
-         n == "llvm.nvvm.bar.sync" || n == "llvm.nvvm.barrier.n";
+  return isWholeBlockBarrier(nvvmBarrierOf(callee->getName()));
 }
 
 namespace {

@@ -12,19 +12,20 @@
 
 #include "instrument/accesses.h"
 #include "instrument/barrier_intervals.h"
+#include "instrument/nvvm_barriers.h"
 #include "instrument/shared_objects.h"
 #include "instrument/pointer_roots.h"
 #include "instrument/ptx_catalogue.h"
 #include "checks/race/race_abi.h"
+#include "checks/sync/sync_abi.h"
 #include "runtime/abi.h"
 
 namespace td {
 
 namespace {
 
-// What a call synchronises, for the runtime's counts (checks/sync/sync_runtime.cu, __td_sync_passed): kind 0 a block
-// barrier of `count` threads (0: all), 1 __syncwarp(mask), 2 anything else that orders memory between
-// threads (mbarrier arrivals, bar.arrive); -1 none.
+// What a call synchronises, for the runtime's counts (checks/sync/sync_runtime.cu, __td_sync_passed): a
+// TD_SYNC_* kind (checks/sync/sync_abi.h) and its thread count or mask; kind -1 none.
 struct SyncOp {
   int kind = -1;
   llvm::Value* count = nullptr;
@@ -41,13 +42,13 @@ SyncOp syncOpOf(llvm::CallInst& call) {
     std::optional<PtxStatement> st = parsePtx(asmStmt->getAsmString());
     if (!st) return op;
     if (st->op == PtxOp::Barrier) {
-      op.kind = st->arrive ? 2 : 0;
+      op.kind = st->arrive ? TD_SYNC_OTHER : TD_SYNC_BLOCK_BARRIER;
       op.waits = !st->arrive;
       op.barrierArrive = st->arrive;
       int countOp = barrierCountOperand(*st);
       op.count = countOp >= 0 ? arg(countOp) : b.getInt32(st->hasCount ? st->mode : 0);
     } else if (st->op == PtxOp::MbarArrive || st->op == PtxOp::CpAsyncMbarArrive) {
-      op.kind = 2;
+      op.kind = TD_SYNC_OTHER;
       op.waits = false;
       op.count = b.getInt32(0);
     }
@@ -56,14 +57,13 @@ SyncOp syncOpOf(llvm::CallInst& call) {
   llvm::Function* callee = call.getCalledFunction();
   if (!callee) return op;
   llvm::StringRef n = callee->getName();
-  if (n == "llvm.nvvm.barrier0" || n.starts_with("llvm.nvvm.barrier0.")) {
-    op = {0, b.getInt32(0)};
-  } else if (n == "llvm.nvvm.barrier.sync" || n == "llvm.nvvm.bar.sync" || n == "llvm.nvvm.barrier.n") {
-    op = {0, b.getInt32(0)};
-  } else if (n == "llvm.nvvm.barrier.sync.cnt" || n == "llvm.nvvm.barrier") {
-    op = {0, arg(1)};
+  NvvmBarrier barrier = nvvmBarrierOf(n);
+  if (isWholeBlockBarrier(barrier)) {
+    op = {TD_SYNC_BLOCK_BARRIER, b.getInt32(0)};
+  } else if (barrier == NvvmBarrier::NamedCounted) {
+    op = {TD_SYNC_BLOCK_BARRIER, arg(1)};
   } else if (n == "llvm.nvvm.bar.warp.sync") {
-    op = {1, arg(0)};
+    op = {TD_SYNC_WARP, arg(0)};
   }
   return op;
 }
@@ -392,7 +392,7 @@ void RacePass::hookSynchronisation(llvm::Module& m) {
     llvm::IRBuilder<> b(c);
     setHookLocation(b, c);
     llvm::Value* kind = b.getInt32(static_cast<uint32_t>(op.kind));
-    if (sync_ && op.kind == 0 && op.waits && site >= 0)
+    if (sync_ && op.kind == TD_SYNC_BLOCK_BARRIER && op.waits && site >= 0)
       b.CreateCall(barrierWait, {b.getInt32(static_cast<uint32_t>(site)), op.count});
     if (sync_ && op.barrierArrive && site >= 0) b.CreateCall(barrierArrive, {b.getInt32(static_cast<uint32_t>(site))});
     b.CreateCall(release, {kind, op.count});

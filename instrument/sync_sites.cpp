@@ -4,15 +4,21 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
+#include "instrument/nvvm_barriers.h"
+
 namespace td {
 
 namespace {
 // The user-facing name of a synchronising intrinsic, or "" when the call is none.
 std::string syncName(llvm::StringRef callee, SiteKind& kind) {
   kind = SiteKind::Barrier;
-  if (callee == "llvm.nvvm.barrier0") return "__syncthreads";
-  if (callee.starts_with("llvm.nvvm.barrier0.")) return "__syncthreads_" + callee.drop_front(19).str();
-  if (callee.starts_with("llvm.nvvm.barrier") || callee.starts_with("llvm.nvvm.bar.sync")) return "bar.sync";
+  switch (nvvmBarrierOf(callee)) {
+    case NvvmBarrier::Block: return "__syncthreads";
+    case NvvmBarrier::BlockReduce: return "__syncthreads_" + callee.drop_front(19).str();
+    case NvvmBarrier::Named:
+    case NvvmBarrier::NamedCounted: return "bar.sync";
+    case NvvmBarrier::None: break;
+  }
   kind = SiteKind::WarpOp;
   if (callee == "llvm.nvvm.bar.warp.sync") return "__syncwarp";
   if (callee.starts_with("llvm.nvvm.shfl.sync.")) return "shfl.sync." + callee.drop_front(20).split('.').first.str();

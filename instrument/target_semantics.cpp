@@ -5,6 +5,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
+#include "instrument/nvvm_barriers.h"
 #include "instrument/ptx_catalogue.h"
 
 namespace td {
@@ -26,8 +27,7 @@ std::string partialBarrier(const llvm::CallBase& call) {
   }
   const llvm::Function* f = call.getCalledFunction();
   if (!f) return "";
-  llvm::StringRef n = f->getName();
-  if (n == "llvm.nvvm.barrier.sync.cnt" || n == "llvm.nvvm.barrier") return "barrier.sync with a thread count";
+  if (nvvmBarrierOf(f->getName()) == NvvmBarrier::NamedCounted) return "barrier.sync with a thread count";
   return "";
 }
 

@@ -43,7 +43,7 @@
 
 // Device state a check family asks for (its regions, checks/regions.h): the executor allocates each
 // region by scope and zeroes it when the scope starts; the device runtime finds the calling thread's
-// instance with the executor primitive __td_region(id), a buffer's with td_buffer_region (td_core.cu).
+// instance with the executor primitive __td_region(id), a buffer's with td_buffer_region (td_core.cuh).
 #define TD_MAX_REGIONS 12
 #define TD_BUFFER_REGIONS 2        // per-buffer regions at most (td_buffer.region)
 #define TD_SCOPE_GRID 0            // one instance for the launch, zero at launch

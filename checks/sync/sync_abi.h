@@ -2,6 +2,13 @@
 #ifndef TD_SYNC_ABI_H
 #define TD_SYNC_ABI_H
 
+// What a synchronising operation is, for the counts of __td_sync_passed / __td_sync_release (the race,
+// init and sync families): a block barrier of `count` threads (0: all), __syncwarp(mask), or anything else
+// that orders memory between threads (mbarrier arrivals and waits, bar.arrive).
+#define TD_SYNC_BLOCK_BARRIER 0
+#define TD_SYNC_WARP 1
+#define TD_SYNC_OTHER 2
+
 // The payload of TD_KIND_WARP_MASK records: what is wrong, and the mask.
 #define TD_MASK_MISSES_SELF 1     // the calling lane is not in its own mask
 #define TD_MASK_NAMES_EXITED 2    // the mask names lanes that have exited

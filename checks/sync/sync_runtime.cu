@@ -8,14 +8,13 @@ static __device__ __forceinline__ void td_note_wait(unsigned int word) {
   if (unsigned int* slot = (unsigned int*)__td_region(TD_REGION_WAIT_BOARD)) *(volatile unsigned int*)slot = word;
 }
 
-// After (acquire) or before (release) a synchronising operation, for the race checks' counts. kind 0:
-// a block barrier of `count` threads (0: all); 1: __syncwarp(mask); 2: other (mbarrier arrive or wait,
-// bar.arrive). Full-block barriers and full-warp __syncwarps are counted per thread after they
+// After (acquire) or before (release) a synchronising operation (TD_SYNC_*), for the race checks' counts.
+// Full-block barriers and full-warp __syncwarps are counted per thread after they
 // complete (every thread then agrees on the count); anything else bumps the block's other-sync count
 // before it releases, so every access it orders sees a different count.
 static __device__ __forceinline__ bool td_full_sync(unsigned int kind, unsigned int count) {
-  return (kind == 0 && (count == 0 || count >= blockDim.x * blockDim.y * blockDim.z)) ||
-         (kind == 1 && (count == 0xffffffffu || __popc(count) >= __td_warp_size()));
+  return (kind == TD_SYNC_BLOCK_BARRIER && (count == 0 || count >= blockDim.x * blockDim.y * blockDim.z)) ||
+         (kind == TD_SYNC_WARP && (count == 0xffffffffu || __popc(count) >= __td_warp_size()));
 }
 
 // Barrier checks (family "sync"). Every thread that waits at the block's full barrier of generation g
@@ -35,7 +34,7 @@ extern "C" {
 
 __device__ void __td_sync_passed(unsigned int kind, unsigned int count) {
   if (td_full_sync(kind, count)) ++td_thread_sync()[kind];
-  if (kind == 0) td_note_wait(0);
+  if (kind == TD_SYNC_BLOCK_BARRIER) td_note_wait(0);
 }
 __device__ void __td_sync_release(unsigned int kind, unsigned int count) {
   if (!td_full_sync(kind, count)) atomicAdd(td_block_sync(), 1u);

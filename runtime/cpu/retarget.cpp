@@ -1,5 +1,6 @@
 #include "runtime/cpu/retarget.h"
 
+#include "instrument/nvvm_barriers.h"
 #include "runtime/abi.h"
 #include "runtime/executor_limit.h"
 
@@ -19,6 +20,7 @@
 #include "frontend/input_error.h"
 #include "instrument/shared_objects.h"
 #include "instrument/external_calls.h"
+#include "instrument/nvvm_barriers.h"
 #include "instrument/ptx_catalogue.h"
 #include "instrument/shared_layout.h"
 #include "instrument/site_table.h"
@@ -236,13 +238,13 @@ class Lowering {
       } else {
         unsupported(*call, "the special register %" + name.str());
       }
-    } else if (name == "llvm.nvvm.barrier0") {
+    } else if (NvvmBarrier barrier = nvvmBarrierOf(name); barrier == NvvmBarrier::Block) {
       b.CreateCall(hook("__td_cpu_barrier", void_, {i32_, i32_, i32_}), {siteArg(*call), b.getInt32(0), b.getInt32(0)});
-    } else if (name == "llvm.nvvm.barrier.sync" || name == "llvm.nvvm.bar.sync" || name == "llvm.nvvm.barrier.n") {
+    } else if (barrier == NvvmBarrier::Named) {
       b.CreateCall(hook("__td_cpu_barrier", void_, {i32_, i32_, i32_}), {siteArg(*call), arg(0), b.getInt32(0)});
-    } else if (name == "llvm.nvvm.barrier.sync.cnt" || name == "llvm.nvvm.barrier") {
+    } else if (barrier == NvvmBarrier::NamedCounted) {
       b.CreateCall(hook("__td_cpu_barrier", void_, {i32_, i32_, i32_}), {siteArg(*call), arg(0), arg(1)});
-    } else if (name.starts_with("llvm.nvvm.barrier0.")) {
+    } else if (barrier == NvvmBarrier::BlockReduce) {
       int op = name.ends_with("popc") ? kRedPopc : name.ends_with("and") ? kRedAnd : kRedOr;
       repl = b.CreateCall(hook("__td_cpu_barrier_reduce", i32_, {i32_, i32_, i32_}),
                           {siteArg(*call), b.getInt32(op), b.CreateZExtOrTrunc(arg(0), i32_)});

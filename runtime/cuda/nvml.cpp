@@ -17,7 +17,6 @@ bool Nvml::open(const std::string& pciBusId, std::string& why) {
   }
   auto init = reinterpret_cast<int (*)()>(dlsym(lib, "nvmlInit_v2"));
   auto byBus = reinterpret_cast<int (*)(const char*, Device*)>(dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2"));
-  auto maxClock = reinterpret_cast<int (*)(Device, int, unsigned*)>(dlsym(lib, "nvmlDeviceGetMaxClockInfo"));
   getClockInfo_ = reinterpret_cast<decltype(getClockInfo_)>(dlsym(lib, "nvmlDeviceGetClockInfo"));
   getReasons_ = reinterpret_cast<decltype(getReasons_)>(dlsym(lib, "nvmlDeviceGetCurrentClocksEventReasons"));
   if (!getReasons_)  // drivers before 535 name it by throttling
@@ -36,8 +35,6 @@ bool Nvml::open(const std::string& pciBusId, std::string& why) {
     why = fmt::format("NVML does not know the device at PCI bus {} (NVML error {})", pciBusId, r);
     return false;
   }
-  unsigned mhz = 0;
-  if (maxClock && maxClock(device_, kClockSm, &mhz) == 0) maxSm_ = mhz;
   return true;
 }
 

@@ -21,7 +21,6 @@ class Nvml {
   bool open(const std::string& pciBusId, std::string& why);
   // Fills the clocks, reasons, temperature and power; false when NVML would not answer.
   bool read(ClockSample& s) const;
-  uint32_t maxSmMHz() const { return maxSm_; }
 
  private:
   using Device = struct nvmlDevice_st*;
@@ -30,7 +29,6 @@ class Nvml {
   int (*getTemperature_)(Device, int, unsigned*) = nullptr;
   int (*getPower_)(Device, unsigned*) = nullptr;
   Device device_ = nullptr;
-  uint32_t maxSm_ = 0;
 };
 
 // "SW power cap, HW thermal slowdown"; "" for none. The idle bit is left out: a GPU between timed
