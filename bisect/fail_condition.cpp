@@ -11,7 +11,8 @@ namespace td::bisect {
 namespace {
 
 // The "run" family split the way users ask: a crash (the kernel faulted or made an access outside its
-// memory, trapped, asserted or took its process down, or the driver refused it) or a hang (it outlived --timeout, or its threads deadlocked).
+// memory, trapped, asserted or took its process down, or the driver refused it) or a hang (it outlived
+// --timeout, or its threads deadlocked).
 const std::vector<std::string>& crashKinds() {
   static const std::vector<std::string> k = {rule::KernelFault, rule::WildAccess, rule::KernelCrash,
                                              rule::DeviceAssert, rule::DeviceTrap, rule::LaunchRejected};

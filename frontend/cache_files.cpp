@@ -1,15 +1,15 @@
-#include "frontend/staged_file.h"
 #include "frontend/cache_files.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <llvm/ADT/StringRef.h>
 #include <llvm/Support/SHA256.h>
-#include <llvm/Support/raw_ostream.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "frontend/paths.h"
+#include "frontend/staged_file.h"
 
 namespace fs = std::filesystem;
 

@@ -2,15 +2,10 @@
 // what invalidates them, and how an entry is written so that concurrent runs share them safely.
 #pragma once
 #include <filesystem>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string_view>
 #include <string>
-
-namespace llvm {
-class raw_fd_ostream;
-}
 
 namespace td {
 
@@ -36,7 +31,6 @@ class CacheKey {
   struct State;
   std::unique_ptr<State> state_;
 };
-
 
 // Cache entries are sealed: a first line holds the key the entry was stored under and the SHA-256 of the
 // content after it. An entry copied over another's name, or damaged, is then never served.

@@ -16,19 +16,18 @@
 #include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/VirtualFileSystem.h>
-
-#include "frontend/confined_file_system.h"
-#include "frontend/read_roots.h"
 #include <llvm/Support/raw_ostream.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
 
+#include "frontend/confined_file_system.h"
 #include "frontend/hip_dialect.h"
 #include "frontend/input_error.h"
 #include "frontend/isolated.h"
 #include "frontend/paths.h"
+#include "frontend/read_roots.h"
 #include "frontend/text_bounds.h"
 
 extern const char td_prelude_h[];

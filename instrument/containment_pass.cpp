@@ -23,13 +23,16 @@ namespace {
 
 bool isTileDoctors(const llvm::GlobalValue& g) { return g.getName().starts_with("__td_") || g.getName().starts_with("llvm."); }
 
-// The module's own variables (not shared memory, which the window check covers): what a pointer of
-// unknown origin may still reach.
+// A variable the kernel's module defines, of known size, not in shared memory (which the window check
+// covers): what a pointer of unknown origin may still reach.
+bool isOwnVariable(const llvm::GlobalVariable& gv) {
+  return !isTileDoctors(gv) && !gv.isDeclaration() && gv.getAddressSpace() != 3 && gv.getValueType()->isSized();
+}
+
 std::vector<llvm::GlobalVariable*> ownVariables(llvm::Module& m) {
   std::vector<llvm::GlobalVariable*> vars;
   for (llvm::GlobalVariable& gv : m.globals())
-    if (!isTileDoctors(gv) && !gv.isDeclaration() && gv.getAddressSpace() != 3 && gv.getValueType()->isSized())
-      vars.push_back(&gv);
+    if (isOwnVariable(gv)) vars.push_back(&gv);
   return vars;
 }
 
@@ -79,8 +82,7 @@ std::optional<OwnObject> ownObjectOf(llvm::Value* p, const llvm::DataLayout& dl)
     uint64_t bytes = dl.getTypeAllocSize(arg->getParamByValType());
     return OwnObject{arg, bytes, fmt::format("parameter {} (passed by value)", arg->getArgNo())};
   }
-  if (auto* gv = llvm::dyn_cast<llvm::GlobalVariable>(o);
-      gv && !isTileDoctors(*gv) && !gv->isDeclaration() && gv->getAddressSpace() != 3 && gv->getValueType()->isSized()) {
+  if (auto* gv = llvm::dyn_cast<llvm::GlobalVariable>(o); gv && isOwnVariable(*gv)) {
     uint64_t bytes = dl.getTypeAllocSize(gv->getValueType());
     return OwnObject{gv, bytes, fmt::format("{} '{}'", gv->getAddressSpace() == 4 ? "__constant__" : "variable",
                                             variableName(*gv))};
@@ -184,7 +186,7 @@ llvm::PreservedAnalyses ContainmentPass::run(llvm::Module& m, llvm::ModuleAnalys
       Site s;
       s.kind = SiteKind::Load;
       s.loc = userLocation(*call);
-      s.what = "a call through a function pointer";
+      s.what = kIndirectCallSite;
       unsigned id = table_.add(s);
       llvm::IRBuilder<> b(call);
       setHookLocation(b, call);

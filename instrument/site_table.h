@@ -49,6 +49,9 @@ struct Site {
   bool isWrite() const { return kind == SiteKind::Store; }
 };
 
+// Site::what of containment's check of a call through a function pointer (its record has no access width).
+inline constexpr const char* kIndirectCallSite = "a call through a function pointer";
+
 // The word a finding uses for a memory access: "read", "write", "atomic", "copy"; "" for other sites.
 inline const char* accessName(SiteKind k) {
   switch (k) {

@@ -44,7 +44,7 @@ Finding wildAccessFinding(const RecordGroup& g, const SiteTable& sites, const Bu
   f.loc = s.loc;
   f.count = g.hits;
   f.threads = g.threads;
-  bool call = s.what == "a call through a function pointer";
+  bool call = s.what == kIndirectCallSite;
   f.access = call ? "" : accessName(s.kind);
   f.width = s.size;
   std::string what = call ? s.what : s.size ? fmt::format("{} of {} byte{}", f.access, s.size, s.size == 1 ? "" : "s") : f.access;

@@ -1,6 +1,5 @@
 #include "runtime/cpu/retarget.h"
 
-#include "instrument/nvvm_barriers.h"
 #include "runtime/abi.h"
 #include "runtime/executor_limit.h"
 
