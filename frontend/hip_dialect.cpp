@@ -5,6 +5,10 @@
 #include <regex>
 #include <sstream>
 
+#include <fmt/format.h>
+
+extern const char td_counted_copy_h[];
+extern const char td_hip_copy_h[];
 extern const char td_hip_h[];
 extern const char td_maca_h[];
 extern const char td_maca_cute_h[];
@@ -19,6 +23,17 @@ std::string hipTemplateText(const std::string& text) {
   return std::regex_replace(text, amdConstraint, "\"r\"(");
 }
 
+// tl_templates/hip/copy.h with its copies and wait renamed out of the way: td_hip_copy.h gives MACA's in
+// their place (asynchronous copies counted one by one, a wait that ends in the block's barrier).
+static std::string hipCopyTemplateText(const std::string& text) {
+  static const char* const kMacaOwns[] = {"cp_async_gs", "cp_async_gs_conditional", "cp_async_commit", "cp_async_wait"};
+  std::string out;
+  for (const char* name : kMacaOwns) out += fmt::format("#define {0} __td_hip_own_{0}\n", name);
+  out += hipTemplateText(text) + "\n";
+  for (const char* name : kMacaOwns) out += fmt::format("#undef {}\n", name);
+  return out + "#include <td_hip_copy.h>\n";
+}
+
 std::string macaCuteDir(const std::string& preludeDir) {
   return preludeDir.substr(0, preludeDir.find_last_of('/')) + "/maca-cute";
 }
@@ -26,7 +41,8 @@ std::string macaCuteDir(const std::string& preludeDir) {
 std::vector<std::pair<std::string, std::string>> macaDialectFiles(const std::string& preludeDir) {
   std::vector<std::pair<std::string, std::string>> files = {{preludeDir + "/td_maca.h", td_maca_h},
                                                             {preludeDir + "/td_matrix64.h", td_matrix64_h},
-                                                            {preludeDir + "/td_wave64.h", td_wave64_h}};
+                                                            {preludeDir + "/td_wave64.h", td_wave64_h},
+                                                            {preludeDir + "/td_counted_copy.h", td_counted_copy_h}};
   for (const char* name : {"mcr/mc_runtime.h", "mc_runtime.h", "common/maca_fp16.h", "maca_fp16.h",
                            "common/maca_bfloat16.h", "maca_bfloat16.h"})
     files.emplace_back(preludeDir + "/" + name, "#pragma once\n#include <td_maca.h>\n");
@@ -53,7 +69,9 @@ std::vector<std::pair<std::string, std::string>> hipDialectFiles(const std::stri
                                                                  const std::vector<std::string>& includeDirs) {
   std::vector<std::pair<std::string, std::string>> files = {{preludeDir + "/td_hip.h", td_hip_h},
                                                             {preludeDir + "/td_matrix64.h", td_matrix64_h},
-                                                            {preludeDir + "/td_wave64.h", td_wave64_h}};
+                                                            {preludeDir + "/td_wave64.h", td_wave64_h},
+                                                            {preludeDir + "/td_counted_copy.h", td_counted_copy_h},
+                                                            {preludeDir + "/td_hip_copy.h", td_hip_copy_h}};
   for (const char* name : {"hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bf16.h", "hip/amd_detail/amd_warp_functions.h",
                            "hip/amd_detail/amd_hip_fp8.h", "rocwmma/rocwmma.hpp"})
     files.emplace_back(preludeDir + "/" + name, "#pragma once\n#include <td_hip.h>\n");
@@ -66,7 +84,8 @@ std::vector<std::pair<std::string, std::string>> hipDialectFiles(const std::stri
       std::ifstream in(e.path(), std::ios::binary);
       std::stringstream text;
       text << in.rdbuf();
-      files.emplace_back(fs::absolute(e.path()).lexically_normal().string(), hipTemplateText(text.str()));
+      files.emplace_back(fs::absolute(e.path()).lexically_normal().string(),
+                         e.path().filename() == "copy.h" ? hipCopyTemplateText(text.str()) : hipTemplateText(text.str()));
     }
   }
   return files;

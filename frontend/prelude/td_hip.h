@@ -227,6 +227,22 @@ struct __hip_fp8x4_e8m0_fnuz { __hip_fp8x4_storage_t __x; };
 #define __builtin_amdgcn_mfma_f32_16x16x4f32(a, b, c, ...) __td_mma64_f32_16x16x4_f32(a, b, c)
 #define __builtin_amdgcn_mfma_f32_32x32x8f16(a, b, c, ...) __td_mma64_f32_32x32x8_f16(a, b, c)
 #define __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(a, b, c, ...) __td_mma64_f32_32x32x8_bf16(a, b, c)
+// gfx950's K = 32 half and bfloat16 forms (T.gemm with k_pack=2 on the stand-in's CDNA4): a lane's 8 A and 8 B
+// elements are the operands of two K = 16 operations, its first four and its last four, since A and B number
+// K alike within a lane, the products pair as the K = 32 operation pairs them (the order in which the two
+// halves add up is tile-doctor's).
+struct __td_half_operand { unsigned w[2]; };
+template <typename AT, typename BT, typename CT, typename Op>
+__device__ inline __td_f32x4 __td_mma64_k32_as_two(AT a, BT b, CT c, Op op) {
+  __td_words<4, AT> x(a);
+  __td_words<4, BT> y(b);
+  __td_half_operand a0 = {{x.w[0], x.w[1]}}, a1 = {{x.w[2], x.w[3]}}, b0 = {{y.w[0], y.w[1]}}, b1 = {{y.w[2], y.w[3]}};
+  return op(a1, b1, op(a0, b0, c));
+}
+#define __builtin_amdgcn_mfma_f32_16x16x32_f16(a, b, c, ...)                                              \
+  __td_mma64_k32_as_two(a, b, c, [](auto x, auto y, auto z) { return __td_mma64_f32_16x16x16_f16(x, y, z); })
+#define __builtin_amdgcn_mfma_f32_16x16x32_bf16(a, b, c, ...)                                             \
+  __td_mma64_k32_as_two(a, b, c, [](auto x, auto y, auto z) { return __td_mma64_f32_16x16x16_bf16(x, y, z); })
 
 // ---- what no wave-64 target has --------------------------------------------------------------------------
 // TileLang's HIP codegen writes T.alloc_barrier's arrivals and waits as these calls, which tl_templates/hip

@@ -112,6 +112,7 @@ __device__ inline void __builtin_mxc_barrier_inst() { __syncthreads(); }
 //   stay in flight), then the block's barrier.
 // A ticket here holds the number of the thread's copy; a read of a copy whose ticket no wait covered
 // reads what was there before.
+#include <td_counted_copy.h>
 typedef uint32_t b32vectype;
 typedef __NATIVE_VECTOR__(2, uint32_t) b64vectype;
 typedef __NATIVE_VECTOR__(4, uint32_t) b128vectype;
@@ -125,15 +126,11 @@ __device__ inline uint32_t __td_maca_ticket_number(b32vectype t) { return t; }
 __device__ inline uint32_t __td_maca_ticket_number(b64vectype t) { return t[0]; }
 __device__ inline uint32_t __td_maca_ticket_number(b128vectype t) { return t[0]; }
 
-// Issues one copy (none when `copy` is false; zeros where srcBytes < Bytes) and closes its own group.
+// Issues one copy (none when `copy` is false; zeros where srcBytes < Bytes), counted on its own, and returns
+// its ticket.
 template <int Bytes> __device__ inline typename __td_maca_ticket_type<Bytes>::type __td_maca_issue(void* dst, const void* src,
                                                                                                   bool copy, int srcBytes) {
-  if (copy)
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"((unsigned)__cvta_generic_to_shared(dst)),
-                 "l"(src), "n"(Bytes), "r"(srcBytes)
-                 : "memory");
-  uint32_t number;
-  asm volatile("td.cp.async.commit_ticket %0;" : "=r"(number)::"memory");
+  uint32_t number = __td_counted_copy<Bytes>(dst, src, copy, srcBytes);
   typename __td_maca_ticket_type<Bytes>::type ticket = {};
   if constexpr (Bytes == 4) ticket = number;
   else ticket[0] = number;
@@ -186,7 +183,7 @@ __device__ inline b128vectype __builtin_mxc_ldg_b128_bsm_predicator(D* dst, S* s
   return __td_maca_issue<16>((void*)dst, (const void*)src, __td_maca_compare(cmp, a, b), 16);
 }
 // __builtin_mxc_arrive_gvmcnt(n): the thread waits until at most n of its copies are outstanding.
-__device__ inline void __builtin_mxc_arrive_gvmcnt(unsigned n) { asm volatile("cp.async.wait_group %0;" ::"r"(n) : "memory"); }
+__device__ inline void __builtin_mxc_arrive_gvmcnt(unsigned n) { __td_counted_copy_wait(n); }
 // __builtin_mxc_barrier_and_wait{1,2,4}(scope, ticket): the ticket's wait at a scope; 0 is the wave (a
 // public MetaX probe: "the scope-0 (wave-scope) barrier_and_wait4"), any other value taken as the block.
 #define TD_MACA_BARRIER_AND_WAIT(NAME)                                                                     \

@@ -225,8 +225,7 @@ def write_bundles(lowered, prim_func, out_idx, directory: str, index: int, info:
                     args_toml.append({"name": pname, "type": _ELEM_TYPES[dtype], "value": pname})
 
         grid, block, shared = kernel["grid"], kernel["block"], kernel["shared"]
-        target_shared = kernel.get("target_shared", shared)
-        for e in grid + block + [shared, target_shared]:
+        for e in grid + block + [shared]:
             if isinstance(e, str):
                 for sym in re.findall(r"[A-Za-z_]\w*", e):
                     symbols.setdefault(sym, None)
@@ -262,8 +261,6 @@ def write_bundles(lowered, prim_func, out_idx, directory: str, index: int, info:
             lines.append("")
         lines += ["[launch]", f"grid = {_toml_value(grid)}", f"block = {_toml_value(block)}",
                   f"shared = {_toml_value(shared)}"]
-        if target_shared != shared:  # the stand-in lowering allocates less than the target's own pipeline
-            lines.append(f"shared_on_target = {_toml_value(target_shared)}")
         lines.append("")
         for a in args_toml:
             lines.append("[[args]]")

@@ -85,12 +85,6 @@ class Capture:
         where = self.where()
         lowered = lowering.lower(func, self.arch, configs, self.cache_dir and os.path.join(self.cache_dir, "lowered"),
                                  self.lowering)
-        for k in lowered.kernels:
-            if k.get("target_shared", k["shared"]) != k["shared"]:
-                self.notes.add(where, f"kernel {k['entry']}: the HIP stand-in allocates {k['shared']} bytes of dynamic "
-                               f"shared memory, MACA's pipeline {k['target_shared']} (one buffer per T.Pipelined "
-                               "stage, as CUDA's): launch limits are checked against the latter; the stand-in runs "
-                               "its single-buffered code without asynchronous copies")
         index = self.compiles
         self.compiles += 1
         if self.cache_dir and not self.kept:  # by content, in the cache: a later run finds its compiled module

@@ -34,8 +34,9 @@ class Lowered:
         return self._artifact.params
 
 
-# what an entry holds: 2 added the TMA descriptors, 3 a stand-in's target_shared, 4 the line directives' files
-_CACHE_FORMAT = 4
+# what an entry holds: 2 added the TMA descriptors, 3 a stand-in's target_shared, 4 the line directives' files,
+# 5 keyed by the whole target (the stand-in's GPU changed; no target_shared since its pipeline is MACA's)
+_CACHE_FORMAT = 5
 
 
 def _file_stamps(kernel_source: str) -> dict[str, list[int]]:
@@ -102,8 +103,11 @@ def _write_atomically(path: str, text: str) -> None:
 
 
 # The wave-64 stand-in for MetaX's MACA backend when tilelang-metax is not installed: TileLang's HIP
-# backend (tilelang-metax's codegen derives from it), for a CDNA3 GPU. It lowers without ROCm.
-HIP_STAND_IN_MCPU = "gfx942"
+# backend (tilelang-metax's codegen derives from it). It lowers without ROCm. For a CDNA4 GPU, the one HIP
+# target TileLang software-pipelines (its PipelinePlanning leaves T.Pipelined sequential on every other):
+# one shared buffer per stage and asynchronous copies, as MACA's pipeline, which mirrors CUDA's, keeps them.
+# The copies then run as MACA's (td_hip_copy.h).
+HIP_STAND_IN_MCPU = "gfx950"
 
 
 def _maca_available() -> bool:
@@ -144,27 +148,12 @@ def target_of(lowering: str, arch: str):
     return tvm.target.Target({"kind": "cuda", "arch": arch})
 
 
-def _add_pipelined_shared(kernels: list[dict], func, configs: dict) -> None:
-    """MACA's lowering pipeline mirrors CUDA's (tilelang-metax tilelang/maca/pipeline.py): a T.Pipelined loop
-    keeps one shared buffer per stage, where TileLang's HIP backend keeps one. The CUDA lowering's dynamic
-    shared memory is what MACA would allocate; it becomes each kernel's target_shared."""
-    cuda = tvm.target.Target({"kind": "cuda", "arch": "sm_80"})
-    try:
-        with tvm.transform.PassContext(config=configs), cuda:
-            by_entry = {k["entry"]: k["shared"] for k in _summarise(tilelang.lower(func, target=cuda))}
-    except Exception:
-        return  # a program only the HIP backend lowers: no pipelined figure to compare
-    for k in kernels:
-        if k["entry"] in by_entry:
-            k["target_shared"] = by_entry[k["entry"]]
-
-
 def lower(func, arch: str, configs: dict, cache_dir: str | None, lowering: str = "cuda") -> Lowered:
     target = target_of(lowering, arch)
     entry_path = None
     if cache_dir:
         material = json.dumps([_CACHE_FORMAT, tilelang.__version__, os.path.dirname(os.path.abspath(tilelang.__file__)),
-                               lowering, arch, sorted((k, str(v)) for k, v in configs.items()), func.script()])
+                               lowering, arch, str(target), sorted((k, str(v)) for k, v in configs.items()), func.script()])
         entry_path = os.path.join(cache_dir, hashlib.sha256(material.encode()).hexdigest() + ".json")
         try:
             with open(entry_path) as f:
@@ -181,8 +170,6 @@ def lower(func, arch: str, configs: dict, cache_dir: str | None, lowering: str =
                            f"{type(e).__name__}: {e}") from e
     lowered = Lowered(artifact.kernel_source, _summarise(artifact), _tma_descriptors(artifact), func, target)
     lowered._artifact = artifact
-    if lowering == "hip":
-        _add_pipelined_shared(lowered.kernels, func, configs)
     if entry_path:
         try:
             os.makedirs(cache_dir, exist_ok=True)

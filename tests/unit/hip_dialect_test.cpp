@@ -101,6 +101,8 @@ TEST(HipDialect, EveryMfmaShapeGivesTheProductInItsLayout) {
   expectProduct(r, "Af", "Bf", "C16", "Df", 16, 4, 1e-5);      // 16x16x4 f32
   expectProduct(r, "Ab16", "Bb16", "C16", "Db16", 16, 16, 1e-5);
   expectProduct(r, "Ai", "Bi", "Ci", "Di", 16, 32, 0);         // 16x16x32 i8, exact in int32
+  expectProduct(r, "Ah32", "Bh32", "C16", "Dh1632", 16, 32, 1e-5);  // 16x16x32 f16 (gfx950)
+  expectProduct(r, "Ab32", "Bb32", "C16", "Db1632", 16, 32, 1e-5);  // 16x16x32 bf16 (gfx950)
 }
 
 TEST(HipDialect, ThirtyTwoByThirtyTwoTilesKeepRowsInRunsOfFour) {
