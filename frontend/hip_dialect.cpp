@@ -47,6 +47,8 @@ std::vector<std::pair<std::string, std::string>> macaDialectFiles(const std::str
                            "common/maca_bfloat16.h", "maca_bfloat16.h"})
     files.emplace_back(preludeDir + "/" + name, "#pragma once\n#include <td_maca.h>\n");
   files.emplace_back(preludeDir + "/mctlass/fast_math.h", td_maca_mctlass_h);
+  // mcTlass's asynchronous copies (copy.h's maca_cp_async_zfill/wait) are td_maca.h's.
+  files.emplace_back(preludeDir + "/mctlass/arch/maca_memory.h", "#pragma once\n#include <td_maca.h>\n");
   // MACA's fp8 types as CUDA's (the same OCP formats, a byte `__x`, conversions rounding to nearest with
   // saturation), which exist here only with the CUDA SDK's headers.
   files.emplace_back(preludeDir + "/maca_fp8.h",
