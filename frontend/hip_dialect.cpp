@@ -47,6 +47,13 @@ std::vector<std::pair<std::string, std::string>> macaDialectFiles(const std::str
                            "common/maca_bfloat16.h", "maca_bfloat16.h"})
     files.emplace_back(preludeDir + "/" + name, "#pragma once\n#include <td_maca.h>\n");
   files.emplace_back(preludeDir + "/mctlass/fast_math.h", td_maca_mctlass_h);
+  // mcTlass is MetaX's CUTLASS fork: its numeric types (atomic.h includes them, debug.h prints
+  // mctlass::half_t) are CUTLASS's, from the CUTLASS an include folder brings (headers = "cuda").
+  files.emplace_back(preludeDir + "/mctlass/numeric_types.h",
+                     "#pragma once\n#include <cutlass/numeric_types.h>\nnamespace mctlass {\n"
+                     "using cutlass::half_t;\nusing cutlass::bfloat16_t;\nusing cutlass::tfloat32_t;\n"
+                     "using cutlass::float_e4m3_t;\nusing cutlass::float_e5m2_t;\nusing cutlass::int4b_t;\n"
+                     "using cutlass::uint4b_t;\nusing cutlass::sizeof_bits;\n}  // namespace mctlass\n");
   // mcTlass's asynchronous copies (copy.h's maca_cp_async_zfill/wait) are td_maca.h's.
   files.emplace_back(preludeDir + "/mctlass/arch/maca_memory.h", "#pragma once\n#include <td_maca.h>\n");
   // MACA's fp8 types as CUDA's (the same OCP formats, a byte `__x`, conversions rounding to nearest with
@@ -58,6 +65,9 @@ std::vector<std::pair<std::string, std::string>> macaDialectFiles(const std::str
                      "#endif\n#include <cuda_fp8.h>\n"
                      "typedef __nv_fp8_e4m3 __maca_fp8_e4m3;\ntypedef __nv_fp8_e5m2 __maca_fp8_e5m2;\n"
                      "typedef __nv_fp8x2_e4m3 __maca_fp8x2_e4m3;\ntypedef __nv_fp8x2_e5m2 __maca_fp8x2_e5m2;\n"
+                     "typedef __nv_fp8_storage_t __maca_fp8_storage_t;\ntypedef __nv_fp8x2_storage_t __maca_fp8x2_storage_t;\n"
+                     "typedef __nv_fp8_interpretation_t __maca_fp8_interpretation_t;\n"
+                     "#define __MACA_E4M3 __NV_E4M3\n#define __MACA_E5M2 __NV_E5M2\n"
                      "#ifndef __MACA_ALIGN__\n#define __MACA_ALIGN__(n) __align__(n)\n#endif\n");
   files.emplace_back(preludeDir + "/td_maca_cute.h", td_maca_cute_h);
   for (auto [header, part] : {std::pair{"cute/arch/mma.hpp", 1}, {"cute/atom/mma_atom.hpp", 2}})
