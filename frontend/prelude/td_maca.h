@@ -291,9 +291,24 @@ template <typename AT, typename BT, typename CT> __device__ inline __td_i32x4 __
 __device__ inline __td_f32x4 __td_maca_mma_16x16x4f32(float a, float b, __td_f32x4 c) {
   return __td_mma64_f32_16x16x4_f32(a, b, c);
 }
-// fp64 tiles have no model in the executor yet: a use stops at compile time and says so.
-template <typename... T> __device__ inline void __td_maca_mma_16x16x4f64(T...) {
-  static_assert(sizeof...(T) != sizeof...(T), "tile-doctor does not model __builtin_mxc_mma_16x16x4f64 (fp64 MMA) yet");
+// fp64 tiles (one double of A and of B a lane, four double accumulators). MetaX's fp64 layout is not public;
+// tile-doctor takes the fp32 K = 4 one: A[i][k] in lane i + 16k, B[k][j] in lane j + 16k, D[i][j] in lane
+// j + 16(i/4), element i%4. Computed through the wave's shuffles, the products added to C in k order, each
+// by one fused multiply-add in double (MetaX's order and rounding are not public either).
+typedef double __td_f64x4 __attribute__((__vector_size__(32)));
+template <typename CT> __device__ inline __td_f64x4 __td_maca_mma_16x16x4f64(double a, double b, CT c) {
+  static_assert(sizeof(CT) == 32, "an fp64 MMA accumulator of four doubles");
+  __td_f64x4 d;
+  __builtin_memcpy(&d, &c, 32);
+  const int lane = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % __td_warp_size();
+  auto from = [](double v, int src) {
+    return __td_shfl_words(v, [&](auto w) { return __td_wave_shfl(w, src, __td_warp_size()); });
+  };
+  for (int k = 0; k < 4; ++k) {
+    double bk = from(b, lane % 16 + 16 * k);
+    for (int e = 0; e < 4; ++e) d[e] = __builtin_fma(from(a, 4 * (lane / 16) + e + 16 * k), bk, d[e]);
+  }
+  return d;
 }
 #define __builtin_mxc_mma_16x16x16f16(...) __td_maca_mma_16x16x16f16(__VA_ARGS__)
 #define __builtin_mxc_mma_16x16x16bf16(...) __td_maca_mma_16x16x16bf16(__VA_ARGS__)

@@ -213,7 +213,7 @@ TEST(MacaDialect, BracedMmaOperandsAsTheTemplatesWriteThem) {
   CheckResult r = check(bundleFile("maca_sdk", "bundle_mma"), "metax-c500");
   EXPECT_TRUE(r.report.findings.empty()) << r.report.findings.front().title;
   std::vector<double> a = values(r, "a"), b = values(r, "b"), ai = values(r, "ai"), bi = values(r, "bi");
-  std::vector<double> c = values(r, "c"), ci = values(r, "ci");
+  std::vector<double> c = values(r, "c"), ci = values(r, "ci"), cd = values(r, "cd");
   auto tf32 = [](double v) {  // the upper 19 bits of the fp32 operand
     float f = static_cast<float>(v);
     uint32_t u;
@@ -225,14 +225,16 @@ TEST(MacaDialect, BracedMmaOperandsAsTheTemplatesWriteThem) {
   auto byte = [](double word, int e) { return static_cast<int>(static_cast<int8_t>(static_cast<uint32_t>(static_cast<int32_t>(word)) >> (8 * e))); };
   for (int i = 0; i < 16; ++i)
     for (int j = 0; j < 16; ++j) {
-      double want = 0;
+      double want = 0, dwant = 0;
       long long iwant = 0;
       for (int q = 0; q < 4; ++q) {  // lane i + 16q holds row i's and lane j + 16q column j's k-group q
         want += tf32(a[i + 16 * q]) * tf32(b[j + 16 * q]);
+        dwant += a[i + 16 * q] * b[j + 16 * q];
         for (int e = 0; e < 4; ++e) iwant += byte(ai[i + 16 * q], e) * byte(bi[j + 16 * q], e);
       }
       ASSERT_NEAR(c[i * 16 + j], want, 1e-4 * (1 + std::fabs(want))) << "tf32 {a, 0.0f}: D[" << i << "][" << j << "]";
       ASSERT_EQ(ci[i * 16 + j], iwant) << "i8 {a, 0}: D[" << i << "][" << j << "]";
+      ASSERT_NEAR(cd[i * 16 + j], dwant, 1e-12 * (1 + std::fabs(dwant))) << "f64: D[" << i << "][" << j << "]";
     }
 }
 
