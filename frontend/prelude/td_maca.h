@@ -67,6 +67,39 @@ template <typename M> __device__ inline void __td_maca_syncwarp(M) { __td_maca_s
 // A value the whole wave holds alike (the templates apply it to `threadIdx.x / 64`): the value itself.
 template <typename T> __device__ inline T __builtin_mxc_readfirstlane(T v) { return v; }
 
+// The 16-lane row operations (newer forks' common.h builds xor 1/2/4/8 shuffles on them):
+// __builtin_mxc_update_shfl(old, src, mode, row_mask, bank_mask, bound_ctrl) and __builtin_mxc_mov_shfl(src,
+// mode, row_mask, bank_mask, bound_ctrl) exchange within each 16-lane row, as AMD's DPP does (a public MetaX
+// porting guide: "the 16-lane row operations (mirror, row shift, row rotate, row broadcast)"; the fork's
+// comments: 0x0b1 is the quad permutation [1,0,3,2], 0x04e [2,3,0,1], xor 4 two masked row shifts). Modes as
+// DPP numbers them: 0x00-0xff quad permutation (two bits a lane of each quad), 0x101-0x10f row_shl n (lane
+// r reads r + n), 0x111-0x11f row_shr n (r - n), 0x121-0x12f row_ror n, 0x140 row_mirror, 0x141
+// row_half_mirror. A lane writes only where its row's bit in row_mask and its bank's (4 lanes) bit in
+// bank_mask are set, else it keeps `old`; a source outside the row gives 0 with bound_ctrl, else `old`.
+// The row broadcasts (0x142, 0x143) cross rows and are not modelled (0 and a compile-time error alike
+// would be guesses): they stop the kernel's run with a trap.
+__device__ inline int __td_maca_row_source(int mode, int r) {
+  if (mode < 0x100) return (r & ~3) | ((mode >> (2 * (r & 3))) & 3);
+  int n = mode & 0xf;
+  if (mode >= 0x101 && mode <= 0x10f) return r + n < 16 ? r + n : -1;
+  if (mode >= 0x111 && mode <= 0x11f) return r - n >= 0 ? r - n : -1;
+  if (mode >= 0x121 && mode <= 0x12f) return (r - n) & 15;
+  if (mode == 0x140) return 15 - r;
+  if (mode == 0x141) return (r & 8) | (7 - (r & 7));
+  __trap();
+  return -1;
+}
+__device__ inline int __builtin_mxc_update_shfl(int old, int src, int mode, int row_mask, int bank_mask, bool bound_ctrl) {
+  const int lane = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % __td_warp_size();
+  const int r = lane & 15, from = __td_maca_row_source(mode, r);
+  int v = __td_wave_shfl(src, (lane & ~15) | (from < 0 ? r : from), __td_warp_size());
+  if (!((row_mask >> (lane / 16)) & 1) || !((bank_mask >> (r / 4)) & 1)) return old;
+  return from >= 0 ? v : bound_ctrl ? 0 : old;
+}
+__device__ inline int __builtin_mxc_mov_shfl(int src, int mode, int row_mask, int bank_mask, bool bound_ctrl) {
+  return __builtin_mxc_update_shfl(src, src, mode, row_mask, bank_mask, bound_ctrl);
+}
+
 // ---- reduce intrinsics: the mask's type sets the group (measured on a C550, MACA 3.5.3.18: "the full
 // unsigned 32-bit mask operates on 32-element groups, while its full unsigned-long 64-bit mask operates on
 // 64-element groups") ------------------------------------------------------------------------------------

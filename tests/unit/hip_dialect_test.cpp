@@ -238,6 +238,20 @@ TEST(MacaDialect, BracedMmaOperandsAsTheTemplatesWriteThem) {
     }
 }
 
+TEST(MacaDialect, RowShufflesExchangeWithinSixteenLaneRowsAsTheForksBuildXorOnThem) {
+  CheckResult r = check(bundleFile("maca_sdk", "bundle_rows"), "metax-c500");
+  EXPECT_TRUE(r.report.findings.empty()) << r.report.findings.front().title;
+  std::vector<double> in = values(r, "in"), out = values(r, "out");
+  ASSERT_EQ(out.size(), 384u);
+  for (int l = 0; l < 64; ++l) {
+    for (int m = 0; m < 4; ++m)
+      ASSERT_EQ(out[64 * m + l], in[l ^ (1 << m)]) << "xor " << (1 << m) << ", lane " << l;
+    ASSERT_EQ(out[256 + l], in[(l & ~15) | (15 - l % 16)]) << "row mirror, lane " << l;
+    bool written = (l / 16) % 2 == 0;  // row_mask 0x5: rows 0 and 2; row_shl 1: lane 15 of a row has no source
+    ASSERT_EQ(out[320 + l], !written ? -1 : l % 16 == 15 ? 0 : in[l + 1]) << "row_shl 1, lane " << l;
+  }
+}
+
 TEST(MacaDialect, RefusedOnAWave32Target) {
   try {
     check(bundle("maca_sdk"), "nvidia-h200");
