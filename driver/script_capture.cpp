@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "driver/channel_protocol.h"
 #include "frontend/compile_cache.h"
 #include "frontend/input_error.h"
 #include "frontend/read_roots.h"
@@ -68,7 +69,7 @@ void serveChannel(int readFd, int writeFd, const LaunchHandler& onLaunch) {
       nlohmann::json request = nlohmann::json::parse(line);
       reply = onLaunch(request);
     } catch (const nlohmann::json::exception& e) {
-      reply = {{"ran", false}, {"message", std::string("unreadable request: ") + e.what()}};
+      reply = channelReply(false, std::string("unreadable request: ") + e.what());
     }
     std::string text = reply.dump() + "\n";
     if (write(writeFd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) break;  // script gone
@@ -179,6 +180,12 @@ CaptureResult captureScript(const CaptureRequest& req, const LaunchHandler& onLa
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("unreadable capture.json: ") + e.what());
   }
+  long long protocol = j.is_object() && j.contains("protocol") && j["protocol"].is_number_integer() ? j["protocol"].get<long long>() : 0;
+  if (protocol != kChannelProtocol)  // a capture of another release (0: one from before versions)
+    throw InputError(req.script, 0,
+                     fmt::format("the capture ({}) wrote capture.json in channel protocol {}, this tile-doctor reads "
+                                 "version {}: install the tile_doctor Python package and the executable from one release",
+                                 capturePython(), protocol, kChannelProtocol));
   if (j["error"].is_string()) {
     std::string err = j["error"];
     std::string where = j.value("error_where", std::string());

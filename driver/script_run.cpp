@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <optional>
 
+#include "driver/channel_protocol.h"
 #include "driver/launch_policy.h"
 #include "driver/outputs.h"
 #include "driver/script_capture.h"
@@ -43,21 +44,27 @@ class ScriptChecker {
 
   // A launch request from the script: run it (checked or not), leave every buffer in `outputs`.
   nlohmann::json onLaunch(const nlohmann::json& m) {
+    LaunchRequest request;
+    try {
+      request = parseLaunchRequest(m);
+    } catch (const ChannelError& e) {  // the script's launch fails with this message, by name
+      return channelReply(false, e.what());
+    }
     Run item;
-    item.launch = m.value("launch", 0);
-    item.part = m.value("part", 0);
-    item.parts = m.value("parts", 1);
-    item.entry = m.value("entry", std::string());
-    item.bundle = m.value("bundle", std::string());
+    item.launch = request.launch;
+    item.part = request.part;
+    item.parts = request.parts;
+    item.entry = request.entry;
+    item.bundle = request.bundle;
     item.folder = fs::path(item.bundle).parent_path().filename().string();
-    item.compiledAt = m.value("compiled_at", std::string());
-    item.calledAt = m.value("called_at", std::string());
-    if (m.contains("shapes")) item.shapes = m["shapes"];
-    if (m.contains("scalars")) item.scalars = m["scalars"];
-    if (item.part == 0) decision_ = policy_.decide(item.launch, m.value("key", std::string()));
+    item.compiledAt = request.compiledAt;
+    item.calledAt = request.calledAt;
+    item.shapes = request.shapes;
+    item.scalars = request.scalars;
+    if (item.part == 0) decision_ = policy_.decide(item.launch, request.key);
     item.checked = decision_.check;
     item.sameAs = decision_.sameAs;
-    nlohmann::json reply = {{"ran", false}};
+    nlohmann::json reply = channelReply(false);
     CheckRequest req = args_.check;
     if (!item.checked) {  // runs uninstrumented, for its outputs: nothing of it is reported or inspected
       req.checks = "", req.settings.clear(), req.repeat = 1;
@@ -66,7 +73,7 @@ class ScriptChecker {
     if (std::optional<CheckResult> res = run(item, req)) {
       for (Finding& f : res->report.findings) f.notes.push_back("in the launch at " + item.calledAt);
       try {  // the launch's buffers go back to the script
-        std::string outputs = m.value("outputs", std::string());
+        const std::string& outputs = request.outputs;
         makeOutputFolder(outputs, "launch output");
         saveOutputs(*res, outputs, true);
         if (!res->report.launched) reply["message"] = "the kernel was not launched: it exceeds the target's limits";

@@ -2,8 +2,8 @@
     script.py [args]
 
 Runs the script to its end with TileLang's compile step captured; each kernel launch is run by the
-tile-doctor process at the other end of $TILE_DOCTOR_CHANNEL. Writes DIR/capture.json:
-{"tilelang_version", "script", "host_device", "kernels": [{"bundle", "entry", "from", "index", "launched",
+tile-doctor process at the other end of $TILE_DOCTOR_CHANNEL. Writes DIR/capture.json
+(docs/capture-channel.md): {"protocol", "tilelang_version", "script", "host_device", "kernels": [{"bundle", "entry", "from", "index", "launched",
 "unresolved"}], "notes": [{"where", "text"}], "script_exit": {"code", "where", "why"}, "error", "error_where"}.
 """
 
@@ -80,8 +80,9 @@ def main(argv: list[str]) -> int:
     opts.script, opts.script_args = script_argv[0], script_argv[1:]
     os.makedirs(opts.out, exist_ok=True)
     script = os.path.abspath(opts.script)
-    result = {"script": script, "kernels": [], "notes": [], "script_exit": None, "error": None,
-              "tilelang_version": None, "host_device": False}
+    from tile_doctor_capture import channel
+    result = {"protocol": channel.PROTOCOL, "script": script, "kernels": [], "notes": [], "script_exit": None,
+              "error": None, "tilelang_version": None, "host_device": False}
 
     def save():
         with open(os.path.join(opts.out, "capture.json"), "w") as f:

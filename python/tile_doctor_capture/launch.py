@@ -212,11 +212,11 @@ def _run(capture, kernel, args, where: str):
             value = views[buf_name].flat() if buf_name in views else by_name[buf_name][0]
             np.save(os.path.join(folder, "data", buf_name + ".npy"), _to_numpy(value))
         out_dir = os.path.join(folder, "outputs")
-        reply = channel.request({
-            "op": "launch", "launch": number, "part": part, "parts": len(bundles), "kernel": kernel.index,
-            "entry": written["entry"], "bundle": written["bundle"], "compiled_at": kernel.info["where"],
-            "called_at": where, "shapes": shapes, "scalars": {k: repr(v) for k, v in scalars.items()},
-            "key": key, "outputs": out_dir, "unresolved": written["unresolved"]})
+        reply = channel.request(channel.launch_request(
+            launch=number, part=part, parts=len(bundles), kernel=kernel.index, entry=written["entry"],
+            bundle=written["bundle"], compiled_at=kernel.info["where"], called_at=where, shapes=shapes,
+            scalars={k: repr(v) for k, v in scalars.items()}, key=key, outputs=out_dir,
+            unresolved=written["unresolved"]))
         if not reply.get("ran"):
             raise LaunchFailed(f"tile-doctor could not run kernel {written['entry']} at {where}: "
                                f"{reply.get('message', '')}")
