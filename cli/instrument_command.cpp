@@ -53,6 +53,7 @@ nlohmann::json siteTableJson(const SiteTable& t, const std::string& source) {
 
 struct InstrumentArgs {
   std::string input, output, checks = "all";
+  bool passesOnly = false;  // the families' passes alone: no device runtime linked, the hooks left as calls
 };
 
 int runInstrument(const InstrumentArgs& a) {
@@ -69,17 +70,17 @@ int runInstrument(const InstrumentArgs& a) {
   if (amdgpu) checks = CheckSet::parse("bounds,launch");
   SiteTable sites;
   instrumentModule(*m, sites, checks);
-  if (!amdgpu) linkDeviceRuntime(*m);
+  if (!amdgpu && !a.passesOnly) linkDeviceRuntime(*m);
   std::string problems;
   llvm::raw_string_ostream vs(problems);
   if (llvm::verifyModule(*m, &vs)) throw std::runtime_error("the instrumented module is invalid: " + vs.str());
 
   std::error_code ec;
-  llvm::raw_fd_ostream out(a.output, ec);
+  llvm::raw_fd_ostream out(a.output, ec);  // "-": standard output (FileCheck's input in tests/ir)
   if (ec) throw InputError(a.output, 0, "cannot write the instrumented module: " + ec.message());
   m->print(out, nullptr);
-  std::string sitesPath = a.output + ".sites.json";
-  std::ofstream(sitesPath) << siteTableJson(sites, a.input).dump(1) << "\n";
+  std::string sitesPath = a.output == "-" ? "no site table (standard output)" : a.output + ".sites.json";
+  if (a.output != "-") std::ofstream(sitesPath) << siteTableJson(sites, a.input).dump(1) << "\n";
 
   std::set<std::string> needed;  // what whoever loads the module must provide
   for (llvm::Function& f : *m)
@@ -104,9 +105,13 @@ std::function<int()> addInstrumentCommand(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("instrument", "instrument NVPTX or AMDGPU IR with the checks, as a step of its own "
                                                    "(the IR round trip of a toolchain tile-doctor does not drive)");
   sub->add_option("input", args->input, "the kernel's IR: .ll or .bc (nvptx64-nvidia-cuda or amdgcn-amd-amdhsa)")->required();
-  sub->add_option("-o,--output", args->output, "the instrumented module (.ll); its site table goes to OUTPUT.sites.json")
+  sub->add_option("-o,--output", args->output,
+                  "the instrumented module (.ll; - for standard output); its site table goes to OUTPUT.sites.json")
       ->required();
   sub->add_option("--checks", args->checks, "check families to instrument (default all; AMDGPU IR: bounds)");
+  sub->add_flag("--passes-only", args->passesOnly,
+                "write the module as the families' passes leave it: the device runtime not linked, each hook a call "
+                "to its declaration (what tests/ir checks with FileCheck)");
   return [args] { return runInstrument(*args); };
 }
 

@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages tile-doctor builds with, when any is missing.
 set -euo pipefail
 # clang-19 ships clang 19's CMake config (ClangConfig.cmake); without it CMake would find another clang's.
-pkgs=(cmake ninja-build g++ llvm-19-dev clang-19 libclang-19-dev libclang-common-19-dev libclang-cpp19-dev libcapstone-dev libsqlite3-dev libcli11-dev
+pkgs=(cmake ninja-build g++ llvm-19-dev llvm-19-tools clang-19 libclang-19-dev libclang-common-19-dev libclang-cpp19-dev libcapstone-dev libsqlite3-dev libcli11-dev
       libfmt-dev libgtest-dev libtomlplusplus-dev nlohmann-json3-dev libboost-context-dev libzstd-dev zlib1g-dev
       libseccomp-dev libcairo2-dev pkg-config)
 missing=()
