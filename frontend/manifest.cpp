@@ -15,6 +15,7 @@
 #include "frontend/paths.h"
 #include "frontend/read_roots.h"
 #include "frontend/text_bounds.h"
+#include "frontend/toml_reader.h"
 
 namespace fs = std::filesystem;
 
@@ -35,45 +36,9 @@ uint64_t ArgSpec::elementCount() const {
 
 namespace {
 
-class ManifestReader {
+class ManifestReader : public TomlReader {
  public:
-  ManifestReader(std::string path) : path_(std::move(path)) {}
-
-  [[noreturn]] void fail(const toml::node* at, const std::string& what) const {
-    throw InputError(path_, at ? static_cast<int>(at->source().begin.line) : 0, what);
-  }
-  [[noreturn]] void fail(int line, const std::string& what) const { throw InputError(path_, line, what); }
-
-  void allowOnly(const toml::table& t, const std::set<std::string>& keys, const std::string& where) const {
-    for (auto&& [k, v] : t) {
-      if (!keys.count(std::string(k.str()))) {
-        std::string known;
-        for (auto& s : keys) known += (known.empty() ? "" : ", ") + s;
-        fail(&v, fmt::format("unknown key '{}' in {} (known keys: {})", k.str(), where, known));
-      }
-    }
-  }
-
-  const toml::table& table(const toml::table& root, const char* name, bool required) const {
-    static const toml::table empty;
-    const toml::node* n = root.get(name);
-    if (!n) {
-      if (required) fail(1, fmt::format("missing [{}] section", name));
-      return empty;
-    }
-    if (!n->is_table()) fail(n, fmt::format("'{}' must be a table ([{}])", name, name));
-    return *n->as_table();
-  }
-
-  std::string str(const toml::table& t, const char* key, const std::string& where, bool required) const {
-    const toml::node* n = t.get(key);
-    if (!n) {
-      if (required) fail(t.source().begin.line, fmt::format("{} needs '{}'", where, key));
-      return {};
-    }
-    if (!n->is_string()) fail(n, fmt::format("'{}' in {} must be a string", key, where));
-    return std::string(n->as_string()->get());
-  }
+  explicit ManifestReader(std::string path) : TomlReader(std::move(path)) {}
 
   // An integer or an expression string.
   int64_t count(const toml::node& n, const ParamMap& params, const std::string& what) const {
@@ -283,26 +248,26 @@ class ManifestReader {
 
   // A source given where a manifest is wanted: say what takes it rather than the TOML parser's complaint.
   [[noreturn]] void notAManifest() const {
-    if (isHostWrapperFile(path_))
-      throw InputError(path_, 0, "a generated source with its host wrapper (init()/call()): `tile-doctor check` reads it "
+    if (isHostWrapperFile(path()))
+      throw InputError(path(), 0, "a generated source with its host wrapper (init()/call()): `tile-doctor check` reads it "
                                  "as it is; for this command, `tile-doctor check FILE --keep DIR` writes a bundle per "
                                  "launch (DIR/launch<N>_<kernel>/bundle.toml)");
-    throw InputError(path_, 0, "a kernel source, not a bundle manifest: a manifest (a .toml file with a [kernel] "
+    throw InputError(path(), 0, "a kernel source, not a bundle manifest: a manifest (a .toml file with a [kernel] "
                                "table) beside it names it (docs/bundle-format.md)");
   }
 
   Bundle read(const std::vector<std::pair<std::string, std::string>>& overrides) {
     toml::table root;
-    std::string text = readInputFile(path_, "the manifest", kLargestManifest);
+    std::string text = readInputFile(path(), "the manifest", kLargestManifest);
     try {
-      root = toml::parse(text, path_);
-    } catch (const toml::parse_error& e) {
-      if (isKernelSourceName(path_)) notAManifest();
-      throw InputError(path_, static_cast<int>(e.source().begin.line), std::string(e.description()));
+      root = parseText(text);
+    } catch (const InputError&) {  // a syntax error
+      if (isKernelSourceName(path())) notAManifest();
+      throw;
     }
     Bundle b;
-    b.manifestPath = path_;
-    b.dir = fs::absolute(path_).parent_path().string();
+    b.manifestPath = path();
+    b.dir = fs::absolute(path()).parent_path().string();
     allowOnly(root, {"version", "kernel", "params", "launch", "args"}, "the manifest");
     if (const toml::node* v = root.get("version")) {
       if (!v->is_integer() || v->as_integer()->get() != 1)
@@ -318,13 +283,13 @@ class ManifestReader {
       if (!b.params.count(name)) {
         std::string known;
         for (auto& [k, v] : b.params) known += (known.empty() ? "" : ", ") + k;
-        throw InputError(path_, 0, fmt::format("--param {}: the bundle has no parameter '{}' (it has: {})", name, name,
+        throw InputError(path(), 0, fmt::format("--param {}: the bundle has no parameter '{}' (it has: {})", name, name,
                                                known.empty() ? "none" : known));
       }
       try {
         b.params[name] = evalExpr(value, b.params);
       } catch (const ExprError& e) {
-        throw InputError(path_, 0, fmt::format("--param {}={}: {}", name, value, e.what()));
+        throw InputError(path(), 0, fmt::format("--param {}={}: {}", name, value, e.what()));
       }
     }
 
@@ -433,9 +398,6 @@ class ManifestReader {
     }
     return out + s.substr(last);
   }
-
- private:
-  std::string path_;
 };
 
 }  // namespace

@@ -426,6 +426,17 @@ TEST_F(BadInput, ProfileWithANonPositiveLaunchBoundsDefault) {
                  "metax-c500.toml:", "default_launch_bounds must be positive");
 }
 
+// Profiles are read as manifests are (frontend/toml_reader.h): a value of the wrong type or a key tile-doctor
+// does not know is bad input at its line, not a zero or a silently ignored setting.
+TEST_F(BadInput, ProfileWithAQuotedCountOrAMisspelledKey) {
+  expectBadInput(checkWithMetaxProfileEdited("shared_per_block = 65536", "shared_per_block = \"65536\""),
+                 "metax-c500.toml:10", "'shared_per_block' in the profile must be an integer");
+  expectBadInput(checkWithMetaxProfileEdited("shared_per_block = 65536", "shared_per_blok = 65536"),
+                 "metax-c500.toml:10", "unknown key 'shared_per_blok' in the profile");
+  expectBadInput(checkWithMetaxProfileEdited("warp_size = 64", "warp_size = 48"), "metax-c500.toml:9",
+                 "warp_size must be 32 or 64");
+}
+
 TEST_F(BadInput, UnknownDialect) {
   expectBadInput(checkWith("entry = \"k\"", "entry = \"k\"\ndialect = \"rocm\""), "bundle.toml:4",
                  "kernel.dialect is 'rocm'; it must be \"cuda\", \"hip\" or \"maca\"");
