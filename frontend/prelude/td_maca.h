@@ -90,7 +90,7 @@ __device__ inline int __td_maca_row_source(int mode, int r) {
   return -1;
 }
 __device__ inline int __builtin_mxc_update_shfl(int old, int src, int mode, int row_mask, int bank_mask, bool bound_ctrl) {
-  const int lane = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % __td_warp_size();
+  const int lane = __td_wave_lane();
   const int r = lane & 15, from = __td_maca_row_source(mode, r);
   int v = __td_wave_shfl(src, (lane & ~15) | (from < 0 ? r : from), __td_warp_size());
   if (!((row_mask >> (lane / 16)) & 1) || !((bank_mask >> (r / 4)) & 1)) return old;
@@ -333,13 +333,10 @@ template <typename CT> __device__ inline __td_f64x4 __td_maca_mma_16x16x4f64(dou
   static_assert(sizeof(CT) == 32, "an fp64 MMA accumulator of four doubles");
   __td_f64x4 d;
   __builtin_memcpy(&d, &c, 32);
-  const int lane = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % __td_warp_size();
-  auto from = [](double v, int src) {
-    return __td_shfl_words(v, [&](auto w) { return __td_wave_shfl(w, src, __td_warp_size()); });
-  };
-  for (int k = 0; k < 4; ++k) {
-    double bk = from(b, lane % 16 + 16 * k);
-    for (int e = 0; e < 4; ++e) d[e] = __builtin_fma(from(a, 4 * (lane / 16) + e + 16 * k), bk, d[e]);
+  const int lane = __td_wave_lane();
+  for (int k = 0; k < 4; ++k) {  // shuffles ignore their mask on MACA: 0 stands for the whole wave
+    double bk = __td_maca_shfl_sync(0, b, lane % 16 + 16 * k);
+    for (int e = 0; e < 4; ++e) d[e] = __builtin_fma(__td_maca_shfl_sync(0, a, 4 * (lane / 16) + e + 16 * k), bk, d[e]);
   }
   return d;
 }

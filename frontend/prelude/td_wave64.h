@@ -36,3 +36,8 @@ TD_WAVE_SHUFFLE(__td_wave_shfl_up, __nvvm_shfl_up_i32, 0, unsigned)
 TD_WAVE_SHUFFLE(__td_wave_shfl_down, __nvvm_shfl_down_i32, 0x1f, unsigned)
 TD_WAVE_SHUFFLE(__td_wave_shfl_xor, __nvvm_shfl_bfly_i32, 0x1f, int)
 #undef TD_WAVE_SHUFFLE
+
+// The thread's lane in its wave (the block's threads numbered x fastest, then y, then z).
+__device__ inline int __td_wave_lane() {
+  return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % __td_warp_size();
+}
