@@ -4,7 +4,8 @@
 #include <fmt/format.h>
 
 #include "frontend/input_error.h"
-#include "sanitizer/rules.h"
+#include "model/family.h"
+#include "model/rules.h"
 
 namespace td::bisect {
 
@@ -18,6 +19,12 @@ const std::vector<std::string>& crashKinds() {
                                              rule::DeviceAssert, rule::DeviceTrap, rule::LaunchRejected};
   return k;
 }
+std::string familyNames() {
+  std::string names;
+  for (const Family& f : families()) names += (names.empty() ? "" : ", ") + f.name;
+  return names;
+}
+
 const std::vector<std::string>& hangKinds() {
   static const std::vector<std::string> k = {rule::KernelHang, rule::Deadlock};
   return k;
@@ -38,13 +45,12 @@ FailCondition FailCondition::parse(const std::string& text) {
     else if (word == "crash") c.kinds_.insert(c.kinds_.end(), crashKinds().begin(), crashKinds().end());
     else if (word == "hang") c.kinds_.insert(c.kinds_.end(), hangKinds().begin(), hangKinds().end());
     else if (word == "limit") c.families_.push_back("launch");
-    else if (word == "bounds" || word == "race" || word == "sync" || word == "init" || word == "numerics")
-      c.families_.push_back(word);
+    else if (findFamily(word)) c.families_.push_back(word);
     else if (findRule(word)) c.kinds_.push_back(word);
     else
       throw InputError("--fail-on", 0,
-                       fmt::format("'{}' is neither any, crash, hang, bounds, race, sync, init, limit, numerics nor a "
-                                   "rule id (tile-doctor rules lists them)", word));
+                       fmt::format("'{}' is neither any, crash, hang, limit, a check family ({}) nor a rule id "
+                                   "(tile-doctor rules lists them)", word, familyNames()));
   }
   if (!c.any_ && c.families_.empty() && c.kinds_.empty())
     throw InputError("--fail-on", 0, fmt::format("'{}' names no failure", text));

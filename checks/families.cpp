@@ -1,6 +1,6 @@
 // The family list: every check family tile-doctor knows, in the order they instrument a module and their
 // device sources are included. Adding a family: its folder under checks/, one line here.
-#include "checks/family.h"
+#include "model/family.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -56,7 +56,7 @@ void registerFamily(Family f) {
       for (const auto& [otherId, o] : other.regions)
         if (id == otherId && !sameRegion(r, o))
           throw std::logic_error("check family '" + f.name + "' declares region " + std::to_string(id) +
-                                 " unlike family '" + other.name + "' (checks/regions.h numbers them)");
+                                 " unlike family '" + other.name + "' (model/regions.h numbers them)");
   registry().push_back(std::move(f));
 }
 

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <unistd.h>
 
+#include "model/family.h"
 #include "cli/commands.h"
 #include "cli/input_list.h"
 #include "history/run_db.h"
@@ -265,20 +266,16 @@ void addCheckOptions(CLI::App* sub, const std::shared_ptr<CheckArgs>& args) {
           return "'" + v + "' names no check family (use all, or a list such as bounds,race)";
         return "";
       });
-  sub->add_option_function<std::string>(
-      "--drift-threshold", [args](const std::string& v) { args->req.settings["drift-threshold"] = v; },
-      "numerics: report a store or an accumulator whose normwise relative drift passes this: one number, or "
-      "TYPE=NUMBER pairs (half=1e-3,bfloat16=1e-2,float=1e-6); defaults half 2^-9, bfloat16 2^-6, float 1e-4");
-  sub->add_option_function<std::string>(
-      "--shadow", [args](const std::string& v) { args->req.settings["shadow"] = v; },
-      "numerics: the shadow type of half and bfloat16 values, fp32 (default) or fp64");
-  sub->add_flag_callback(
-      "--subnormals", [args] { args->req.settings["subnormals"] = "on"; },
-      "numerics: count the subnormal values each store writes, and the zeros exact arithmetic would not give");
-  sub->add_flag_callback(
-      "--strict-races", [args] { args->req.settings["strict-races"] = "on"; },
-      "race: report unordered writes that store the bytes already there (every thread storing one all-reduced "
-      "value) as findings; by default they are set aside as benign and named in one note");
+  for (const Family& family : td::families())  // each family's settings, as it describes them
+    for (const FamilyOption& o : family.options) {
+      if (o.internal) continue;
+      std::string name = o.name, help = family.name + ": " + o.help;
+      if (o.isSwitch)
+        sub->add_flag_callback("--" + name, [args, name] { args->req.settings[name] = "on"; }, help);
+      else
+        sub->add_option_function<std::string>(
+            "--" + name, [args, name](const std::string& v) { args->req.settings[name] = v; }, help);
+    }
   sub->add_option("--format", args->format, "report format: text, json, sarif (SARIF 2.1.0) or junit (JUnit XML); diff: text or json")->check(CLI::IsMember(reportFormats()));
   sub->add_option("--out", args->out, "write the report to FILE instead of standard output");
   sub->add_option("--seed", args->req.seed, "seed for random buffer initialisers (default 0)");

@@ -14,11 +14,12 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "checks/family.h"
+#include "model/family.h"
 #include "cli/commands.h"
 #include "frontend/compiler.h"
 #include "frontend/input_error.h"
 #include "instrument/pipeline.h"
+#include "instrument/hook_functions.h"
 
 namespace td::cli {
 
@@ -61,13 +62,18 @@ int runInstrument(const InstrumentArgs& a) {
   std::unique_ptr<llvm::Module> m = loadIR(ctx, a.input, /*amdgpuToo=*/true);
   bool amdgpu = m->getTargetTriple().rfind("amdgcn", 0) == 0;
   CheckSet checks = CheckSet::parse(a.checks);
-  // race, init and sync count barriers and warp operations by their NVVM intrinsics and PTX; AMDGPU's
-  // (llvm.amdgcn.s.barrier, ds_bpermute) are not read yet, so their checks would see no synchronisation.
-  for (const char* family : {"race", "init", "sync"})
-    if (amdgpu && checks.has(family) && a.checks != "all")
-      throw InputError("--checks", 0, fmt::format("the {} family reads NVVM barriers and warp operations; on AMDGPU IR "
-                                                  "tile-doctor instruments bounds only", family));
-  if (amdgpu) checks = CheckSet::parse("bounds,launch");
+  // Most families read NVVM barriers, warp operations and PTX; AMDGPU's (llvm.amdgcn.s.barrier, ds_bpermute)
+  // are not read yet, so their checks would see nothing there: only families that say they read AMDGPU IR.
+  if (amdgpu) {
+    std::string readers;
+    for (const Family& f : families())
+      if (f.readsAmdgpuIr) readers += (readers.empty() ? "" : ",") + f.name;
+    for (const Family& f : families())
+      if (!f.readsAmdgpuIr && checks.has(f.name) && a.checks != "all")
+        throw InputError("--checks", 0, fmt::format("the {} family reads NVVM barriers and warp operations; on AMDGPU "
+                                                    "IR tile-doctor instruments {} only", f.name, readers));
+    checks = CheckSet::parse(readers);
+  }
   SiteTable sites;
   instrumentModule(*m, sites, checks);
   if (!amdgpu && !a.passesOnly) linkDeviceRuntime(*m);
@@ -84,7 +90,7 @@ int runInstrument(const InstrumentArgs& a) {
 
   std::set<std::string> needed;  // what whoever loads the module must provide
   for (llvm::Function& f : *m)
-    if (f.isDeclaration() && f.getName().starts_with("__td_") && !f.use_empty()) needed.insert(f.getName().str());
+    if (f.isDeclaration() && isOwn(f) && !f.use_empty()) needed.insert(f.getName().str());
   std::cerr << fmt::format("tile-doctor: instrumented {} ({}) for {}: {} sites; wrote {} and {}\n", a.input,
                            m->getTargetTriple(), amdgpu ? "bounds" : a.checks, sites.sites.size(), a.output, sitesPath);
   if (amdgpu)

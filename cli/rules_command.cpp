@@ -3,11 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "sanitizer/rules.h"
+#include "model/rules.h"
 
 namespace td::cli {
 
-// `tile-doctor rules [--format json]`: every finding kind with its rule metadata (sanitizer/rules.h).
+// `tile-doctor rules [--format json]`: every finding kind with its rule metadata (model/rules.h).
 std::function<int()> addRulesCommand(CLI::App& app) {
   auto format = std::make_shared<std::string>("text");
   CLI::App* sub = app.add_subcommand("rules", "list every finding kind with its family, severity, description and cure");

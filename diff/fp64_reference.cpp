@@ -4,7 +4,7 @@
 
 #include "checks/numerics/numerics_abi.h"
 #include "checks/numerics/numerics_settings.h"
-#include "checks/regions.h"
+#include "model/regions.h"
 #include "diff/reference_outputs.h"
 
 namespace td {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "sanitizer/finding.h"
+#include "model/finding.h"
 
 namespace td {
 

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "checks/race/race_abi.h"
-#include "checks/regions.h"
+#include "model/regions.h"
 
 namespace td {
 

@@ -1,7 +1,6 @@
 #include "driver/check.h"
 
-#include "checks/family.h"
-#include "checks/sync/ignored_barrier.h"
+#include "model/family.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -25,7 +24,6 @@
 #include "runtime/regions.h"
 #include "sanitizer/benign.h"
 #include "sanitizer/collector.h"
-#include "sanitizer/launch_limits.h"
 #include "sanitizer/output_diff.h"
 
 namespace td {
@@ -181,18 +179,17 @@ CheckResult runCheck(const CheckRequest& req) {
   r.compileSeconds = km.compileSeconds + km.instrumentSeconds;
   r.unchecked = km.sites.unchecked;
 
-  if (checks.has("launch")) {
-    std::optional<RegisterUse> registers;
-    if (registersMayNotFit(b, profile, km.launchBounds))
-      if (auto u = uncheckedKernelRegisters(b, profile.arch))
-        registers = RegisterUse{u->registers, blockRegisters(u->registers, b.threadsPerBlock(), profile), u->source,
-                                km.launchBounds.kernel};
-    r.findings = checkLaunchLimits(b, profile, static_cast<uint64_t>(r.staticShared), km.privateMemory, km.features, registers);
-    if (!r.findings.empty()) return res;  // a target that lacks TMA says so before the CPU refuses it
-    if (auto f = checkDefaultLaunchBounds(b, profile, km.launchBounds)) r.findings.push_back(*f);
-  }
-  if (checks.has("sync"))
-    for (const IgnoredStatement& s : km.ignored) r.findings.push_back(ignoredStatementFinding(s, profile));
+  BeforeLaunch before{b, profile, km, static_cast<uint64_t>(r.staticShared), [&]() -> std::optional<RegisterUse> {
+                        if (!registersMayNotFit(b, profile, km.launchBounds)) return std::nullopt;
+                        auto u = uncheckedKernelRegisters(b, profile.arch);
+                        if (!u) return std::nullopt;
+                        return RegisterUse{u->registers, blockRegisters(u->registers, b.threadsPerBlock(), profile),
+                                           u->source, km.launchBounds.kernel};
+                      }};
+  bool launchable = true;
+  for (const Family& f : families())
+    if (f.beforeLaunch && checks.has(f.name)) launchable = f.beforeLaunch(before, r.findings) && launchable;
+  if (!launchable) return res;
   if (!onGpu) refuseTensorMapsOnTheCpu(b);
   WorkDeadline preparation(req.launch.timeoutSeconds, preparing(b));
   res.args = makeArguments(b, req.seed, profile.memoryBytes, preparation);

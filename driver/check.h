@@ -6,11 +6,11 @@
 #include <utility>
 #include <vector>
 
-#include "checks/family.h"
+#include "model/family.h"
 #include "frontend/manifest.h"
 #include "runtime/buffers.h"
-#include "runtime/launch.h"
-#include "sanitizer/finding.h"
+#include "model/launch.h"
+#include "model/finding.h"
 
 namespace td {
 

@@ -1,4 +1,5 @@
 #include "instrument/access_guard.h"
+#include "instrument/hook_functions.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
@@ -57,9 +58,9 @@ bool guardBySelect(llvm::Instruction* inst, llvm::Value* ok, llvm::GlobalVariabl
 }  // namespace
 
 llvm::GlobalVariable* accessSink(llvm::Module& m) {
-  if (llvm::GlobalVariable* sink = m.getNamedGlobal("__td_sink")) return sink;
+  if (llvm::GlobalVariable* sink = m.getNamedGlobal(globalSymbol(OwnGlobal::sink))) return sink;
   llvm::Type* sinkType = llvm::ArrayType::get(llvm::Type::getInt64Ty(m.getContext()), 8);
-  auto* sink = new llvm::GlobalVariable(m, sinkType, false, llvm::GlobalValue::ExternalLinkage, nullptr, "__td_sink",
+  auto* sink = new llvm::GlobalVariable(m, sinkType, false, llvm::GlobalValue::ExternalLinkage, nullptr, globalSymbol(OwnGlobal::sink),
                                         nullptr, llvm::GlobalValue::NotThreadLocal, 1);
   sink->setAlignment(llvm::Align(64));
   return sink;

@@ -11,6 +11,7 @@
 #include <llvm/IR/Operator.h>
 
 #include "instrument/ptx_catalogue.h"
+#include "instrument/hook_functions.h"
 
 namespace td {
 
@@ -76,7 +77,7 @@ llvm::Value* pointerBehind(llvm::Value* v, llvm::Instruction* at) {
 
 void forEachUserAccess(llvm::Module& m, const std::function<void(Access&, const PointerRoot&)>& visit) {
   for (llvm::Function& f : m) {
-    if (f.isDeclaration() || f.getName().starts_with("__td_")) continue;
+    if (f.isDeclaration() || isOwn(f)) continue;
     std::vector<Access> accesses;
     collectAccesses(f, accesses);
     PointerRoots roots;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "instrument/pointer_roots.h"
-#include "instrument/site_table.h"
+#include "model/site_table.h"
 
 namespace td {
 

@@ -16,12 +16,13 @@
 #include "instrument/accesses.h"
 #include "instrument/pointer_roots.h"
 #include "instrument/shared_objects.h"
+#include "instrument/hook_functions.h"
 
 namespace td {
 
 namespace {
 
-bool isTileDoctors(const llvm::GlobalValue& g) { return g.getName().starts_with("__td_") || g.getName().starts_with("llvm."); }
+bool isTileDoctors(const llvm::GlobalValue& g) { return isOwn(g) || g.getName().starts_with("llvm."); }
 
 // A variable the kernel's module defines, of known size, not in shared memory (which the window check
 // covers): what a pointer of unknown origin may still reach.
@@ -37,7 +38,7 @@ std::vector<llvm::GlobalVariable*> ownVariables(llvm::Module& m) {
 }
 
 // A constant table in global memory, and the generic pointer the hooks take to it (null when empty).
-llvm::Constant* table(llvm::Module& m, const char* name, llvm::Type* elem, const std::vector<llvm::Constant*>& items) {
+llvm::Constant* table(llvm::Module& m, const std::string& name, llvm::Type* elem, const std::vector<llvm::Constant*>& items) {
   llvm::Type* ptr = llvm::PointerType::get(m.getContext(), 0);
   if (items.empty()) return llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(ptr));
   auto* type = llvm::ArrayType::get(elem, items.size());
@@ -119,11 +120,11 @@ llvm::PreservedAnalyses ContainmentPass::run(llvm::Module& m, llvm::ModuleAnalys
   llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
   llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
   llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
-  llvm::FunctionCallee containAny = m.getOrInsertFunction("__td_contain_any", i32, i32, ptr, i32, ptr, i32);
-  llvm::FunctionCallee containArg = m.getOrInsertFunction("__td_contain_arg", i32, i32, i32, ptr, i32, ptr, i32);
-  llvm::FunctionCallee containShared = m.getOrInsertFunction("__td_contain_shared", i32, i32, ptr, i32, ptr, i32);
-  llvm::FunctionCallee containObject = m.getOrInsertFunction("__td_contain_object", i32, i32, ptr, i32, ptr, i64);
-  llvm::FunctionCallee containCallee = m.getOrInsertFunction("__td_contain_callee", i32, i32, ptr, ptr, i32);
+  llvm::FunctionCallee containAny = hookFunction(m, Hook::contain_any);
+  llvm::FunctionCallee containArg = hookFunction(m, Hook::contain_arg);
+  llvm::FunctionCallee containShared = hookFunction(m, Hook::contain_shared);
+  llvm::FunctionCallee containObject = hookFunction(m, Hook::contain_object);
+  llvm::FunctionCallee containCallee = hookFunction(m, Hook::contain_callee);
 
   std::vector<llvm::Constant*> objects, functions;
   llvm::StructType* objectType = llvm::StructType::get(ctx, {ptr, i64});
@@ -132,8 +133,8 @@ llvm::PreservedAnalyses ContainmentPass::run(llvm::Module& m, llvm::ModuleAnalys
         objectType, {generic(gv), llvm::ConstantInt::get(i64, dl.getTypeAllocSize(gv->getValueType()))}));
   for (llvm::Function& f : m)
     if (!f.isDeclaration() && !isTileDoctors(f) && f.hasAddressTaken()) functions.push_back(generic(&f));
-  llvm::Constant* objectTable = table(m, kContainedObjects, objectType, objects);
-  llvm::Constant* functionTable = table(m, "__td_contain_functions", ptr, functions);
+  llvm::Constant* objectTable = table(m, globalSymbol(OwnGlobal::contain_objects), objectType, objects);
+  llvm::Constant* functionTable = table(m, globalSymbol(OwnGlobal::contain_functions), ptr, functions);
   llvm::Constant* objectCount = llvm::ConstantInt::get(i32, objects.size());
   llvm::Constant* functionCount = llvm::ConstantInt::get(i32, functions.size());
 

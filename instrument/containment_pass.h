@@ -9,12 +9,9 @@
 #pragma once
 #include <llvm/IR/PassManager.h>
 
-#include "instrument/site_table.h"
+#include "model/site_table.h"
 
 namespace td {
-
-// The table of the module's variables (td_object entries, runtime/abi.h) the pass leaves in the module.
-inline constexpr const char* kContainedObjects = "__td_contain_objects";
 
 // TILE_DOCTOR_BENCH_UNCONTAINED=1: modules without containment, which the CPU executor then runs — only for
 // bench/ to measure what containment costs (docs/performance.md); never set where kernels are not trusted.

@@ -7,14 +7,15 @@
 #include <llvm/IR/Module.h>
 
 #include "frontend/input_error.h"
-#include "instrument/site_table.h"
+#include "model/site_table.h"
+#include "instrument/hook_functions.h"
 
 namespace td {
 
 namespace {
 
 bool providedOnTheGpu(llvm::StringRef name) {
-  return name.starts_with("__nv_") || name.starts_with("__td_") || isCudaDeviceRuntime(name);
+  return name.starts_with("__nv_") || isOwnSymbol(name) || isCudaDeviceRuntime(name);
 }
 
 // Constant expressions nest only a few deep (a GEP of a cast of the global).
@@ -39,7 +40,7 @@ void refuseUndefinedFunctions(const llvm::Module& m) {
   // tile-doctor's own variables (the control block, the record channel) are linked in after this: a kernel
   // that declares one to read or write it reaches the checks' memory, which no GPU build has.
   for (const llvm::GlobalVariable& g : m.globals()) {
-    if (!g.isDeclaration() || !g.getName().starts_with("__td_")) continue;
+    if (!g.isDeclaration() || !isOwn(g)) continue;
     SourceLoc loc = firstUseLocation(g);
     if (loc.file.empty()) loc.file = m.getSourceFileName();
     throw InputError(loc.file, static_cast<int>(loc.line),

@@ -1,4 +1,5 @@
 #include "instrument/loop_sites.h"
+#include "instrument/hook_functions.h"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/DebugInfoMetadata.h>
@@ -11,9 +12,9 @@ namespace td {
 llvm::PreservedAnalyses LoopSitesPass::run(llvm::Module& m, llvm::ModuleAnalysisManager&) {
   llvm::LLVMContext& ctx = m.getContext();
   llvm::FunctionCallee mark =
-      m.getOrInsertFunction("__td_mark_site", llvm::Type::getVoidTy(ctx), llvm::Type::getInt32Ty(ctx));
+      hookFunction(m, Hook::mark_site);
   for (llvm::Function& f : m) {
-    if (f.isDeclaration() || f.getName().starts_with("__td_")) continue;
+    if (f.isDeclaration() || isOwn(f)) continue;
     llvm::DominatorTree dt(f);
     llvm::LoopInfo li(dt);
     for (llvm::Loop* loop : li.getLoopsInPreorder()) {

@@ -22,7 +22,7 @@
 #include "frontend/compiler.h"
 #include "frontend/input_error.h"
 #include "frontend/signature.h"
-#include "checks/family.h"
+#include "model/family.h"
 #include "instrument/accesses.h"
 #include "instrument/containment_pass.h"
 #include "instrument/shared_objects.h"
@@ -34,6 +34,7 @@
 #include "instrument/fp_contraction.h"
 #include "instrument/local_alignment.h"
 #include "instrument/small_copies.h"
+#include "instrument/hook_functions.h"
 
 namespace td {
 
@@ -65,7 +66,8 @@ CheckSet CheckSet::parse(const std::string& list, const FamilySettings& settings
   for (const auto& [name, value] : settings) {
     const Family* owner = nullptr;
     for (const Family& f : td::families())
-      if (std::find(f.settingNames.begin(), f.settingNames.end(), name) != f.settingNames.end()) owner = &f;
+      for (const FamilyOption& o : f.options)
+        if (o.name == name) owner = &f;
     if (!owner) throw InputError("--" + name, 0, "no check family takes this setting");
     if (!c.has(owner->name))
       throw InputError("--" + name, 0,
@@ -169,7 +171,7 @@ void keepOnlyEntry(llvm::Module& m, llvm::Function* entry) {
 // Each kernel starts by setting up its block's regions (an executor primitive: the GPU zeroes those it
 // keeps in shared memory).
 void startBlocks(llvm::Module& m) {
-  llvm::FunctionCallee start = m.getOrInsertFunction("__td_block_start", llvm::Type::getVoidTy(m.getContext()));
+  llvm::FunctionCallee start = hookFunction(m, Hook::block_start);
   for (llvm::Function& f : m) {
     if (f.isDeclaration() || !isKernel(f)) continue;
     llvm::Instruction* first = &*f.getEntryBlock().getFirstInsertionPt();
@@ -202,20 +204,24 @@ void annotationsToAttributes(llvm::Module& m) {
   table->eraseFromParent();
 }
 
-void linkDeviceRuntime(llvm::Module& m) {
+std::unique_ptr<llvm::Module> compileDeviceRuntime(llvm::LLVMContext& ctx) {
   CompileOptions opts;
   opts.optLevel = "-O2";
   for (const DeviceFile& f : deviceRuntimeFiles()) opts.preludeFiles.emplace_back(f.path, f.text);
-  std::unique_ptr<llvm::Module> rt =
-      compileCuda(m.getContext(), "/__tile_doctor__/src/td_runtime.cu", opts, deviceRuntimeSource());
+  std::unique_ptr<llvm::Module> rt = compileCuda(ctx, "/__tile_doctor__/src/td_runtime.cu", opts, deviceRuntimeSource());
   annotationsToAttributes(*rt);
+  return rt;
+}
+
+void linkDeviceRuntime(llvm::Module& m) {
+  std::unique_ptr<llvm::Module> rt = compileDeviceRuntime(m.getContext());
   rt->setDataLayout(m.getDataLayout());
   rt->setTargetTriple(m.getTargetTriple());
   if (llvm::Linker::linkModules(m, std::move(rt)))
     throw std::runtime_error("linking the device runtime failed");
   // The runtime's hooks; its primitives stay declarations, for the executor to provide.
   for (llvm::Function& f : m)
-    if (!f.isDeclaration() && f.getName().starts_with("__td_")) f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    if (!f.isDeclaration() && isOwn(f)) f.setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
 KernelModule buildKernelModule(const Bundle& bundle, const CheckSet& checks, const std::vector<std::string>& ignores) {

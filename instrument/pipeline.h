@@ -5,13 +5,13 @@
 #include <set>
 #include <string>
 
-#include "checks/family.h"
+#include "model/family.h"
 #include "frontend/manifest.h"
 #include "instrument/launch_bounds.h"
 #include "instrument/private_memory.h"
 #include "instrument/target_features.h"
 #include "instrument/target_semantics.h"
-#include "instrument/site_table.h"
+#include "model/site_table.h"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -58,6 +58,8 @@ void instrumentModule(llvm::Module& m, SiteTable& sites, const CheckSet& checks)
 
 // The compiled device runtime (td_core.cuh and every family's device source), linked into `m`; hooks become internal so they inline.
 void linkDeviceRuntime(llvm::Module& m);
+// The device runtime on its own, as linkDeviceRuntime compiles it (its hooks external).
+std::unique_ptr<llvm::Module> compileDeviceRuntime(llvm::LLVMContext& ctx);
 
 // Finds the __global__ function named `entry` (plain or the name before '(' of a demangled C++ name).
 llvm::Function* findKernel(llvm::Module& m, const std::string& entry);

@@ -5,7 +5,7 @@
 #pragma once
 #include <cstdint>
 
-#include "instrument/site_table.h"
+#include "model/site_table.h"
 
 namespace llvm {
 class Function;

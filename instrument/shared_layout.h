@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "instrument/site_table.h"
+#include "model/site_table.h"
 
 namespace td {
 

@@ -6,7 +6,7 @@
 #include <llvm/IR/GlobalVariable.h>
 #include <string>
 
-#include "instrument/site_table.h"
+#include "model/site_table.h"
 
 namespace llvm {
 class Module;

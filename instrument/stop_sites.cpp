@@ -6,7 +6,8 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 
-#include "runtime/abi.h"
+#include "model/abi.h"
+#include "instrument/hook_functions.h"
 
 namespace td {
 
@@ -41,10 +42,7 @@ llvm::PreservedAnalyses StopSitesPass::run(llvm::Module& m, llvm::ModuleAnalysis
             stops.push_back(call);
         }
   if (stops.empty()) return llvm::PreservedAnalyses::all();
-  llvm::LLVMContext& ctx = m.getContext();
-  llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
-  llvm::FunctionCallee hook =
-      m.getOrInsertFunction("__td_kernel_stop", llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {i32, i32}, false));
+  llvm::FunctionCallee hook = hookFunction(m, Hook::kernel_stop);
   for (llvm::CallInst* call : stops) {
     bool assertion = call->getCalledFunction() && call->getCalledFunction()->getName() == "__assertfail";
     Site s;

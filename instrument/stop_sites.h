@@ -5,7 +5,7 @@
 #pragma once
 #include <llvm/IR/PassManager.h>
 
-#include "instrument/site_table.h"
+#include "model/site_table.h"
 
 namespace td {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "frontend/manifest.h"
-#include "instrument/site_table.h"
+#include "model/site_table.h"
 
 namespace llvm {
 class Module;

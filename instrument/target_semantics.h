@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "instrument/site_table.h"
+#include "model/site_table.h"
 
 namespace llvm {
 class Module;

@@ -1,7 +1,7 @@
 // Whether a kernel's time can be trusted (`profile --executor cuda`): the times of many launches in
 // order, and the GPU's clocks meanwhile, judged the way a careful benchmark is — how many launches pass
 // before the times settle (warm-up), the median and spread of the settled ones, drift over the run, and
-// whether the clocks moved and why. Pure: the numbers come from the CUDA executor (runtime/launch.h).
+// whether the clocks moved and why. Pure: the numbers come from the CUDA executor (model/launch.h).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "runtime/timed_launches.h"
+#include "model/timed_launches.h"
 
 namespace td {
 

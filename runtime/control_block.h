@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "runtime/abi.h"
+#include "model/abi.h"
 #include "runtime/buffers.h"
 
 namespace td {

@@ -6,7 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "instrument/site_table.h"
+#include "frontend/manifest.h"
+#include "model/site_table.h"
 
 namespace td {
 
@@ -23,5 +24,10 @@ struct ExecutorCannotRun : std::runtime_error {
     return w;
   }
 };
+
+// A limit of the executor met before any line of the kernel is to blame: named at the bundle and its entry.
+inline ExecutorCannotRun cannotRunHere(const Bundle& b, const std::string& why) {
+  return ExecutorCannotRun(SourceLoc{b.manifestPath, 0, 0, b.entry}, why);
+}
 
 }  // namespace td

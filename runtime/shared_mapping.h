@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "runtime/abi.h"
-#include "runtime/launch.h"
+#include "model/abi.h"
+#include "model/launch.h"
 
 namespace td {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "sanitizer/rules.h"
+#include "model/rules.h"
 
 namespace td {
 

@@ -3,8 +3,8 @@
 #pragma once
 #include <string>
 
-#include "checks/family.h"
-#include "sanitizer/finding.h"
+#include "model/family.h"
+#include "model/finding.h"
 
 namespace td {
 

@@ -1,7 +1,7 @@
 #include "sanitizer/collector.h"
 
-#include "checks/family.h"
-#include "sanitizer/rules.h"
+#include "model/family.h"
+#include "model/rules.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@
 
 #include "sanitizer/stop_findings.h"
 #include "sanitizer/wild_findings.h"
-#include "sanitizer/records.h"
+#include "model/records.h"
 
 namespace td {
 

@@ -4,11 +4,11 @@
 #pragma once
 #include <vector>
 
-#include "checks/family.h"
+#include "model/family.h"
 #include "frontend/manifest.h"
-#include "instrument/site_table.h"
-#include "runtime/launch.h"
-#include "sanitizer/finding.h"
+#include "model/site_table.h"
+#include "model/launch.h"
+#include "model/finding.h"
 
 namespace td {
 

@@ -1,5 +1,5 @@
 #include "sanitizer/output_diff.h"
-#include "sanitizer/rules.h"
+#include "model/rules.h"
 
 #include <cstring>
 #include <fmt/format.h>

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "runtime/buffers.h"
-#include "sanitizer/finding.h"
+#include "model/finding.h"
 
 namespace td {
 

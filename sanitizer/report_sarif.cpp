@@ -1,5 +1,5 @@
 // --format sarif: SARIF 2.1.0 as GitHub code scanning takes it (../shared/research/wave2-anchors.md §4):
-// one run, the driver's rules[] from the rule registry (sanitizer/rules.h), a result per finding at its
+// one run, the driver's rules[] from the rule registry (model/rules.h), a result per finding at its
 // place — for a TileLang script the Python line first, then the generated kernel's line — with the
 // finding's fingerprint as partialFingerprints and the rule's severity as level.
 #include <fmt/format.h>
@@ -7,7 +7,7 @@
 
 #include "sanitizer/reporters.h"
 #include "runtime/executor_limit.h"
-#include "sanitizer/rules.h"
+#include "model/rules.h"
 
 namespace td {
 

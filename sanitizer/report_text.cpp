@@ -2,7 +2,7 @@
 
 #include "sanitizer/benign.h"
 #include "sanitizer/reporters.h"
-#include "sanitizer/rules.h"
+#include "model/rules.h"
 
 namespace td {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "sanitizer/ci_outcome.h"
-#include "sanitizer/finding.h"
+#include "model/finding.h"
 #include "sanitizer/run_set.h"
 
 namespace td {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "sanitizer/finding.h"
+#include "model/finding.h"
 
 namespace td {
 

@@ -1,5 +1,5 @@
 #include "sanitizer/stop_findings.h"
-#include "sanitizer/rules.h"
+#include "model/rules.h"
 
 #include <fmt/format.h>
 

@@ -3,8 +3,8 @@
 #pragma once
 #include <vector>
 
-#include "runtime/abi.h"
-#include "sanitizer/finding.h"
+#include "model/abi.h"
+#include "model/finding.h"
 
 namespace td {
 

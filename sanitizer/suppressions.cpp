@@ -7,7 +7,7 @@
 
 #include "frontend/paths.h"
 #include "frontend/input_error.h"
-#include "sanitizer/rules.h"
+#include "model/rules.h"
 
 namespace td {
 
@@ -16,12 +16,6 @@ namespace {
 std::string trim(const std::string& s) {
   size_t a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r");
   return a == std::string::npos ? "" : s.substr(a, b - a + 1);
-}
-
-bool isFamily(const std::string& r) {
-  for (const char* f : {"bounds", "race", "sync", "init", "launch", "numerics", "run", "repeat"})
-    if (r == f) return true;
-  return false;
 }
 
 bool ruleCovers(const std::string& rule, const std::string& kind) {
@@ -73,7 +67,7 @@ Suppressions Suppressions::load(const std::string& path) {
       throw InputError(path, line, fmt::format("'{}' is not RULE:PATTERN (for example race:my_kernel or "
                                                "global-out-of-bounds:gemm.cu:31)", text));
     Suppression e{path, line, trim(text.substr(0, colon)), trim(text.substr(colon + 1))};
-    if (e.rule != "fingerprint" && e.rule != "*" && !isFamily(e.rule) && !findRule(e.rule))
+    if (e.rule != "fingerprint" && e.rule != "*" && !isRuleFamily(e.rule) && !findRule(e.rule))
       throw InputError(path, line, fmt::format("'{}' is neither a rule id (tile-doctor rules), a family, * nor fingerprint",
                                                e.rule));
     if (e.rule == "fingerprint" && (e.pattern.size() != 16 || e.pattern.find_first_not_of("0123456789abcdef") != std::string::npos))

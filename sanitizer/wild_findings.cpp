@@ -4,9 +4,9 @@
 
 #include "frontend/elem_type.h"
 #include "frontend/manifest.h"
-#include "runtime/abi.h"
-#include "instrument/site_table.h"
-#include "sanitizer/rules.h"
+#include "model/abi.h"
+#include "model/site_table.h"
+#include "model/rules.h"
 
 namespace td {
 

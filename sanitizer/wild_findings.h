@@ -2,8 +2,8 @@
 // all of the kernel's memory, with the nearest buffer or the local array it was computed from, so the
 // report reads "64 bytes past the end of 'out'" rather than an address alone. Made whatever checks run.
 #pragma once
-#include "sanitizer/finding.h"
-#include "sanitizer/records.h"
+#include "model/finding.h"
+#include "model/records.h"
 
 namespace td {
 

@@ -1,12 +1,12 @@
 // Family "bounds": every global and shared access checked against its buffer or array (instrument/
 // bounds_pass), out-of-bounds and misaligned accesses recorded and skipped. No device state of its own.
-#include "checks/family.h"
+#include "model/family.h"
 #include "checks/bounds/bounds_findings.h"
 
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 
-#include "instrument/bounds_pass.h"
+#include "checks/bounds/bounds_pass.h"
 
 namespace td {
 
@@ -19,9 +19,13 @@ void guardAccesses(llvm::Module& m, SiteTable& sites, const std::set<std::string
 
 }  // namespace
 
+std::vector<Rule> boundsRules();  // bounds_rules.cpp
+
 Family boundsFamily() {
   Family f;
   f.name = "bounds";
+  f.rules = boundsRules();
+  f.readsAmdgpuIr = true;
   f.summary = "accesses outside their buffer or shared array, and misaligned ones";
   f.deviceSources = {"checks/bounds/bounds_runtime.cu"};
   f.instrument = guardAccesses;

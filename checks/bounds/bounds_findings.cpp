@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 
 #include "checks/bounds/bounds_abi.h"
-#include "instrument/site_table.h"
-#include "sanitizer/rules.h"
+#include "model/site_table.h"
+#include "model/rules.h"
 
 namespace td {
 

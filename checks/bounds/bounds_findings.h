@@ -2,8 +2,8 @@
 // name, the element's coordinates, how far outside, the threads.
 #pragma once
 #include "frontend/manifest.h"
-#include "sanitizer/finding.h"
-#include "sanitizer/records.h"
+#include "model/finding.h"
+#include "model/records.h"
 
 namespace td {
 

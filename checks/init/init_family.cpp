@@ -4,9 +4,12 @@
 
 namespace td {
 
+std::vector<Rule> initRules();  // init_rules.cpp
+
 Family initFamily() {
   Family f = shadowFamily();
   f.name = "init";
+  f.rules = initRules();
   f.summary = "reads of shared memory or of uninitialised buffers before any thread wrote them";
   f.recordKinds = {TD_KIND_SHARED_UNINIT, TD_KIND_GLOBAL_UNINIT};
   return f;

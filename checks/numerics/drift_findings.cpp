@@ -13,10 +13,10 @@
 #include "checks/numerics/numerics_abi.h"
 #include "checks/numerics/numerics_findings.h"
 #include "checks/numerics/numerics_settings.h"
-#include "checks/regions.h"
-#include "runtime/launch.h"
-#include "sanitizer/places.h"
-#include "sanitizer/rules.h"
+#include "model/regions.h"
+#include "model/launch.h"
+#include "checks/places.h"
+#include "model/rules.h"
 
 namespace td {
 

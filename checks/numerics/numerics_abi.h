@@ -1,4 +1,4 @@
-// Family "numerics": what its pass (instrument/shadow_pass), device source and decoders share. Plain C.
+// Family "numerics": what its pass (checks/numerics/shadow_pass), device source and decoders share. Plain C.
 #ifndef TD_NUMERICS_ABI_H
 #define TD_NUMERICS_ABI_H
 

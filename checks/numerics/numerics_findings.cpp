@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "checks/numerics/numerics_abi.h"
-#include "sanitizer/rules.h"
+#include "model/rules.h"
 
 namespace td {
 

@@ -4,10 +4,10 @@
 #pragma once
 #include <vector>
 
-#include "checks/family.h"
+#include "model/family.h"
 #include "frontend/manifest.h"
-#include "sanitizer/finding.h"
-#include "sanitizer/records.h"
+#include "model/finding.h"
+#include "model/records.h"
 
 namespace td {
 

@@ -1,4 +1,4 @@
-// Family "numerics": the device half of the shadow values (instrument/shadow_pass). Loads take back the
+// Family "numerics": the device half of the shadow values (checks/numerics/shadow_pass). Loads take back the
 // shadow a store left while memory still holds the stored value; stores leave value and shadow and add
 // their error to the site's drift; a non-finite result of finite operands is recorded where it is born.
 #include "checks/numerics/numerics_abi.h"

@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "checks/family.h"
+#include "model/family.h"
 
 namespace td {
 

@@ -3,7 +3,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 
-#include "instrument/race_pass.h"
+#include "checks/race/race_pass.h"
 
 namespace td {
 

@@ -1,4 +1,4 @@
-// The instrumentation the race, init and sync families share (instrument/race_pass): every tracked
+// The instrumentation the race, init and sync families share (checks/race/race_pass): every tracked
 // access and synchronising operation hooked once, each hook taking part in the checks enabled.
 #pragma once
 #include <map>

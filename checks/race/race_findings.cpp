@@ -1,13 +1,13 @@
 #include "checks/race/race_findings.h"
-#include "sanitizer/rules.h"
+#include "model/rules.h"
 
 #include <algorithm>
 #include <fmt/format.h>
 
 #include "checks/race/race_abi.h"
 #include "instrument/ptx_catalogue.h"
-#include "sanitizer/places.h"
-#include "sanitizer/records.h"
+#include "checks/places.h"
+#include "model/records.h"
 
 namespace td {
 

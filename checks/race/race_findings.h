@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "frontend/manifest.h"
-#include "runtime/abi.h"
-#include "sanitizer/finding.h"
-#include "sanitizer/records.h"
+#include "model/abi.h"
+#include "model/finding.h"
+#include "model/records.h"
 
 namespace td {
 

@@ -3,7 +3,7 @@
 #include "checks/race/access_tracking.h"
 #include "checks/race/race_abi.h"
 #include "checks/race/race_findings.h"
-#include "checks/regions.h"
+#include "model/regions.h"
 #include "checks/sync/sync_regions.h"
 
 namespace td {

@@ -1,7 +1,7 @@
 // What the race and init families share: one shadow (regions), one device source, one pass, one decoder.
 // Each adds its name, its summary and the record kinds it reports.
 #pragma once
-#include "checks/family.h"
+#include "model/family.h"
 
 namespace td {
 

@@ -3,7 +3,7 @@
 #pragma once
 #include "frontend/profile.h"
 #include "instrument/target_semantics.h"
-#include "sanitizer/finding.h"
+#include "model/finding.h"
 
 namespace td {
 

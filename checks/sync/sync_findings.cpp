@@ -1,10 +1,10 @@
 #include "checks/sync/sync_findings.h"
-#include "sanitizer/rules.h"
+#include "model/rules.h"
 
 #include <fmt/format.h>
 
 #include "checks/sync/sync_abi.h"
-#include "sanitizer/records.h"
+#include "model/records.h"
 
 namespace td {
 

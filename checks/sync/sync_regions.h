@@ -3,8 +3,8 @@
 #include <utility>
 #include <vector>
 
-#include "checks/family.h"
-#include "checks/regions.h"
+#include "model/family.h"
+#include "model/regions.h"
 #include "checks/sync/sync_abi.h"
 
 namespace td {

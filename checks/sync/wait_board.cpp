@@ -3,9 +3,9 @@
 #include <map>
 
 #include "instrument/ptx_catalogue.h"
-#include "checks/regions.h"
+#include "model/regions.h"
 #include "checks/sync/sync_abi.h"
-#include "runtime/abi.h"
+#include "model/abi.h"
 
 namespace td {
 

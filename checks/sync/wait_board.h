@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "instrument/site_table.h"
+#include "model/site_table.h"
 #include "frontend/manifest.h"
-#include "runtime/launch.h"
+#include "model/launch.h"
 
 namespace td {
 

@@ -1,5 +1,7 @@
 #include "runtime/cpu/cpu_executor.h"
 
+#include "runtime/child_watch.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -32,6 +34,7 @@
 #include "runtime/cpu/retarget.h"
 #include "runtime/cpu/sandbox.h"
 #include "runtime/cpu/simt.h"
+#include "model/hooks.h"
 
 namespace td::cpu {
 
@@ -317,7 +320,7 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
       address(at + offsetof(td_buffer, region) + k * sizeof(uint64_t), fmt::format("__td_run_region{}_{}", i, k),
               ctl.buffers[i].region[k]);
   }
-  bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl, addressFields);
+  bakeGlobal(*km.module, globalSymbol(OwnGlobal::ctl).c_str(), &ctl, sizeof ctl, addressFields);
 
   CpuJit jit;
   linkCpuLibdevice(*km.module);
@@ -331,7 +334,7 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   for (size_t i = 0; i < regions.size() && i < TD_MAX_REGIONS; ++i)
     if (present(regions[i])) lc.regionsPresent |= 1u << i;
   RetargetResult rt = retargetToHost(*km.module, km.entrySymbol, jit.triple(), jit.dataLayout(), km.sites, lc);
-  const llvm::GlobalVariable* objectTable = km.module->getNamedGlobal(kContainedObjects);
+  const llvm::GlobalVariable* objectTable = km.module->getNamedGlobal(globalSymbol(OwnGlobal::contain_objects));
   uint64_t nobjects = objectTable ? objectTable->getValueType()->getArrayNumElements() : 0;
   jit.add(std::move(km.module), std::move(km.ctx), addressSymbols);
   auto fn = reinterpret_cast<KernelTrampoline>(jit.lookup(kTrampolineName));
@@ -348,7 +351,7 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   shape.asyncCopyLands = reinterpret_cast<decltype(shape.asyncCopyLands)>(jit.find(kAsyncCopyLanding));
   for (size_t i = 0; i < args.size() && i < TD_MAX_BUFFERS; ++i)
     if (ctl.buffers[i].bytes) shape.kernelMemory.emplace_back(reinterpret_cast<const char*>(ctl.buffers[i].base), ctl.buffers[i].bytes);
-  if (auto* objects = static_cast<const td_object*>(nobjects ? jit.find(kContainedObjects) : nullptr))
+  if (auto* objects = static_cast<const td_object*>(nobjects ? jit.find(globalSymbol(OwnGlobal::contain_objects)) : nullptr))
     for (uint64_t i = 0; i < nobjects; ++i)
       shape.kernelMemory.emplace_back(static_cast<const char*>(objects[i].base), objects[i].bytes);
   uint64_t dynOffset = (rt.staticSharedBytes + 15) / 16 * 16;
@@ -364,24 +367,15 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) childMain(shape, fn, slots.data(), blocks, opts.blocks, jobs, opts.timeoutSeconds);
 
-  int wstatus = 0;
   auto start = std::chrono::steady_clock::now();
   double hardLimit = opts.timeoutSeconds + 10;  // the child's own watchdog reports first
   ProgressLine progress(opts.showProgress, bundle.entry, blocks);
-  for (;;) {
-    pid_t r = waitpid(pid, &wstatus, WNOHANG);
-    if (r == pid) break;
+  ChildEnd end = watchChild(pid, std::chrono::microseconds(500), [&] {
     progress.show(gStatus->blocksRun.load(std::memory_order_relaxed));
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > hardLimit) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &wstatus, 0);
-      gStatus->state.store(kTimeout);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::microseconds(500));
-  }
-
-  releaseChild(pid);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > hardLimit;
+  });
+  if (end.killed) gStatus->state.store(kTimeout);
+  int wstatus = end.status;
   readRecords(out, channel, seal, hits, nsites);
   out.blocksRun = gStatus->blocksRun.load();
   out.blocksToRun = blocks;

@@ -7,7 +7,7 @@
 #include "frontend/manifest.h"
 #include "instrument/pipeline.h"
 #include "runtime/buffers.h"
-#include "runtime/launch.h"
+#include "model/launch.h"
 
 namespace td::cpu {
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "frontend/fp8.h"
+#include "model/hooks.h"
 #include "runtime/cpu/device_printf.h"
 #include "runtime/cpu/simt.h"
 
@@ -159,23 +160,30 @@ _Float16 td_truncdfbf2(double d) { return td_truncsfbf2(static_cast<float>(d)); 
 
 }  // namespace
 
-std::vector<std::pair<const char*, void*>> hostSymbols() {
+// A host function bound to its hook's symbol; it must have the signature model/hooks.def gives the hook.
+template <Hook H, typename F>
+std::pair<std::string, void*> own(F* fn) {
+  static_assert(implementsHook<HookSignature<H>, F>, "a host function differs from its hook in model/hooks.def");
+  return {hookSymbol(H), reinterpret_cast<void*>(fn)};
+}
+
+std::vector<std::pair<std::string, void*>> hostSymbols() {
   return {
-      {"__td_cpu_ctx", reinterpret_cast<void*>(&td_cpu_ctx)},
-      {"__td_cpu_barrier", reinterpret_cast<void*>(&td_cpu_barrier)},
-      {"__td_cpu_barrier_arrive", reinterpret_cast<void*>(&td_cpu_barrier_arrive)},
-      {"__td_cpu_barrier_reduce", reinterpret_cast<void*>(&td_cpu_barrier_reduce)},
-      {"__td_cpu_warp", reinterpret_cast<void*>(&td_cpu_warp)},
-      {"__td_cpu_clock", reinterpret_cast<void*>(&td_cpu_clock)},
-      {"__td_cpu_asm", reinterpret_cast<void*>(&td_cpu_asm)},
-      {"__td_cpu_float_to_fp8", reinterpret_cast<void*>(&td_cpu_float_to_fp8)},
-      {"__td_cpu_atom_add_16", reinterpret_cast<void*>(&td_cpu_atom_add_16)},
-      {"__td_cpu_fp8_to_float", reinterpret_cast<void*>(&td_cpu_fp8_to_float)},
-      {"__td_shared_window_offset", reinterpret_cast<void*>(&td_shared_window_offset)},
-      {"__td_shared_window_bytes", reinterpret_cast<void*>(&td_shared_window_bytes)},
-      {"__td_mark_site", reinterpret_cast<void*>(&td_mark_site)},
-      {"__td_cpu_stop", reinterpret_cast<void*>(&td_cpu_stop)},
-      {"__td_cpu_vprintf", reinterpret_cast<void*>(&td_cpu_vprintf)},
+      own<Hook::cpu_ctx>(&td_cpu_ctx),
+      own<Hook::cpu_barrier>(&td_cpu_barrier),
+      own<Hook::cpu_barrier_arrive>(&td_cpu_barrier_arrive),
+      own<Hook::cpu_barrier_reduce>(&td_cpu_barrier_reduce),
+      own<Hook::cpu_warp>(&td_cpu_warp),
+      own<Hook::cpu_clock>(&td_cpu_clock),
+      own<Hook::cpu_asm>(&td_cpu_asm),
+      own<Hook::cpu_float_to_fp8>(&td_cpu_float_to_fp8),
+      own<Hook::cpu_atom_add_16>(&td_cpu_atom_add_16),
+      own<Hook::cpu_fp8_to_float>(&td_cpu_fp8_to_float),
+      own<Hook::shared_window_offset>(&td_shared_window_offset),
+      own<Hook::shared_window_bytes>(&td_shared_window_bytes),
+      own<Hook::mark_site>(&td_mark_site),
+      own<Hook::cpu_stop>(&td_cpu_stop),
+      own<Hook::cpu_vprintf>(&td_cpu_vprintf),
       {"__extendhfsf2", reinterpret_cast<void*>(&td_extendhfsf2)},
       {"__truncsfhf2", reinterpret_cast<void*>(&td_truncsfhf2)},
       {"__truncdfhf2", reinterpret_cast<void*>(&td_truncdfhf2)},

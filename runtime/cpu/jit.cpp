@@ -19,6 +19,7 @@
 #include "runtime/cpu/host_abi.h"
 #include "runtime/cpu/host_library.h"
 #include "runtime/cpu/object_cache.h"
+#include "model/hooks.h"
 
 namespace td::cpu {
 
@@ -69,7 +70,7 @@ void refuseUnboundFunctions(const llvm::Module& m, const std::map<std::string, u
     throw InputError(loc.file, static_cast<int>(loc.line),
                      fmt::format("the kernel uses {}, a function neither its device code nor the CPU executor's "
                                  "runtime defines (a GPU build fails the same way: undefined reference)",
-                                 name.rfind("__td_", 0) == 0 ? name + " (tile-doctor's own prefix)" : name));
+                                 isOwnSymbol(name) ? name + " (tile-doctor's own prefix)" : name));
   }
 }
 

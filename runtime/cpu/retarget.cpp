@@ -1,6 +1,6 @@
 #include "runtime/cpu/retarget.h"
 
-#include "runtime/abi.h"
+#include "model/abi.h"
 #include "runtime/executor_limit.h"
 
 #include <fmt/format.h>
@@ -22,11 +22,12 @@
 #include "instrument/nvvm_barriers.h"
 #include "instrument/ptx_catalogue.h"
 #include "instrument/shared_layout.h"
-#include "instrument/site_table.h"
+#include "model/site_table.h"
 #include "runtime/cpu/half_lowering.h"
 #include "runtime/cpu/thread_ctx.h"
 #include "runtime/cpu/ptx_param.h"
 #include "runtime/cpu/warp_ops.h"
+#include "instrument/hook_functions.h"
 
 extern const char td_cpu_libdevice_cu[];
 
@@ -48,7 +49,7 @@ class Lowering {
   llvm::Value* threadCtx(llvm::Function* f) {
     auto it = ctxOf_.find(f);
     if (it != ctxOf_.end()) return it->second;
-    llvm::FunctionCallee get = m_.getOrInsertFunction("__td_cpu_ctx", llvm::FunctionType::get(ptr_, false));
+    llvm::FunctionCallee get = hookFunction(m_, Hook::cpu_ctx);
     if (auto* fn = llvm::dyn_cast<llvm::Function>(get.getCallee())) {
       fn->setDoesNotAccessMemory();
       fn->setDoesNotThrow();
@@ -177,10 +178,6 @@ class Lowering {
     return llvm::ConstantInt::get(i32_, s < 0 ? ~0u : static_cast<unsigned>(s));
   }
 
-  llvm::FunctionCallee hook(const char* name, llvm::Type* ret, std::vector<llvm::Type*> params) {
-    return m_.getOrInsertFunction(name, llvm::FunctionType::get(ret, params, false));
-  }
-
   // Returns the replacement value, or nullptr when the call is removed; throws for unknown intrinsics.
   void lowerCall(llvm::CallInst* call) {
     llvm::Function* callee = call->getCalledFunction();
@@ -189,29 +186,31 @@ class Lowering {
     llvm::Function* f = call->getFunction();
     llvm::Value* repl = nullptr;
     auto arg = [&](unsigned k) { return call->getArgOperand(k); };
-    if (name == "__td_warp_size") {
+    Hook primitive{};
+    bool isPrimitive = isExecutorPrimitive(name, primitive);
+    if (isPrimitive && primitive == Hook::warp_size) {
       repl = ctxField(b, f, kWarpSize);
-    } else if (name == "__td_shared_window_bytes") {
+    } else if (isPrimitive && primitive == Hook::shared_window_bytes) {
       repl = b.getInt32(launch_.sharedWindowBytes);
-    } else if (name == "__td_shared_window_offset") {
+    } else if (isPrimitive && primitive == Hook::shared_window_offset) {
       llvm::Value* off = b.CreateSub(b.CreatePtrToInt(arg(0), i64_), b.CreatePtrToInt(sharedBase(f), i64_));
       repl = b.CreateTrunc(off, i32_);
-    } else if (name == "__td_in_shared_window") {
+    } else if (isPrimitive && primitive == Hook::in_shared_window) {
       repl = within(b, arg(0), arg(1), sharedBase(f), b.getInt64(launch_.sharedWindowBytes));
-    } else if (name == "__td_in_own_stack") {
+    } else if (isPrimitive && primitive == Hook::in_own_stack) {
       llvm::Value* low = invariantPointer(f, kStackLowOffset, 16, "td.stack");
       llvm::Value* high = invariantPointer(f, kStackHighOffset, 16, "td.stack.end");
       repl = within(b, arg(0), arg(1), low, b.CreateSub(b.CreatePtrToInt(high, i64_), b.CreatePtrToInt(low, i64_)));
-    } else if (name == "__td_region") {
+    } else if (isPrimitive && primitive == Hook::region) {
       repl = regionPointer(b, f, arg(0));
-    } else if (name == "__td_block_local_swap" || name == "__td_block_local_or") {
+    } else if (isPrimitive && (primitive == Hook::block_local_swap || primitive == Hook::block_local_or)) {
       // One OS thread runs the block: memory only its threads use needs no atomics.
       llvm::Value* old = b.CreateLoad(arg(1)->getType(), arg(0));
-      b.CreateStore(name == "__td_block_local_swap" ? arg(1) : b.CreateOr(old, arg(1)), arg(0));
-      if (name == "__td_block_local_swap") repl = old;
-    } else if (name == "__td_mark_site") {
+      b.CreateStore(primitive == Hook::block_local_swap ? arg(1) : b.CreateOr(old, arg(1)), arg(0));
+      if (primitive == Hook::block_local_swap) repl = old;
+    } else if (isPrimitive && primitive == Hook::mark_site) {
       b.CreateStore(arg(0), b.CreateConstGEP1_32(i32_, threadCtx(f), kLastSite));
-    } else if (name == "__td_block_start") {
+    } else if (isPrimitive && primitive == Hook::block_start) {
       // Nothing: the worker zeroes a block's regions before the block starts.
     } else if (name.consume_front("llvm.nvvm.read.ptx.sreg.")) {
       static const std::map<std::string, unsigned> fields = {
@@ -232,20 +231,20 @@ class Lowering {
         else if (k == "gt") repl = b.CreateNot(b.CreateOr(bit, b.CreateSub(bit, b.getInt32(1))));
         else repl = b.CreateNot(b.CreateSub(bit, b.getInt32(1)));
       } else if (name.starts_with("clock") || name == "globaltimer") {
-        llvm::Value* t = b.CreateCall(hook("__td_cpu_clock", i64_, {}));
+        llvm::Value* t = b.CreateCall(hookFunction(m_, Hook::cpu_clock));
         repl = call->getType()->isIntegerTy(64) ? t : b.CreateTrunc(t, call->getType());
       } else {
         unsupported(*call, "the special register %" + name.str());
       }
     } else if (NvvmBarrier barrier = nvvmBarrierOf(name); barrier == NvvmBarrier::Block) {
-      b.CreateCall(hook("__td_cpu_barrier", void_, {i32_, i32_, i32_}), {siteArg(*call), b.getInt32(0), b.getInt32(0)});
+      b.CreateCall(hookFunction(m_, Hook::cpu_barrier), {siteArg(*call), b.getInt32(0), b.getInt32(0)});
     } else if (barrier == NvvmBarrier::Named) {
-      b.CreateCall(hook("__td_cpu_barrier", void_, {i32_, i32_, i32_}), {siteArg(*call), arg(0), b.getInt32(0)});
+      b.CreateCall(hookFunction(m_, Hook::cpu_barrier), {siteArg(*call), arg(0), b.getInt32(0)});
     } else if (barrier == NvvmBarrier::NamedCounted) {
-      b.CreateCall(hook("__td_cpu_barrier", void_, {i32_, i32_, i32_}), {siteArg(*call), arg(0), arg(1)});
+      b.CreateCall(hookFunction(m_, Hook::cpu_barrier), {siteArg(*call), arg(0), arg(1)});
     } else if (barrier == NvvmBarrier::BlockReduce) {
       int op = name.ends_with("popc") ? kRedPopc : name.ends_with("and") ? kRedAnd : kRedOr;
-      repl = b.CreateCall(hook("__td_cpu_barrier_reduce", i32_, {i32_, i32_, i32_}),
+      repl = b.CreateCall(hookFunction(m_, Hook::cpu_barrier_reduce),
                           {siteArg(*call), b.getInt32(op), b.CreateZExtOrTrunc(arg(0), i32_)});
     } else if (name == "llvm.nvvm.bar.warp.sync") {
       warp(b, *call, kSyncWarp, 0, arg(0), b.getInt32(0), b.getInt32(0), b.getInt32(0));
@@ -279,9 +278,9 @@ class Lowering {
       b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
     } else if (name == "__assertfail" || name == "llvm.trap") {
       // The thread's record is written (StopSitesPass); the grid ends as the GPU's does.
-      b.CreateCall(hook("__td_cpu_stop", void_, {}));
+      b.CreateCall(hookFunction(m_, Hook::cpu_stop));
     } else if (name == "vprintf") {
-      repl = b.CreateCall(hook("__td_cpu_vprintf", i32_, {ptr_, ptr_}), {arg(0), arg(1)});
+      repl = b.CreateCall(hookFunction(m_, Hook::cpu_vprintf), {arg(0), arg(1)});
     } else if (name == "malloc" || name == "free") {
       unsupported(*call, "device " + name.str() + "() (the CPU executor gives kernels no device heap)");
     } else if (name.starts_with("llvm.nvvm.ldg.global.") || name.starts_with("llvm.nvvm.ldu.global.")) {
@@ -296,16 +295,17 @@ class Lowering {
 
   llvm::Value* warp(llvm::IRBuilder<>& b, llvm::CallInst& call, int op, int mode, llvm::Value* mask, llvm::Value* a,
                     llvm::Value* bv, llvm::Value* c) {
-    return b.CreateCall(hook("__td_cpu_warp", i32_, {i32_, i32_, i32_, i32_, i32_, i32_, i32_}),
+    return b.CreateCall(hookFunction(m_, Hook::cpu_warp),
                         {siteArg(call), b.getInt32(op), b.getInt32(mode), mask, a, bv, c});
   }
 
   // Device-runtime primitives the CPU executor implements inline (runtime/device/td_core.cuh).
+  static bool isExecutorPrimitive(llvm::StringRef n, Hook& which) {
+    return hookOfSymbol(n, which) && hookInfo(which).floor == HookFloor::Primitive;
+  }
   static bool isExecutorPrimitive(llvm::StringRef n) {
-    return n == "__td_warp_size" || n == "__td_shared_window_bytes" || n == "__td_shared_window_offset" ||
-           n == "__td_in_shared_window" || n == "__td_in_own_stack" ||
-           n == "__td_region" || n == "__td_block_local_swap" || n == "__td_block_local_or" ||
-           n == "__td_mark_site" || n == "__td_block_start";
+    Hook which;
+    return isExecutorPrimitive(n, which);
   }
 
   // CUDA's device runtime (printf, assert, heap) and the trap: the CPU executor's own versions.
@@ -331,7 +331,7 @@ class Lowering {
       b.CreateStore(v, b.CreateConstGEP1_32(i64_, in, k));
     }
     uint32_t param = packPtxParam(st);
-    b.CreateCall(hook("__td_cpu_asm", void_, {i32_, i32_, i32_, ptr_, ptr_}),
+    b.CreateCall(hookFunction(m_, Hook::cpu_asm),
                  {siteArg(*call), b.getInt32(static_cast<uint32_t>(st.op)), b.getInt32(param), in, out});
     auto slot = [&](unsigned k, llvm::Type* t) -> llvm::Value* {
       llvm::Value* v = b.CreateLoad(i64_, b.CreateConstGEP1_32(i64_, out, k));
@@ -357,7 +357,7 @@ class Lowering {
       int idOp = barrierIdOperand(st), countOp = barrierCountOperand(st);
       llvm::Value* id = idOp < 0 ? b.getInt32(st.count) : arg(idOp);
       llvm::Value* count = countOp >= 0 ? arg(countOp) : b.getInt32(st.hasCount ? st.mode : 0);
-      b.CreateCall(hook(st.arrive ? "__td_cpu_barrier_arrive" : "__td_cpu_barrier", void_, {i32_, i32_, i32_}),
+      b.CreateCall(hookFunction(m_, st.arrive ? Hook::cpu_barrier_arrive : Hook::cpu_barrier),
                    {siteArg(*call), id, count});
     } else if (st.op == PtxOp::Shfl) {  // operands: a, b, c, membermask
       repl = warp(b, *call, kShfl, st.mode, arg(3), b.CreateBitCast(call->getArgOperand(0), i32_), arg(1), arg(2));
@@ -389,7 +389,7 @@ class Lowering {
       b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
     } else if (st.op == PtxOp::CvtToFp8x2) {  // high byte from the first source, as cvt.rn.f16x2.f32
       auto byte = [&](unsigned operand) {
-        return b.CreateCall(hook("__td_cpu_float_to_fp8", i32_, {b.getFloatTy(), i32_}),
+        return b.CreateCall(hookFunction(m_, Hook::cpu_float_to_fp8),
                             {call->getArgOperand(operand - 1), b.getInt32((st.aUnsigned ? 1 : 0) | (st.relu ? 2 : 0))});
       };
       repl = asResult(b, b.CreateOr(b.CreateShl(byte(st.operands[0]), 8), byte(st.operands[1])), call->getType());
@@ -397,7 +397,7 @@ class Lowering {
       llvm::Value* pair = bitsOf(b, call->getArgOperand(st.operands[0] - 1), i32_);
       auto half = [&](unsigned shift) {
         llvm::Value* byte = b.CreateAnd(b.CreateLShr(pair, shift), 0xff);
-        llvm::Value* f = b.CreateCall(hook("__td_cpu_fp8_to_float", b.getFloatTy(), {i32_, i32_}),
+        llvm::Value* f = b.CreateCall(hookFunction(m_, Hook::cpu_fp8_to_float),
                                       {byte, b.getInt32(st.aUnsigned ? 1 : 0)});
         llvm::Value* h = b.CreateBitCast(b.CreateFPTrunc(f, b.getHalfTy()), b.getInt16Ty());
         h = b.CreateSelect(b.CreateFCmpUNO(f, f), b.getInt16(0x7fff), h);  // the canonical NaN (measured, H200)
@@ -452,7 +452,7 @@ class Lowering {
       old = b.CreateAtomicRMW(isSigned ? ops.first : ops.second, p, asBits(call.getArgOperand(1)), align, ordering);
     } else if (bytes <= 2 || st.valueType.find("x2") != std::string::npos) {
       uint32_t kind = (st.valueType.rfind("bf16", 0) == 0 ? 1u : 0u) | (st.valueType.find("x2") != std::string::npos ? 2u : 0u);
-      old = b.CreateCall(hook("__td_cpu_atom_add_16", i32_, {ptr_, i32_, i32_}),
+      old = b.CreateCall(hookFunction(m_, Hook::cpu_atom_add_16),
                          {p, b.CreateZExtOrTrunc(asBits(call.getArgOperand(1)), i32_), b.getInt32(kind)});
       old = b.CreateZExtOrTrunc(old, bits);
     } else if (isFloat) {

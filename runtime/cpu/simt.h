@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "runtime/cpu/thread_ctx.h"
-#include "runtime/launch.h"
-#include "runtime/abi.h"
+#include "model/launch.h"
+#include "model/abi.h"
 
 namespace td::cpu {
 
@@ -68,7 +68,7 @@ struct WaitInfo {
   uint32_t block[3], thread[3];
   uint32_t site;   // ~0u: running (not waiting)
   uint8_t state;
-  uint32_t barrierId, expected, arrived, arriveSite;  // at a barrier: as in Waiter (runtime/launch.h)
+  uint32_t barrierId, expected, arrived, arriveSite;  // at a barrier: as in Waiter (model/launch.h)
 };
 
 class Worker;

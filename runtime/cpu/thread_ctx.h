@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "runtime/abi.h"
+#include "model/abi.h"
 
 namespace td::cpu {
 

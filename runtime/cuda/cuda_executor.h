@@ -8,15 +8,13 @@
 #include "frontend/manifest.h"
 #include "instrument/pipeline.h"
 #include "runtime/buffers.h"
-#include "runtime/launch.h"
+#include "runtime/cuda/gpu_probe.h"
+#include "model/launch.h"
 
 namespace td::cuda {
 
 // Consumes km.module.
 LaunchOutcome runOnCuda(KernelModule& km, const Bundle& bundle, std::vector<ArgValue>& args, const LaunchOptions& opts);
 
-// Whether a usable GPU is there (probed in a child process, so this process never initialises CUDA);
-// when not, `why` says what is missing.
-bool gpuAvailable(int device, std::string& why);
 
 }  // namespace td::cuda

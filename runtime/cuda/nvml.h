@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "runtime/timed_launches.h"
+#include "model/timed_launches.h"
 
 namespace td::cuda {
 

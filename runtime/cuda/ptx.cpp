@@ -88,12 +88,16 @@ void specializeToLaunch(llvm::Module& m, const int64_t* grid, const int64_t* blo
 
 }  // namespace
 
+std::unique_ptr<llvm::Module> compileGpuPrimitives(llvm::LLVMContext& ctx) {
+  CompileOptions opts;
+  opts.optLevel = "-O2";
+  return compileCuda(ctx, "/__tile_doctor__/src/prim_nvptx.cu", opts, td_prim_nvptx_cu);
+}
+
 namespace {
 
 std::string generatePtxHere(llvm::Module& m, const std::string& arch, const int64_t* grid, const int64_t* block) {
-  CompileOptions opts;
-  opts.optLevel = "-O2";
-  link(m, compileCuda(m.getContext(), "/__tile_doctor__/src/prim_nvptx.cu", opts, td_prim_nvptx_cu), "the GPU primitives");
+  link(m, compileGpuPrimitives(m.getContext()), "the GPU primitives");
   LLVMInitializeNVPTXTargetInfo();  // in this child only (frontend/isolated.h says why)
   LLVMInitializeNVPTXTarget();
   LLVMInitializeNVPTXTargetMC();

@@ -3,9 +3,11 @@
 // LLVM's NVPTX back end for the device's architecture. Needs no GPU, so CI tests it.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace llvm {
+class LLVMContext;
 class Module;
 }
 
@@ -19,6 +21,9 @@ std::string generatePtx(llvm::Module& m, const std::string& arch, const int64_t*
                         const int64_t* block = nullptr);
 
 std::string findLibdevice();  // "" when none
+
+// The GPU's executor primitives (runtime/device/prim_nvptx.cu), compiled, as generatePtx links them in.
+std::unique_ptr<llvm::Module> compileGpuPrimitives(llvm::LLVMContext& ctx);
 
 // LLVM 19 writes `.version 8.0`; an instruction TileLang's templates write inline may need a later PTX ISA
 // (sm_90 TMA copies into `.shared::cta`: 8.6), which ptxas says in its log ("requires PTX ISA .version 8.6

@@ -5,7 +5,7 @@
 // executor runs it natively, the CPU executor after retargeting.
 #pragma once
 #include "td_abi.h"
-#include "checks/regions.h"
+#include "model/regions.h"
 
 extern "C" {
 

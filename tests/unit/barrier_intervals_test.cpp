@@ -1,4 +1,4 @@
-// Barrier intervals (instrument/barrier_intervals): a shared read that no write of its array can share
+// Barrier intervals (checks/race/barrier_intervals): a shared read that no write of its array can share
 // a barrier interval with keeps the init check and loses the race check - and only then.
 #include <gtest/gtest.h>
 #include <llvm/IR/Constants.h>

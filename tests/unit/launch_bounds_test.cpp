@@ -3,7 +3,7 @@
 // clean on NVIDIA (CUDA assumes 1024), and its twin with __launch_bounds__(1024) is clean everywhere.
 #include <gtest/gtest.h>
 
-#include "sanitizer/rules.h"
+#include "model/rules.h"
 #include "test_support.h"
 
 using namespace td;

@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "frontend/input_error.h"
-#include "sanitizer/rules.h"
+#include "model/rules.h"
 #include "test_support.h"
 
 using namespace td;

@@ -3,7 +3,7 @@
 // 512 KB; its 256-bin twin fits both. A target whose limit is unknown (metax-c550) is not checked.
 #include <gtest/gtest.h>
 
-#include "sanitizer/rules.h"
+#include "model/rules.h"
 #include "test_support.h"
 
 using namespace td;

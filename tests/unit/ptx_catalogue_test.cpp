@@ -9,7 +9,7 @@
 #include "frontend/input_error.h"
 #include "instrument/ptx_catalogue.h"
 #include "runtime/executor_limit.h"
-#include "sanitizer/rules.h"
+#include "model/rules.h"
 #include "test_support.h"
 
 using namespace td;

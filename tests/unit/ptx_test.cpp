@@ -5,10 +5,10 @@
 #include <fstream>
 #include <gtest/gtest.h>
 
-#include "checks/family.h"
+#include "model/family.h"
 #include "checks/numerics/numerics_abi.h"
 #include "instrument/pipeline.h"
-#include "runtime/abi.h"
+#include "model/abi.h"
 #include "runtime/bake.h"
 #include "runtime/cuda/cuda_executor.h"
 #include "runtime/cuda/ptx.h"

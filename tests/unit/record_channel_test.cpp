@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "frontend/manifest.h"
-#include "instrument/site_table.h"
+#include "model/site_table.h"
 #include "runtime/shared_mapping.h"
 #include "sanitizer/collector.h"
-#include "sanitizer/rules.h"
+#include "model/rules.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 
 #include "profiler/profile_report.h"
 #include "profiler/ptxas_usage.h"
-#include "sanitizer/rules.h"
+#include "model/rules.h"
 #include "test_support.h"
 
 using namespace td;

@@ -4,8 +4,8 @@
 #include <set>
 
 #include "instrument/pipeline.h"
-#include "sanitizer/finding.h"
-#include "sanitizer/rules.h"
+#include "model/finding.h"
+#include "model/rules.h"
 #include "test_support.h"
 
 using namespace td;

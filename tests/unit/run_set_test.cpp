@@ -4,7 +4,7 @@
 
 #include "runtime/executor_limit.h"
 #include "sanitizer/reporters.h"
-#include "sanitizer/rules.h"
+#include "model/rules.h"
 #include "sanitizer/run_set.h"
 
 using namespace td;

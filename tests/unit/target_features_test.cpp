@@ -3,7 +3,7 @@
 // reported at the statement, before anything runs; NVIDIA targets, and kernels without them, say nothing.
 #include <gtest/gtest.h>
 
-#include "sanitizer/rules.h"
+#include "model/rules.h"
 #include "test_support.h"
 
 using namespace td;

@@ -3,10 +3,10 @@
 // CUDA executor where a GPU is present, through the same code paths as the built-in families.
 #include <gtest/gtest.h>
 
-#include "checks/family.h"
+#include "model/family.h"
 #include "instrument/pipeline.h"
 #include "runtime/cuda/cuda_executor.h"
-#include "sanitizer/rules.h"
+#include "model/rules.h"
 #include "test_support.h"
 #include "tests/families/store_count/store_count_family.h"
 

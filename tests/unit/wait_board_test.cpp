@@ -4,7 +4,7 @@
 // with both lines; a board where every thread returned, or nobody waits, names no one.
 #include <gtest/gtest.h>
 
-#include "runtime/abi.h"
+#include "model/abi.h"
 #include "checks/sync/sync_abi.h"
 #include "checks/sync/wait_board.h"
 #include "sanitizer/collector.h"

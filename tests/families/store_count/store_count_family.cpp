@@ -10,11 +10,11 @@
 #include <sstream>
 #include <tuple>
 
-#include "checks/family.h"
+#include "model/family.h"
 #include "instrument/accesses.h"
-#include "instrument/site_table.h"
-#include "runtime/launch.h"
-#include "sanitizer/finding.h"
+#include "model/site_table.h"
+#include "model/launch.h"
+#include "model/finding.h"
 #include "tests/families/store_count/store_count_abi.h"
 
 namespace td::test {

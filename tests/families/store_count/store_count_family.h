@@ -3,7 +3,7 @@
 // registration (docs/architecture.md, "Adding a check family"): its pass, its device source, its region,
 // its decoder and its rule are all here, and no executor or collector names it.
 #pragma once
-#include "checks/family.h"
+#include "model/family.h"
 
 namespace td::test {
 

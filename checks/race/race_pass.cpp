@@ -1,0 +1,409 @@
+#include "checks/race/race_pass.h"
+
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Operator.h>
+#include <llvm/IR/Module.h>
+#include <fmt/format.h>
+#include <map>
+#include <set>
+
+#include "instrument/accesses.h"
+#include "checks/race/barrier_intervals.h"
+#include "instrument/nvvm_barriers.h"
+#include "instrument/shared_objects.h"
+#include "instrument/pointer_roots.h"
+#include "instrument/ptx_catalogue.h"
+#include "checks/race/race_abi.h"
+#include "checks/sync/sync_abi.h"
+#include "model/abi.h"
+#include "instrument/hook_functions.h"
+
+namespace td {
+
+namespace {
+
+// What a call synchronises, for the runtime's counts (checks/sync/sync_runtime.cu, __td_sync_passed): a
+// TD_SYNC_* kind (checks/sync/sync_abi.h) and its thread count or mask; kind -1 none.
+struct SyncOp {
+  int kind = -1;
+  llvm::Value* count = nullptr;
+  bool waits = true;  // the thread waits for the others (barriers, __syncwarp), so it counts after
+  bool barrierArrive = false;  // bar.arrive: a barrier passed without waiting
+};
+
+SyncOp syncOpOf(llvm::CallInst& call) {
+  llvm::IRBuilder<> b(&call);
+  llvm::Type* i32 = b.getInt32Ty();
+  auto arg = [&](unsigned k) { return b.CreateZExtOrTrunc(call.getArgOperand(k), i32); };
+  SyncOp op;
+  if (auto* asmStmt = llvm::dyn_cast<llvm::InlineAsm>(call.getCalledOperand())) {
+    std::optional<PtxStatement> st = parsePtx(asmStmt->getAsmString());
+    if (!st) return op;
+    if (st->op == PtxOp::Barrier) {
+      op.kind = st->arrive ? TD_SYNC_OTHER : TD_SYNC_BLOCK_BARRIER;
+      op.waits = !st->arrive;
+      op.barrierArrive = st->arrive;
+      int countOp = barrierCountOperand(*st);
+      op.count = countOp >= 0 ? arg(countOp) : b.getInt32(st->hasCount ? st->mode : 0);
+    } else if (st->op == PtxOp::MbarArrive || st->op == PtxOp::CpAsyncMbarArrive) {
+      op.kind = TD_SYNC_OTHER;
+      op.waits = false;
+      op.count = b.getInt32(0);
+    }
+    return op;
+  }
+  llvm::Function* callee = call.getCalledFunction();
+  if (!callee) return op;
+  llvm::StringRef n = callee->getName();
+  NvvmBarrier barrier = nvvmBarrierOf(n);
+  if (isWholeBlockBarrier(barrier)) {
+    op = {TD_SYNC_BLOCK_BARRIER, b.getInt32(0)};
+  } else if (barrier == NvvmBarrier::NamedCounted) {
+    op = {TD_SYNC_BLOCK_BARRIER, arg(1)};
+  } else if (n == "llvm.nvvm.bar.warp.sync") {
+    op = {TD_SYNC_WARP, arg(0)};
+  }
+  return op;
+}
+
+// The member mask of a warp collective (__syncwarp, shuffles, votes, match, redux), or nullptr.
+llvm::Value* warpMaskOf(llvm::CallInst& call) {
+  if (auto* asmStmt = llvm::dyn_cast<llvm::InlineAsm>(call.getCalledOperand())) {
+    std::optional<PtxStatement> st = parsePtx(asmStmt->getAsmString());
+    if (!st) return nullptr;
+    if (st->op == PtxOp::Shfl) return call.getArgOperand(3);   // a, b, c, membermask
+    if (st->op == PtxOp::Redux) return call.getArgOperand(1);  // a, membermask
+    if (st->op == PtxOp::Vote) return call.getArgOperand(st->sizeOperand - 1);  // $0 is the result
+    return nullptr;
+  }
+  llvm::Function* callee = call.getCalledFunction();
+  if (!callee) return nullptr;
+  llvm::StringRef n = callee->getName();
+  if (n == "llvm.nvvm.bar.warp.sync" || n.starts_with("llvm.nvvm.shfl.sync.") || n.starts_with("llvm.nvvm.vote.") ||
+      n.starts_with("llvm.nvvm.match."))
+    return call.getArgOperand(0);
+  if (n.starts_with("llvm.nvvm.redux.sync.")) return call.getArgOperand(1);
+  return nullptr;
+}
+
+// Stores, atomics, and the destination of a memory intrinsic (its source is read).
+bool isWrite(const Access& a) {
+  return a.kind == SiteKind::Store || a.kind == SiteKind::Atomic ||
+         (a.kind == SiteKind::MemIntrinsic && a.ptr == a.inst->getOperand(0));
+}
+
+// Kernel arguments some access writes through; `unknown` when a write's target is unknown (any buffer).
+std::set<unsigned> writtenArguments(llvm::Module& m, bool& unknown) {
+  std::set<unsigned> written;
+  unknown = false;
+  forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
+    if (!isWrite(a) || root.shared() || a.ptr->getType()->getPointerAddressSpace() == 3) return;
+    if (root.kind == PointerRoot::KernelArg) written.insert(root.argNo);
+    else if (root.kind != PointerRoot::Local) unknown = true;
+  });
+  return written;
+}
+
+// Shared reads that share no barrier interval with any write to their array (barrier_intervals.h): they
+// cannot race, so they need the init check only. Writes through pointers of unknown root count as
+// writes to every array; a device function that writes an array (its intervals are not the kernel's)
+// leaves no read of it quiet. An asynchronous copy also writes where its thread waits for it (the CPU
+// executor lands it there, through kAsyncCopyLanding, which no kernel calls): each wait counts as a write
+// to every array.
+std::set<const llvm::Instruction*> readsNoWriteCanRace(llvm::Module& m) {
+  std::map<const llvm::Function*, BarrierIntervals> intervals;
+  std::map<std::pair<const llvm::Function*, const llvm::GlobalVariable*>, llvm::BitVector> writes;
+  std::vector<std::pair<const llvm::Instruction*, const llvm::GlobalVariable*>> reads;
+  std::set<const llvm::GlobalVariable*> writtenByHelpers;  // null: any array
+  auto write = [&](const llvm::Function* f, const llvm::GlobalVariable* var, const llvm::BitVector& at) {
+    llvm::BitVector& w = writes[{f, var}];
+    if (w.empty()) w.resize(at.size());
+    w |= at;
+  };
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration() || !isKernel(f)) continue;
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& i : bb) {
+        auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+        auto* text = call ? llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()) : nullptr;
+        std::optional<PtxStatement> st = text ? parsePtx(text->getAsmString()) : std::nullopt;
+        if (!st || st->op != PtxOp::CpAsyncWait) continue;
+        const BarrierIntervals& in = intervals.try_emplace(&f, f).first->second;
+        if (in.known()) write(&f, nullptr, in.of(&i));
+      }
+  }
+  forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
+    llvm::Function* f = a.inst->getFunction();
+    if (root.kind == PointerRoot::KernelArg || root.kind == PointerRoot::Local) return;
+    if (f->getName() == kAsyncCopyLanding) return;  // its writes are the waits' above
+    if (!isKernel(*f)) {
+      if (isWrite(a)) writtenByHelpers.insert(root.kind == PointerRoot::SharedVar ? root.var : nullptr);
+      return;
+    }
+    const BarrierIntervals& in = intervals.try_emplace(f, *f).first->second;
+    if (!in.known()) return;
+    const llvm::GlobalVariable* var = root.kind == PointerRoot::SharedVar ? root.var : nullptr;  // null: any
+    if (isWrite(a)) {
+      write(f, var, in.of(a.inst));
+    } else if (var) {
+      reads.emplace_back(a.inst, var);
+    }
+  });
+  std::set<const llvm::Instruction*> quiet;
+  for (auto [inst, var] : reads) {
+    if (writtenByHelpers.count(var) || writtenByHelpers.count(nullptr)) continue;
+    const llvm::Function* f = inst->getFunction();
+    llvm::BitVector rivals(intervals.at(f).of(inst).size());
+    for (const llvm::GlobalVariable* v : {var, static_cast<const llvm::GlobalVariable*>(nullptr)})
+      if (auto it = writes.find({f, v}); it != writes.end()) rivals |= it->second;
+    if (!rivals.anyCommon(intervals.at(f).of(inst))) quiet.insert(inst);
+  }
+  return quiet;
+}
+
+// The opcode of an asm statement's first instruction, past braces, labels and .reg declarations.
+std::string firstInstruction(const std::string& text) {
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t from = text.find_first_not_of(" \t\n{}", at);
+    if (from == std::string::npos) break;
+    size_t end = std::min(text.find_first_of(" \t\n;", from), text.size());
+    std::string word = text.substr(from, end - from);
+    at = end;
+    if (word.back() == ':') continue;  // a label ("shared::cta" inside a word is no label)
+    if (word == ".reg") {
+      at = std::min(text.find(';', from), text.size());
+      continue;
+    }
+    return word;
+  }
+  return "an asm statement";
+}
+
+// Shared arrays that an asm statement outside the catalogue takes as an operand — Hopper's TMA copies
+// (cp.async.bulk.tensor), their mbarriers: what such a statement writes there is invisible to the race and
+// init checks, which would then report reads of bytes "no thread wrote" and miss its writes.
+std::map<const llvm::GlobalVariable*, std::string> sharedArraysBehindUnknownAsm(llvm::Module& m) {
+  std::map<const llvm::GlobalVariable*, std::string> found;  // the array and the statement's first word
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration() || isOwn(f)) continue;
+    PointerRoots roots;
+    for (llvm::Instruction& i : llvm::instructions(f)) {
+      auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+      auto* asmStmt = call ? llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()) : nullptr;
+      if (!asmStmt || parsePtx(asmStmt->getAsmString())) continue;
+      for (llvm::Value* operand : call->args()) {
+        llvm::Value* p = operand->getType()->isPointerTy() ? operand : pointerOperandOf(operand);
+        if (!p) continue;
+        PointerRoot root = roots.of(p);
+        if (root.kind != PointerRoot::SharedVar) continue;
+        found.emplace(root.var, firstInstruction(asmStmt->getAsmString()));
+      }
+    }
+  }
+  return found;
+}
+
+// What a plain store writes, as two 64-bit words (little-endian, as NVPTX and AMDGPU store): the race
+// hooks tell a write of the bytes already there from one that changes them. Null where the store is not
+// plain or wider than 16 bytes.
+struct StoredBits {
+  llvm::Value* lo = nullptr;
+  llvm::Value* hi = nullptr;
+};
+
+StoredBits storedBits(llvm::IRBuilder<>& b, const Access& a) {
+  auto* st = llvm::dyn_cast<llvm::StoreInst>(a.inst);
+  if (!st || st->isAtomic()) return {};
+  llvm::Value* v = st->getValueOperand();
+  llvm::Type* t = v->getType();
+  const llvm::DataLayout& dl = st->getModule()->getDataLayout();
+  if (t->isPointerTy()) {
+    v = b.CreatePtrToInt(v, b.getIntNTy(dl.getPointerSizeInBits(t->getPointerAddressSpace())));
+    t = v->getType();
+  }
+  if (!t->isIntOrIntVectorTy() && !t->isFPOrFPVectorTy()) return {};
+  uint64_t bits = dl.getTypeSizeInBits(t).getFixedValue();
+  if (bits == 0 || bits % 8 || bits != dl.getTypeStoreSizeInBits(t).getFixedValue()) return {};
+  if (bits <= 64) return {b.CreateZExt(b.CreateBitCast(v, b.getIntNTy(static_cast<unsigned>(bits))), b.getInt64Ty()),
+                          b.getInt64(0)};
+  if (bits != 128) return {};
+  llvm::Value* words = b.CreateBitCast(v, llvm::FixedVectorType::get(b.getInt64Ty(), 2));
+  return {b.CreateExtractElement(words, uint64_t{0}), b.CreateExtractElement(words, uint64_t{1})};
+}
+
+}  // namespace
+
+// The hooks' kind argument: TD_ACCESS_* and TD_CHECK_* (checks/race/race_abi.h; race_runtime.cu reads them).
+void RacePass::hookAccesses(llvm::Module& m) {
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::FunctionCallee sharedHook = hookFunction(m, Hook::race_shared);
+  llvm::FunctionCallee globalHook = hookFunction(m, Hook::race_global);
+  llvm::DenseMap<const llvm::GlobalVariable*, int> sharedIds = sharedObjectIds(m);
+  unsigned flags = (init_ ? TD_CHECK_INIT : 0u) | (race_ ? TD_CHECK_RACE : 0u);
+  // A buffer the kernel never writes cannot race (read against read never does): its reads need only
+  // the init check.
+  bool unknownWrite = true;
+  std::set<unsigned> writtenArgs = race_ ? writtenArguments(m, unknownWrite) : std::set<unsigned>{};
+  // Only with the sync family on: the intervals assume every thread passes the same barriers, which is
+  // what its barrier-divergence check verifies.
+  std::set<const llvm::Instruction*> quietReads = race_ && sync_ ? readsNoWriteCanRace(m) : std::set<const llvm::Instruction*>{};
+  std::map<const llvm::GlobalVariable*, std::string> opaque = sharedArraysBehindUnknownAsm(m);
+  for (auto& [var, statement] : opaque) {
+    int id = sharedIds.lookup(var);
+    std::string name = id >= 0 && static_cast<size_t>(id) < table_.shared.size() ? table_.shared[id].name
+                                                                                 : var->getName().str();
+    table_.unchecked.push_back(fmt::format("race and init checks skip the shared array {}: {} (not in the inline-PTX "
+                                           "catalogue) takes it, and what it writes there they cannot see",
+                                           name, statement));
+  }
+  std::vector<SourceLoc> unknownRoots;  // accesses through pointers no buffer or array is known for
+  forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
+    bool shared = root.shared() || a.ptr->getType()->getPointerAddressSpace() == 3;
+    if (!shared && root.kind != PointerRoot::KernelArg) {
+      if (root.kind == PointerRoot::Unknown) unknownRoots.push_back(userLocation(*a.inst));
+      return;
+    }
+    if (root.kind == PointerRoot::SharedVar && opaque.count(root.var)) return;
+    unsigned accessFlags = flags;
+    if (!shared && !unknownWrite && !writtenArgs.count(root.argNo)) accessFlags &= ~TD_CHECK_RACE;
+    if (shared && !isWrite(a) && quietReads.count(a.inst)) accessFlags &= ~TD_CHECK_RACE;
+    if (!(accessFlags & TD_CHECKS)) return;
+    Site s;
+    s.kind = a.kind;
+    s.loc = userLocation(*a.inst);
+    s.size = a.width;
+    s.space = shared ? Space::Shared : Space::Global;
+    if (root.kind == PointerRoot::SharedVar) s.object = sharedIds.lookup(root.var);
+    if (root.kind == PointerRoot::KernelArg) s.object = static_cast<int>(root.argNo);
+    unsigned id = table_.add(s);
+    llvm::IRBuilder<> b(a.inst);
+    setHookLocation(b, a.inst);
+    llvm::Value* generic = genericPointer(b, a.ptr);
+    unsigned kind = a.kind == SiteKind::Atomic ? TD_ACCESS_ATOMIC
+                    : isWrite(a)                ? TD_ACCESS_WRITE
+                    : a.atomicRead              ? TD_ACCESS_ATOMIC_READ
+                                                : TD_ACCESS_READ;
+    StoredBits stored = (accessFlags & TD_CHECK_RACE) ? storedBits(b, a) : StoredBits{};
+    if (stored.lo) kind |= TD_ACCESS_VALUE;
+    llvm::Value* lo = stored.lo ? stored.lo : b.getInt64(0);
+    llvm::Value* hi = stored.hi ? stored.hi : b.getInt64(0);
+    if (!shared) {
+      b.CreateCall(globalHook,
+                   {b.getInt32(id), b.getInt32(root.argNo), generic, a.size, b.getInt32(kind | accessFlags), lo, hi});
+      return;
+    }
+    // The array the access belongs to: an access outside it is the bounds check's (and is skipped).
+    llvm::Value* obj = llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx, 0));
+    llvm::Value* offset = b.getInt32(0);
+    uint64_t objBytes = 0;
+    if (root.kind == PointerRoot::SharedVar) {
+      obj = llvm::ConstantExpr::getAddrSpaceCast(root.var, ptr);
+      objBytes = table_.shared[s.object].bytes;
+      // The offset in the array, as the index arithmetic computes it: it folds with the access's own
+      // GEP, and its known alignment lets the runtime's granule arithmetic fold too.
+      llvm::Value* p = a.ptr->stripPointerCasts();
+      llvm::Constant* base = p->getType() == root.var->getType()
+                                 ? static_cast<llvm::Constant*>(root.var)
+                                 : llvm::ConstantExpr::getPointerBitCastOrAddrSpaceCast(root.var, p->getType());
+      offset = b.CreateTrunc(b.CreateSub(b.CreatePtrToInt(p, i64), b.CreatePtrToInt(base, i64)), i32);
+    }
+    b.CreateCall(sharedHook, {b.getInt32(id), generic, a.size, b.getInt32(kind | accessFlags), obj, b.getInt64(objBytes),
+                              offset, lo, hi});
+  });
+  if (!unknownRoots.empty())
+    table_.unchecked.push_back(fmt::format(
+        "race and init checks skip {} access{} through pointers whose buffer or shared array is not known before the "
+        "run (first at {}: a pointer loaded from memory, or a function called through a pointer)",
+        unknownRoots.size(), unknownRoots.size() == 1 ? "" : "es", unknownRoots.front().str()));
+}
+
+// 32-bit shifts by an amount computed at run time: the hook sees the amount (on a 64-lane wave, 32-63 is a
+// lane bit that does not fit). Constant amounts are the compiler's own arithmetic and cannot be.
+void RacePass::hookLaneShifts(llvm::Module& m) {
+  llvm::FunctionCallee hook = hookFunction(m, Hook::lane_shift);
+  std::vector<llvm::BinaryOperator*> shifts;
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration() || isOwn(f)) continue;
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& i : bb)
+        if (auto* op = llvm::dyn_cast<llvm::BinaryOperator>(&i);
+            op && op->isShift() && op->getType()->isIntegerTy(32) && !llvm::isa<llvm::Constant>(op->getOperand(1)))
+          shifts.push_back(op);
+  }
+  for (llvm::BinaryOperator* op : shifts) {
+    Site s;
+    s.kind = SiteKind::WarpOp;
+    s.loc = userLocation(*op);
+    s.what = op->getOpcode() == llvm::Instruction::Shl ? "shift (<<)" : "shift (>>)";
+    unsigned site = table_.add(s);
+    llvm::IRBuilder<> b(op);
+    setHookLocation(b, op);
+    b.CreateCall(hook, {b.getInt32(site), op->getOperand(1)});
+  }
+}
+
+// Synchronisation, counted before it releases and after it completes; with "sync", the barrier, warp-mask
+// and exit hooks.
+void RacePass::hookSynchronisation(llvm::Module& m) {
+  llvm::Type* i32 = llvm::Type::getInt32Ty(m.getContext());
+  llvm::FunctionCallee release = hookFunction(m, Hook::sync_release);
+  llvm::FunctionCallee passed = hookFunction(m, Hook::sync_passed);
+  llvm::FunctionCallee barrierWait = hookFunction(m, Hook::barrier_wait);
+  llvm::FunctionCallee threadExit = hookFunction(m, Hook::thread_exit);
+  llvm::FunctionCallee barrierArrive = hookFunction(m, Hook::barrier_arrive);
+  llvm::FunctionCallee warpMask = hookFunction(m, Hook::warp_mask);
+  if (sync_) hookLaneShifts(m);
+  std::vector<llvm::CallInst*> calls;
+  std::vector<llvm::ReturnInst*> exits;
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration() || isOwn(f)) continue;
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& i : bb) {
+        if (auto* c = llvm::dyn_cast<llvm::CallInst>(&i)) calls.push_back(c);
+        if (auto* r = llvm::dyn_cast<llvm::ReturnInst>(&i); r && sync_ && isKernel(f)) exits.push_back(r);
+      }
+  }
+  for (llvm::ReturnInst* r : exits) {
+    llvm::IRBuilder<> b(r);
+    setHookLocation(b, r);
+    b.CreateCall(threadExit, {});
+  }
+  for (llvm::CallInst* c : calls) {
+    int site = siteOf(*c);
+    if (llvm::Value* mask = sync_ && site >= 0 ? warpMaskOf(*c) : nullptr; mask && mask->getType()->isIntegerTy()) {
+      llvm::IRBuilder<> b(c);
+      setHookLocation(b, c);
+      auto* literal = llvm::dyn_cast<llvm::ConstantInt>(mask);
+      bool full32 = literal && literal->getZExtValue() == 0xffffffffu;  // written for 32-lane warps
+      b.CreateCall(warpMask, {b.getInt32(static_cast<uint32_t>(site)), b.CreateZExtOrTrunc(mask, i32), b.getInt32(full32)});
+    }
+    SyncOp op = syncOpOf(*c);
+    if (op.kind < 0) continue;
+    llvm::IRBuilder<> b(c);
+    setHookLocation(b, c);
+    llvm::Value* kind = b.getInt32(static_cast<uint32_t>(op.kind));
+    if (sync_ && op.kind == TD_SYNC_BLOCK_BARRIER && op.waits && site >= 0)
+      b.CreateCall(barrierWait, {b.getInt32(static_cast<uint32_t>(site)), op.count});
+    if (sync_ && op.barrierArrive && site >= 0) b.CreateCall(barrierArrive, {b.getInt32(static_cast<uint32_t>(site))});
+    b.CreateCall(release, {kind, op.count});
+    if (!op.waits) continue;
+    b.SetInsertPoint(c->getNextNode());
+    setHookLocation(b, c);
+    b.CreateCall(passed, {kind, op.count});
+  }
+}
+
+llvm::PreservedAnalyses RacePass::run(llvm::Module& m, llvm::ModuleAnalysisManager&) {
+  if (race_ || init_) hookAccesses(m);
+  hookSynchronisation(m);
+  return llvm::PreservedAnalyses::none();
+}
+
+}  // namespace td
