@@ -12,82 +12,16 @@
 
 #include "instrument/accesses.h"
 #include "checks/race/barrier_intervals.h"
-#include "instrument/nvvm_barriers.h"
 #include "instrument/shared_objects.h"
 #include "instrument/pointer_roots.h"
 #include "instrument/ptx_catalogue.h"
 #include "checks/race/race_abi.h"
-#include "checks/sync/sync_abi.h"
 #include "model/abi.h"
 #include "instrument/hook_functions.h"
 
 namespace td {
 
 namespace {
-
-// What a call synchronises, for the runtime's counts (checks/sync/sync_runtime.cu, __td_sync_passed): a
-// TD_SYNC_* kind (checks/sync/sync_abi.h) and its thread count or mask; kind -1 none.
-struct SyncOp {
-  int kind = -1;
-  llvm::Value* count = nullptr;
-  bool waits = true;  // the thread waits for the others (barriers, __syncwarp), so it counts after
-  bool barrierArrive = false;  // bar.arrive: a barrier passed without waiting
-};
-
-SyncOp syncOpOf(llvm::CallInst& call) {
-  llvm::IRBuilder<> b(&call);
-  llvm::Type* i32 = b.getInt32Ty();
-  auto arg = [&](unsigned k) { return b.CreateZExtOrTrunc(call.getArgOperand(k), i32); };
-  SyncOp op;
-  if (auto* asmStmt = llvm::dyn_cast<llvm::InlineAsm>(call.getCalledOperand())) {
-    std::optional<PtxStatement> st = parsePtx(asmStmt->getAsmString());
-    if (!st) return op;
-    if (st->op == PtxOp::Barrier) {
-      op.kind = st->arrive ? TD_SYNC_OTHER : TD_SYNC_BLOCK_BARRIER;
-      op.waits = !st->arrive;
-      op.barrierArrive = st->arrive;
-      int countOp = barrierCountOperand(*st);
-      op.count = countOp >= 0 ? arg(countOp) : b.getInt32(st->hasCount ? st->mode : 0);
-    } else if (st->op == PtxOp::MbarArrive || st->op == PtxOp::CpAsyncMbarArrive) {
-      op.kind = TD_SYNC_OTHER;
-      op.waits = false;
-      op.count = b.getInt32(0);
-    }
-    return op;
-  }
-  llvm::Function* callee = call.getCalledFunction();
-  if (!callee) return op;
-  llvm::StringRef n = callee->getName();
-  NvvmBarrier barrier = nvvmBarrierOf(n);
-  if (isWholeBlockBarrier(barrier)) {
-    op = {TD_SYNC_BLOCK_BARRIER, b.getInt32(0)};
-  } else if (barrier == NvvmBarrier::NamedCounted) {
-    op = {TD_SYNC_BLOCK_BARRIER, arg(1)};
-  } else if (n == "llvm.nvvm.bar.warp.sync") {
-    op = {TD_SYNC_WARP, arg(0)};
-  }
-  return op;
-}
-
-// The member mask of a warp collective (__syncwarp, shuffles, votes, match, redux), or nullptr.
-llvm::Value* warpMaskOf(llvm::CallInst& call) {
-  if (auto* asmStmt = llvm::dyn_cast<llvm::InlineAsm>(call.getCalledOperand())) {
-    std::optional<PtxStatement> st = parsePtx(asmStmt->getAsmString());
-    if (!st) return nullptr;
-    if (st->op == PtxOp::Shfl) return call.getArgOperand(3);   // a, b, c, membermask
-    if (st->op == PtxOp::Redux) return call.getArgOperand(1);  // a, membermask
-    if (st->op == PtxOp::Vote) return call.getArgOperand(st->sizeOperand - 1);  // $0 is the result
-    return nullptr;
-  }
-  llvm::Function* callee = call.getCalledFunction();
-  if (!callee) return nullptr;
-  llvm::StringRef n = callee->getName();
-  if (n == "llvm.nvvm.bar.warp.sync" || n.starts_with("llvm.nvvm.shfl.sync.") || n.starts_with("llvm.nvvm.vote.") ||
-      n.starts_with("llvm.nvvm.match."))
-    return call.getArgOperand(0);
-  if (n.starts_with("llvm.nvvm.redux.sync.")) return call.getArgOperand(1);
-  return nullptr;
-}
 
 // Stores, atomics, and the destination of a memory intrinsic (its source is read).
 bool isWrite(const Access& a) {
@@ -238,7 +172,7 @@ StoredBits storedBits(llvm::IRBuilder<>& b, const Access& a) {
 }  // namespace
 
 // The hooks' kind argument: TD_ACCESS_* and TD_CHECK_* (checks/race/race_abi.h; race_runtime.cu reads them).
-void RacePass::hookAccesses(llvm::Module& m) {
+void hookTrackedAccesses(llvm::Module& m, SiteTable& table_, const TrackedChecks& checks) {
   llvm::LLVMContext& ctx = m.getContext();
   llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
   llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
@@ -246,14 +180,14 @@ void RacePass::hookAccesses(llvm::Module& m) {
   llvm::FunctionCallee sharedHook = hookFunction(m, Hook::race_shared);
   llvm::FunctionCallee globalHook = hookFunction(m, Hook::race_global);
   llvm::DenseMap<const llvm::GlobalVariable*, int> sharedIds = sharedObjectIds(m);
-  unsigned flags = (init_ ? TD_CHECK_INIT : 0u) | (race_ ? TD_CHECK_RACE : 0u);
+  unsigned flags = (checks.init ? TD_CHECK_INIT : 0u) | (checks.race ? TD_CHECK_RACE : 0u);
   // A buffer the kernel never writes cannot race (read against read never does): its reads need only
   // the init check.
   bool unknownWrite = true;
-  std::set<unsigned> writtenArgs = race_ ? writtenArguments(m, unknownWrite) : std::set<unsigned>{};
+  std::set<unsigned> writtenArgs = checks.race ? writtenArguments(m, unknownWrite) : std::set<unsigned>{};
   // Only with the sync family on: the intervals assume every thread passes the same barriers, which is
   // what its barrier-divergence check verifies.
-  std::set<const llvm::Instruction*> quietReads = race_ && sync_ ? readsNoWriteCanRace(m) : std::set<const llvm::Instruction*>{};
+  std::set<const llvm::Instruction*> quietReads = checks.race && checks.barriersChecked ? readsNoWriteCanRace(m) : std::set<const llvm::Instruction*>{};
   std::map<const llvm::GlobalVariable*, std::string> opaque = sharedArraysBehindUnknownAsm(m);
   for (auto& [var, statement] : opaque) {
     int id = sharedIds.lookup(var);
@@ -324,86 +258,5 @@ void RacePass::hookAccesses(llvm::Module& m) {
         unknownRoots.size(), unknownRoots.size() == 1 ? "" : "es", unknownRoots.front().str()));
 }
 
-// 32-bit shifts by an amount computed at run time: the hook sees the amount (on a 64-lane wave, 32-63 is a
-// lane bit that does not fit). Constant amounts are the compiler's own arithmetic and cannot be.
-void RacePass::hookLaneShifts(llvm::Module& m) {
-  llvm::FunctionCallee hook = hookFunction(m, Hook::lane_shift);
-  std::vector<llvm::BinaryOperator*> shifts;
-  for (llvm::Function& f : m) {
-    if (f.isDeclaration() || isOwn(f)) continue;
-    for (llvm::BasicBlock& bb : f)
-      for (llvm::Instruction& i : bb)
-        if (auto* op = llvm::dyn_cast<llvm::BinaryOperator>(&i);
-            op && op->isShift() && op->getType()->isIntegerTy(32) && !llvm::isa<llvm::Constant>(op->getOperand(1)))
-          shifts.push_back(op);
-  }
-  for (llvm::BinaryOperator* op : shifts) {
-    Site s;
-    s.kind = SiteKind::WarpOp;
-    s.loc = userLocation(*op);
-    s.what = op->getOpcode() == llvm::Instruction::Shl ? "shift (<<)" : "shift (>>)";
-    unsigned site = table_.add(s);
-    llvm::IRBuilder<> b(op);
-    setHookLocation(b, op);
-    b.CreateCall(hook, {b.getInt32(site), op->getOperand(1)});
-  }
-}
-
-// Synchronisation, counted before it releases and after it completes; with "sync", the barrier, warp-mask
-// and exit hooks.
-void RacePass::hookSynchronisation(llvm::Module& m) {
-  llvm::Type* i32 = llvm::Type::getInt32Ty(m.getContext());
-  llvm::FunctionCallee release = hookFunction(m, Hook::sync_release);
-  llvm::FunctionCallee passed = hookFunction(m, Hook::sync_passed);
-  llvm::FunctionCallee barrierWait = hookFunction(m, Hook::barrier_wait);
-  llvm::FunctionCallee threadExit = hookFunction(m, Hook::thread_exit);
-  llvm::FunctionCallee barrierArrive = hookFunction(m, Hook::barrier_arrive);
-  llvm::FunctionCallee warpMask = hookFunction(m, Hook::warp_mask);
-  if (sync_) hookLaneShifts(m);
-  std::vector<llvm::CallInst*> calls;
-  std::vector<llvm::ReturnInst*> exits;
-  for (llvm::Function& f : m) {
-    if (f.isDeclaration() || isOwn(f)) continue;
-    for (llvm::BasicBlock& bb : f)
-      for (llvm::Instruction& i : bb) {
-        if (auto* c = llvm::dyn_cast<llvm::CallInst>(&i)) calls.push_back(c);
-        if (auto* r = llvm::dyn_cast<llvm::ReturnInst>(&i); r && sync_ && isKernel(f)) exits.push_back(r);
-      }
-  }
-  for (llvm::ReturnInst* r : exits) {
-    llvm::IRBuilder<> b(r);
-    setHookLocation(b, r);
-    b.CreateCall(threadExit, {});
-  }
-  for (llvm::CallInst* c : calls) {
-    int site = siteOf(*c);
-    if (llvm::Value* mask = sync_ && site >= 0 ? warpMaskOf(*c) : nullptr; mask && mask->getType()->isIntegerTy()) {
-      llvm::IRBuilder<> b(c);
-      setHookLocation(b, c);
-      auto* literal = llvm::dyn_cast<llvm::ConstantInt>(mask);
-      bool full32 = literal && literal->getZExtValue() == 0xffffffffu;  // written for 32-lane warps
-      b.CreateCall(warpMask, {b.getInt32(static_cast<uint32_t>(site)), b.CreateZExtOrTrunc(mask, i32), b.getInt32(full32)});
-    }
-    SyncOp op = syncOpOf(*c);
-    if (op.kind < 0) continue;
-    llvm::IRBuilder<> b(c);
-    setHookLocation(b, c);
-    llvm::Value* kind = b.getInt32(static_cast<uint32_t>(op.kind));
-    if (sync_ && op.kind == TD_SYNC_BLOCK_BARRIER && op.waits && site >= 0)
-      b.CreateCall(barrierWait, {b.getInt32(static_cast<uint32_t>(site)), op.count});
-    if (sync_ && op.barrierArrive && site >= 0) b.CreateCall(barrierArrive, {b.getInt32(static_cast<uint32_t>(site))});
-    b.CreateCall(release, {kind, op.count});
-    if (!op.waits) continue;
-    b.SetInsertPoint(c->getNextNode());
-    setHookLocation(b, c);
-    b.CreateCall(passed, {kind, op.count});
-  }
-}
-
-llvm::PreservedAnalyses RacePass::run(llvm::Module& m, llvm::ModuleAnalysisManager&) {
-  if (race_ || init_) hookAccesses(m);
-  hookSynchronisation(m);
-  return llvm::PreservedAnalyses::none();
-}
 
 }  // namespace td
