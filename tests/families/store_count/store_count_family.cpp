@@ -83,6 +83,7 @@ Family storeCountFamily() {
   Family f;
   f.name = "store-count";
   f.summary = "stores counted per source site (a test's toy family)";
+  f.byDefault = false;  // a count, not a check: only when named
   f.regions = {{TD_REGION_STORE_COUNTS, regionOf(TD_SCOPE_GRID, TD_REGION_READ_BACK, 0, 0, 4)}};
   f.deviceSources = {"tests/families/store_count/store_count_runtime.cu"};
   f.deviceFiles = {{"tests/families/store_count/store_count_runtime.cu", here("store_count_runtime.cu")},
@@ -95,7 +96,12 @@ Family storeCountFamily() {
   return f;
 }
 
-ScopedStoreCountFamily::ScopedStoreCountFamily() { registerFamily(storeCountFamily()); }
-ScopedStoreCountFamily::~ScopedStoreCountFamily() { unregisterFamily("store-count"); }
+// Where the family list already has it (built in), nothing to add or take away.
+ScopedStoreCountFamily::ScopedStoreCountFamily() : added(!findFamily("store-count")) {
+  if (added) registerFamily(storeCountFamily());
+}
+ScopedStoreCountFamily::~ScopedStoreCountFamily() {
+  if (added) unregisterFamily("store-count");
+}
 
 }  // namespace td::test

@@ -15,6 +15,7 @@ Family storeCountFamily();
 struct ScopedStoreCountFamily {
   ScopedStoreCountFamily();
   ~ScopedStoreCountFamily();
+  bool added;
 };
 
 }  // namespace td::test
