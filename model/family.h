@@ -71,6 +71,9 @@ struct Family {
   // Its device state: scope, flags and size of each region it uses (id = the td_region's index;
   // families that share a region declare it alike).
   std::vector<std::pair<unsigned, td_region>> regions;
+  // Hooks of its own that model/hooks.def does not list, by symbol: a family kept in its folder alone (the
+  // test family) declares its hooks there; the built-in families' are lines of hooks.def.
+  std::vector<std::string> ownHooks;
   // Its device sources (#included, each once, into the runtime's one translation unit), empty for a
   // family checked on the host only; and files of its own not built in (a test's family), by path.
   std::vector<std::string> deviceSources;

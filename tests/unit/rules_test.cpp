@@ -22,7 +22,7 @@ TEST(Rules, EveryKindHasOneRuleWithItsFamilyAndText) {
     ASSERT_NE(findRule(r.id), nullptr) << r.id;
     EXPECT_STREQ(findRule(r.id)->shortDescription, r.shortDescription) << "one rule per kind";
   }
-  EXPECT_EQ(ids.size(), 39u);
+  EXPECT_GE(ids.size(), 39u) << "model/rules.h's 39 kinds, and those of any family kept in its folder alone";
   EXPECT_EQ(findRule("no-such-kind"), nullptr);
   EXPECT_STREQ(findRule(rule::WarpSizeAssumption)->family, "sync");
   EXPECT_EQ(findRule(rule::WarpSizeAssumption)->severity, Severity::Warning);

@@ -88,6 +88,7 @@ Family storeCountFamily() {
   f.deviceSources = {"tests/families/store_count/store_count_runtime.cu"};
   f.deviceFiles = {{"tests/families/store_count/store_count_runtime.cu", here("store_count_runtime.cu")},
                    {"tests/families/store_count/store_count_abi.h", here("store_count_abi.h")}};
+  f.ownHooks = {"__td_count_store"};
   f.instrument = countStores;
   f.collect = storeFindings;
   f.rules = {{kStoreCountKind, "store-count", Severity::Warning, "Stores at a source site",
