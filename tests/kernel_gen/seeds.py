@@ -5,6 +5,7 @@ import concurrent.futures
 import json
 import os
 import shutil
+import signal
 import time
 
 
@@ -33,14 +34,17 @@ def clean_up(out, seed, work, failed):
 
 def run_seeds(check, first_seed, count, jobs, budget_seconds, on_result):
     """Calls check(seed) for seeds first_seed.. on `jobs` threads and on_result(result) as each ends; starts
-    no seed once budget_seconds (0: none) have passed."""
+    no seed once budget_seconds (0: none) have passed, or once SIGUSR1 came (a campaign cut short still
+    finishes the programs in flight and writes its summary)."""
     started = time.monotonic()
     seeds = iter(range(first_seed, first_seed + count))
+    stop = []
+    signal.signal(signal.SIGUSR1, lambda *_: stop.append(True))
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         pending = set()
 
         def submit_next():
-            if budget_seconds and time.monotonic() - started > budget_seconds:
+            if stop or (budget_seconds and time.monotonic() - started > budget_seconds):
                 return
             seed = next(seeds, None)
             if seed is not None:
