@@ -1,6 +1,7 @@
 // The numerics family's shadow pass over one function (checks/numerics/shadow_pass.h says what it shadows):
 // the shadow of every FP value, memory's through the hooks, and the store and birth checks. Its inline-PTX
-// part (the SDK's half helpers, mma.sync) is shadow_asm.cpp.
+// part (the SDK's half helpers, mma.sync) is shadow_asm.cpp; its accumulators shadow_loops.cpp; its stores
+// shadow_stores.cpp; the rest function_shadows.cpp.
 #pragma once
 #include <fmt/format.h>
 #include <functional>
@@ -47,167 +48,37 @@ class FunctionShadows {
         accumulatorLevels_(options.accumulatorLevels), sharedIds_(sharedIds),
         shadowless_(shadowless) {}
 
-  void run() {
-    std::vector<llvm::Instruction*> order;
-    llvm::ReversePostOrderTraversal<llvm::Function*> rpo(&f_);
-    for (llvm::BasicBlock* bb : rpo)
-      for (llvm::Instruction& i : *bb) order.push_back(&i);
-    for (llvm::Instruction* i : order)
-      if (auto* phi = llvm::dyn_cast<llvm::PHINode>(i); phi && wideOf(phi->getType())) {
-        llvm::PHINode* s = llvm::PHINode::Create(wideOf(phi->getType()), phi->getNumIncomingValues(), "", phi->getIterator());
-        shadow_[phi] = s;
-        phis_.push_back({phi, s});
-      }
-    for (llvm::Instruction* i : order) visit(*i);
-    for (auto [phi, s] : phis_)
-      for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k)
-        s->addIncoming(shadowOf(phi->getIncomingValue(k)), phi->getIncomingBlock(k));
-    checkBirths();
-    watchLoops();
-    visitStores();
-    for (size_t n = 0; n < bitsPhis_.size(); ++n) {  // filling one may add another
-      auto [phi, s, t] = bitsPhis_[n];
-      for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k)
-        s->addIncoming(halfShadow(phi->getIncomingValue(k), t), phi->getIncomingBlock(k));
-    }
-    promoteLoopState();  // once every phi is complete
-  }
+  void run();
 
  private:
   // The shadow type of an FP type: fp32 (or fp64) for half and bfloat16, fp64 for float; none for double
   // (taken as exact) and everything else.
-  llvm::Type* wideOf(llvm::Type* t) const {
-    llvm::Type* e = t->getScalarType();
-    llvm::Type* w = e->isHalfTy() || e->isBFloatTy() ? (wideNarrow_ ? llvm::Type::getDoubleTy(ctx_) : llvm::Type::getFloatTy(ctx_))
-                    : e->isFloatTy()                 ? llvm::Type::getDoubleTy(ctx_)
-                                                     : nullptr;
-    if (!w) return nullptr;
-    if (auto* v = llvm::dyn_cast<llvm::FixedVectorType>(t)) return llvm::FixedVectorType::get(w, v->getNumElements());
-    return t->isVectorTy() ? nullptr : w;
-  }
+  llvm::Type* wideOf(llvm::Type* t) const;
 
   // `s` as type `to` (same shape): widened or narrowed.
-  llvm::Value* convert(llvm::IRBuilder<>& b, llvm::Value* s, llvm::Type* to) {
-    unsigned from = s->getType()->getScalarSizeInBits(), into = to->getScalarSizeInBits();
-    if (s->getType() == to) return s;
-    if (from < into) return b.CreateFPExt(s, to);
-    if (from > into) return b.CreateFPTrunc(s, to);
-    return b.CreateBitCast(s, to);
-  }
+  llvm::Value* convert(llvm::IRBuilder<>& b, llvm::Value* s, llvm::Type* to);
 
   // Places `b` right after `v`'s definition (after the block's phis for a phi; the entry for an argument).
-  void placeAfter(llvm::IRBuilder<>& b, llvm::Value* v) {
-    if (auto* i = llvm::dyn_cast<llvm::Instruction>(v)) {
-      if (llvm::isa<llvm::PHINode>(i)) b.SetInsertPoint(i->getParent(), i->getParent()->getFirstInsertionPt());
-      else b.SetInsertPoint(i->getParent(), std::next(i->getIterator()));
-      setHookLocation(b, i);
-    } else {
-      b.SetInsertPoint(&*f_.getEntryBlock().getFirstInsertionPt());
-    }
-  }
+  void placeAfter(llvm::IRBuilder<>& b, llvm::Value* v);
 
   // The shadow of an FP value: computed when its definition was visited, else a fresh one from the value.
-  llvm::Value* shadowOf(llvm::Value* v) {
-    llvm::Type* w = wideOf(v->getType());
-    if (!w) return v;  // double: its own shadow
-    if (auto it = shadow_.find(v); it != shadow_.end()) return it->second;
-    llvm::Value* s;
-    if (auto* c = llvm::dyn_cast<llvm::Constant>(v)) {
-      s = llvm::ConstantFoldCastOperand(llvm::Instruction::FPExt, c, w, m_.getDataLayout());
-      if (!s) s = llvm::UndefValue::get(w);
-    } else {
-      llvm::IRBuilder<> b(ctx_);
-      placeAfter(b, v);
-      s = b.CreateFPExt(v, w);
-    }
-    shadow_[v] = s;
-    return s;
-  }
+  llvm::Value* shadowOf(llvm::Value* v);
 
   static Site describe(llvm::Instruction& i, SiteKind kind, const std::string& what, Space space = Space::Unknown,
-                       int object = -1) {
-    Site s;
-    s.kind = kind;
-    s.loc = userLocation(i);
-    s.what = what;
-    s.space = space;
-    s.object = object;
-    s.size = static_cast<unsigned>(i.getType()->isVoidTy() ? 0 : i.getType()->getScalarSizeInBits() / 8);
-    return s;
-  }
+                       int object = -1);
 
-  unsigned site(llvm::Instruction& i, SiteKind kind, const std::string& what, Space space = Space::Unknown, int object = -1) {
-    return sites_.add(describe(i, kind, what, space, object));
-  }
+  unsigned site(llvm::Instruction& i, SiteKind kind, const std::string& what, Space space = Space::Unknown, int object = -1);
 
   // `v` combined pairwise with `op` (a tree: a short chain of dependent operations); v is not empty.
-  static llvm::Value* pairwise(std::vector<llvm::Value*> v, const std::function<llvm::Value*(llvm::Value*, llvm::Value*)>& op) {
-    while (v.size() > 1) {
-      std::vector<llvm::Value*> next;
-      for (size_t k = 0; k + 1 < v.size(); k += 2) next.push_back(op(v[k], v[k + 1]));
-      if (v.size() % 2) next.push_back(v.back());
-      v.swap(next);
-    }
-    return v[0];
-  }
+  static llvm::Value* pairwise(std::vector<llvm::Value*> v, const std::function<llvm::Value*(llvm::Value*, llvm::Value*)>& op);
 
-  void visit(llvm::Instruction& i) {
-    if (auto* bin = llvm::dyn_cast<llvm::BinaryOperator>(&i); bin && wideOf(i.getType())) {
-      llvm::IRBuilder<> b(ctx_);
-      placeAfter(b, &i);
-      llvm::Value* s = b.CreateBinOp(bin->getOpcode(), shadowOf(bin->getOperand(0)), shadowOf(bin->getOperand(1)));
-      // As the value may be contracted into an fma, so may its shadow (exact products: the wider the better).
-      if (auto* si = llvm::dyn_cast<llvm::Instruction>(s); si && llvm::isa<llvm::FPMathOperator>(si) && bin->hasAllowContract())
-        si->setHasAllowContract(true);
-      define(i, s, llvm::Instruction::getOpcodeName(bin->getOpcode()), {bin->getOperand(0), bin->getOperand(1)});
-    } else if (auto* un = llvm::dyn_cast<llvm::UnaryOperator>(&i); un && wideOf(i.getType())) {
-      llvm::IRBuilder<> b(ctx_);
-      placeAfter(b, &i);
-      shadow_[&i] = b.CreateFNeg(shadowOf(un->getOperand(0)));
-    } else if (auto* sel = llvm::dyn_cast<llvm::SelectInst>(&i); sel && wideOf(i.getType())) {
-      llvm::IRBuilder<> b(ctx_);
-      placeAfter(b, &i);
-      shadow_[&i] = b.CreateSelect(sel->getCondition(), shadowOf(sel->getTrueValue()), shadowOf(sel->getFalseValue()));
-    } else if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&i)) {
-      visitCast(*cast);
-    } else if (auto* ee = llvm::dyn_cast<llvm::ExtractElementInst>(&i); ee && wideOf(i.getType())) {
-      llvm::IRBuilder<> b(ctx_);
-      placeAfter(b, &i);
-      shadow_[&i] = b.CreateExtractElement(shadowOf(ee->getVectorOperand()), ee->getIndexOperand());
-    } else if (auto* ie = llvm::dyn_cast<llvm::InsertElementInst>(&i); ie && wideOf(i.getType())) {
-      llvm::IRBuilder<> b(ctx_);
-      placeAfter(b, &i);
-      shadow_[&i] = b.CreateInsertElement(shadowOf(ie->getOperand(0)), shadowOf(ie->getOperand(1)), ie->getOperand(2));
-    } else if (auto* sv = llvm::dyn_cast<llvm::ShuffleVectorInst>(&i); sv && wideOf(i.getType())) {
-      llvm::IRBuilder<> b(ctx_);
-      placeAfter(b, &i);
-      shadow_[&i] = b.CreateShuffleVector(shadowOf(sv->getOperand(0)), shadowOf(sv->getOperand(1)), sv->getShuffleMask());
-    } else if (auto* ld = llvm::dyn_cast<llvm::LoadInst>(&i); ld && wideOf(i.getType())) {
-      if (llvm::Value* s = loadShadow(*ld, ld->getPointerOperand(), i.getType())) shadow_[&i] = s;
-    } else if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
-      stores_.push_back(st);  // after every value's shadow is known (an LCSSA phi of half bits, say)
-    } else if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
-      visitCall(*call);
-    } else if (auto* ev = llvm::dyn_cast<llvm::ExtractValueInst>(&i); ev && ev->getNumIndices() == 1) {
-      auto it = results_.find(ev->getAggregateOperand());
-      if (it == results_.end() || ev->getIndices()[0] >= it->second.size()) return;
-      const Packed& r = it->second[ev->getIndices()[0]];
-      if (r.type == ev->getType()) shadow_[ev] = r.shadow;
-      else packed_[ev] = r;
-    }
-  }
+  void visit(llvm::Instruction& i);
 
   // True where `v` is an infinity or a NaN.
-  static llvm::Value* nonFinite(llvm::IRBuilderBase& b, llvm::Value* v) {
-    llvm::Value* magnitude = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
-    return b.CreateFCmpUEQ(magnitude, llvm::ConstantFP::getInfinity(v->getType()));
-  }
+  static llvm::Value* nonFinite(llvm::IRBuilderBase& b, llvm::Value* v);
 
   // A computed shadow for `i`, and the check that a non-finite result of finite operands is born here.
-  void define(llvm::Instruction& i, llvm::Value* s, const std::string& op, std::vector<llvm::Value*> operands) {
-    shadow_[&i] = s;
-    checkBirth(i, &i, s, op, operands);
-  }
+  void define(llvm::Instruction& i, llvm::Value* s, const std::string& op, std::vector<llvm::Value*> operands);
 
   struct Birth {
     llvm::Instruction* at;  // the operation (its site's place)
@@ -220,234 +91,29 @@ class FunctionShadows {
   // That `value` (the FP result of `at`, or an FP view of its bits) must not be a non-finite value born from
   // finite operands: checked once all of the function is instrumented (checkBirths).
   void checkBirth(llvm::Instruction& at, llvm::Value* value, llvm::Value* s, const std::string& op,
-                  std::vector<llvm::Value*> operands) {
-    unsigned id = site(at, SiteKind::FloatOp, fmt::format("{} ({})", op, typeName(value->getType())));
-    births_.push_back({&at, value, s, id, std::move(operands)});
-  }
+                  std::vector<llvm::Value*> operands);
 
   // The births of a block are tested a few at a time: the sum of their values (as float) is non-finite when
   // one of them is, so one comparison stands for them all; its cold path hands the runtime their records in
   // one call (a buffer of TD_NUM_BIRTHS: values live across several calls would cost registers), and the
   // runtime reports those whose operands were finite. A product feeding a checked sum of its block needs no
   // term of its own (a non-finite product makes the sum non-finite); the cold path hands it over too.
-  void checkBirths() {
-    llvm::DenseMap<llvm::Instruction*, const Birth*> byInst;
-    for (const Birth& x : births_) byInst[x.at] = &x;
-    auto absorbed = [&](const Birth& x) {
-      if (x.value != x.at || x.at->user_empty()) return false;
-      for (llvm::User* u : x.at->users()) {
-        auto* ui = llvm::dyn_cast<llvm::Instruction>(u);
-        if (!ui || ui->getParent() != x.at->getParent() || !byInst.count(ui)) return false;
-      }
-      return true;
-    };
-    auto inBlock = [](llvm::Value* v, llvm::BasicBlock* bb) {
-      auto* i = llvm::dyn_cast<llvm::Instruction>(v);
-      return !i || i->getParent() == bb;
-    };
-    auto records = [](const Birth& y) {
-      auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(y.value->getType());
-      return vec ? vec->getNumElements() : 1u;
-    };
-    struct Group {
-      std::vector<const Birth*> tested, asked;  // asked: each tested birth's absorbed chain, operands first
-      unsigned records = 0;
-    };
-    std::vector<Group> groups;
-    llvm::DenseMap<llvm::BasicBlock*, size_t> open;  // a block's group being filled
-    for (const Birth& x : births_) {
-      if (absorbed(x)) continue;
-      std::vector<const Birth*> chain;
-      std::function<void(const Birth&)> gather = [&](const Birth& y) {
-        if (std::find(chain.begin(), chain.end(), &y) != chain.end()) return;
-        for (llvm::Value* op : y.at->operands())
-          if (auto* oi = llvm::dyn_cast<llvm::Instruction>(op))
-            if (auto it = byInst.find(oi); it != byInst.end() && absorbed(*it->second)) gather(*it->second);
-        chain.push_back(&y);
-      };
-      gather(x);
-      unsigned n = 0;
-      for (const Birth* y : chain) n += records(*y);
-      llvm::BasicBlock* bb = x.at->getParent();
-      bool alone = !inBlock(x.value, bb) || !inBlock(x.shadow, bb);  // tested where it is
-      Group* g = nullptr;
-      if (auto it = open.find(bb); !alone && it != open.end() && groups[it->second].records + n <= TD_NUM_BIRTHS)
-        g = &groups[it->second];
-      if (!g) {
-        groups.emplace_back();
-        g = &groups.back();
-        if (!alone) open[bb] = groups.size() - 1;
-      }
-      g->tested.push_back(&x);
-      for (const Birth* y : chain)
-        if (std::find(g->asked.begin(), g->asked.end(), y) == g->asked.end()) g->asked.push_back(y);
-      g->records += n;
-    }
-    // The last group of a block first: a test splits its block after the group, leaving the earlier ones be.
-    for (auto g = groups.rbegin(); g != groups.rend(); ++g) emitBirthTest(g->tested, g->asked);
-  }
+  void checkBirths();
 
   // After the last of `tested` (and their shadows): whether any of their values is non-finite, and if so each
   // of `asked` reported to the runtime (which keeps those born of finite operands).
-  void emitBirthTest(const std::vector<const Birth*>& tested, const std::vector<const Birth*>& asked) {
-    llvm::Instruction* last = tested[0]->at;
-    for (const Birth* x : tested)
-      for (llvm::Value* v : {static_cast<llvm::Value*>(x->at), x->value, x->shadow})
-        if (auto* d = llvm::dyn_cast<llvm::Instruction>(v); d && d->getParent() == last->getParent() && last->comesBefore(d))
-          last = d;
-    llvm::IRBuilder<> b(ctx_);
-    placeAfter(b, last);
-    setHookLocation(b, tested[0]->at);
-    std::vector<llvm::Value*> terms;
-    for (const Birth* x : tested) {
-      llvm::Value* v = x->value;
-      auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(v->getType());
-      for (unsigned k = 0, n = vec ? vec->getNumElements() : 1; k < n; ++k)
-        terms.push_back(convert(b, vec ? b.CreateExtractElement(v, b.getInt32(k)) : v, b.getFloatTy()));
-    }
-    llvm::Value* sum = pairwise(terms, [&](llvm::Value* x, llvm::Value* y) { return b.CreateFAdd(x, y); });
-    llvm::Value* bad = nonFinite(b, sum);
-    llvm::MDNode* cold = llvm::MDBuilder(ctx_).createBranchWeights(1, 1u << 20);
-    llvm::Instruction* then = llvm::SplitBlockAndInsertIfThen(bad, b.GetInsertPoint(), false, cold);
-    llvm::IRBuilder<> t(then);
-    llvm::Type* dbl = t.getDoubleTy();
-    llvm::Type* i32 = t.getInt32Ty();
-    llvm::StructType* record = llvm::StructType::get(ctx_, {i32, i32, dbl, dbl, dbl, dbl});  // td_num_birth
-    if (!birthRecords_) {
-      llvm::IRBuilder<> entry(&*f_.getEntryBlock().getFirstInsertionPt());
-      birthRecords_ = entry.CreateAlloca(llvm::ArrayType::get(record, TD_NUM_BIRTHS), nullptr, "td.births");
-    }
-    llvm::FunctionCallee hook = hookFunction(m_, Hook::num_nonfinite);
-    unsigned n = 0;
-    auto flush = [&] {
-      if (n) t.CreateCall(hook, {genericPointer(t, birthRecords_), t.getInt32(n)});
-      n = 0;
-    };
-    // Fields are stored in their own types and widened by the runtime: a conversion here would be merged
-    // with the same one of the hot path, whose result would then stay live until the test.
-    auto format = [](llvm::Value* v) -> unsigned {
-      llvm::Type* e = v ? v->getType()->getScalarType() : nullptr;
-      return !e || e->isDoubleTy() ? TD_NUM_FIELD_DOUBLE : e->isFloatTy() ? TD_NUM_FIELD_FLOAT
-             : e->isHalfTy() ? TD_NUM_FIELD_HALF : TD_NUM_FIELD_BF16;
-    };
-    for (const Birth* y : asked) {
-      setHookLocation(t, y->at);
-      auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(y->value->getType());
-      auto lane = [&](llvm::Value* v, unsigned k) -> llvm::Value* {
-        if (!v) return llvm::ConstantFP::get(dbl, 0.0);
-        return v->getType()->isVectorTy() ? t.CreateExtractElement(v, t.getInt32(k)) : v;
-      };
-      const std::vector<llvm::Value*>& ops = y->operands;
-      llvm::Value* a = ops.size() > 0 ? ops[0] : nullptr;
-      llvm::Value* bOp = ops.size() > 1 ? ops[1] : nullptr;
-      // The record holds two operands: a non-finite one past them (an fma's addend) takes b's place, so the
-      // runtime sees that the result was not born here.
-      for (size_t k = 2; k < ops.size() && bOp; ++k)
-        if (ops[k]->getType() == bOp->getType()) bOp = t.CreateSelect(nonFinite(t, ops[k]), ops[k], bOp);
-      // An absorbed product's shadow is worked out by the runtime from its operands (its own would keep the
-      // operands' wide shadows live); every other birth's is the one computed.
-      unsigned redo = 0;
-      if (std::find(tested.begin(), tested.end(), y) == tested.end())
-        if (auto* bin = llvm::dyn_cast<llvm::BinaryOperator>(y->at); bin && a && bOp)
-          redo = bin->getOpcode() == llvm::Instruction::FMul ? TD_NUM_REDO_MUL
-                 : bin->getOpcode() == llvm::Instruction::FAdd ? TD_NUM_REDO_ADD
-                 : bin->getOpcode() == llvm::Instruction::FSub ? TD_NUM_REDO_SUB
-                 : bin->getOpcode() == llvm::Instruction::FDiv ? TD_NUM_REDO_DIV : 0;
-      llvm::Value* shadow = redo ? nullptr : y->shadow;
-      unsigned formats = format(y->value) << TD_NUM_VALUE_FORMAT | format(shadow) << TD_NUM_SHADOW_FORMAT |
-                         format(a) << TD_NUM_A_FORMAT | format(bOp) << TD_NUM_B_FORMAT;
-      for (unsigned k = 0, lanes = vec ? vec->getNumElements() : 1; k < lanes; ++k) {
-        unsigned word = k | static_cast<unsigned>(std::min<size_t>(ops.size(), 2)) << 8 | formats | redo;
-        llvm::Value* fields[] = {t.getInt32(y->site), t.getInt32(word), lane(y->value, k), lane(shadow, k), lane(a, k), lane(bOp, k)};
-        llvm::Value* at = t.CreateConstInBoundsGEP1_32(record, birthRecords_, n);
-        for (unsigned f = 0; f < 6; ++f) t.CreateStore(fields[f], t.CreateConstInBoundsGEP2_32(record, at, 0, f));
-        if (++n == TD_NUM_BIRTHS) flush();
-      }
-    }
-    flush();
-  }
+  void emitBirthTest(const std::vector<const Birth*>& tested, const std::vector<const Birth*>& asked);
 
-  void visitCast(llvm::CastInst& c) {
-    llvm::Value* src = c.getOperand(0);
-    llvm::Type* w = wideOf(c.getType());
-    switch (c.getOpcode()) {
-      case llvm::Instruction::FPExt:
-        if (w) {
-          llvm::IRBuilder<> b(ctx_);
-          placeAfter(b, &c);
-          shadow_[&c] = convert(b, shadowOf(src), w);
-        }
-        return;
-      case llvm::Instruction::FPTrunc:
-        if (w) {  // the rounding into the narrower type is what the shadow measures
-          llvm::IRBuilder<> b(ctx_);
-          placeAfter(b, &c);
-          define(c, convert(b, shadowOf(src), w), fmt::format("conversion to {}", typeName(c.getType())), {src});
-        }
-        return;
-      case llvm::Instruction::SIToFP:
-      case llvm::Instruction::UIToFP:
-        if (w) {
-          llvm::IRBuilder<> b(ctx_);
-          placeAfter(b, &c);
-          shadow_[&c] = c.getOpcode() == llvm::Instruction::SIToFP ? b.CreateSIToFP(src, w) : b.CreateUIToFP(src, w);
-        }
-        return;
-      case llvm::Instruction::BitCast:
-        if (w && !wideOf(src->getType())) {  // integer bits back to FP: packed halves, or a load of them
-          if (auto it = packed_.find(src); it != packed_.end() && it->second.type == c.getType()) {
-            shadow_[&c] = it->second.shadow;
-          } else if (auto* ld = llvm::dyn_cast<llvm::LoadInst>(src)) {
-            if (llvm::Value* s = loadShadow(*ld, ld->getPointerOperand(), c.getType(), &c)) shadow_[&c] = s;
-          }
-        } else if (!w && wideOf(src->getType())) {  // FP bits kept in an integer (asm operands, shuffles, stores)
-          packed_[&c] = {shadowOf(src), src->getType()};
-        } else if (w) {
-          llvm::IRBuilder<> b(ctx_);
-          placeAfter(b, &c);
-          llvm::Value* s = shadowOf(src);
-          if (s->getType()->getPrimitiveSizeInBits() == w->getPrimitiveSizeInBits()) shadow_[&c] = b.CreateBitCast(s, w);
-        }
-        return;
-      default:
-        return;
-    }
-  }
+  void visitCast(llvm::CastInst& c);
 
   // Which memory a pointer is in, for the hooks (shadowless_memory.h): 0 global (object = argument), 1
   // shared (object = the shared object's id, -1 unknown); -1 neither, or memory no shadow ever differs
   // from its value in (no hook needed).
-  int spaceOf(llvm::Value* ptr, int& object) {
-    ShadowMemory at = shadowMemoryOf(roots_, ptr, sharedIds_);
-    object = at.object;
-    return shadowless_.shadowless(f_, at) ? -1 : at.space;
-  }
+  int spaceOf(llvm::Value* ptr, int& object);
 
   // Shadows of the FP values of type `t` loaded from `ptr` by `ld`, one hook call per element, placed after
   // `at` (the load itself, or the bitcast that gives its bits a type); nullptr where memory keeps none.
-  llvm::Value* loadShadow(llvm::LoadInst& ld, llvm::Value* ptr, llvm::Type* t, llvm::Instruction* at = nullptr) {
-    int object = -1;
-    int space = spaceOf(ptr, object);
-    if (space < 0) return nullptr;  // a fresh shadow where it is used
-    llvm::Instruction* value = at ? at : &ld;
-    llvm::IRBuilder<> b(ctx_);
-    placeAfter(b, value);
-    llvm::Type* dbl = b.getDoubleTy();
-    llvm::FunctionCallee hook =
-        hookFunction(m_, Hook::num_load);
-    llvm::Type* w = wideOf(t);
-    auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(t);
-    llvm::Type* elem = t->getScalarType();
-    llvm::Value* s = llvm::UndefValue::get(w);
-    for (unsigned k = 0, n = vec ? vec->getNumElements() : 1; k < n; ++k) {
-      llvm::Value* v = vec ? b.CreateExtractElement(value, b.getInt32(k)) : value;
-      llvm::Value* p = genericPointer(b, b.CreateConstGEP1_32(elem, ptr, k));
-      llvm::Value* got = b.CreateCall(hook, {p, b.getInt32(space), b.getInt32(std::max(object, 0)), convert(b, v, dbl)});
-      got = convert(b, got, w->getScalarType());
-      s = vec ? b.CreateInsertElement(s, got, b.getInt32(k)) : got;
-    }
-    return s;
-  }
+  llvm::Value* loadShadow(llvm::LoadInst& ld, llvm::Value* ptr, llvm::Type* t, llvm::Instruction* at = nullptr);
 
   // Stores (shadow_stores.cpp): each leaves value and shadow in memory where something reads them back, and
   // its drift goes to a tally in registers that a run of stores through one site shares.
@@ -463,116 +129,22 @@ class FunctionShadows {
   static constexpr unsigned kLoopTallies = 4;  // runs in loops whose tallies are carried through the loops
   void emitRun(const std::vector<ShadowedStore>& run, unsigned site, llvm::Loop* nest);
 
-  void visitCall(llvm::CallInst& call) {
-    if (auto* ia = llvm::dyn_cast<llvm::InlineAsm>(call.getCalledOperand())) return asmShadow(call, *ia);
-    llvm::Function* callee = call.getCalledFunction();
-    if (!callee) return;
-    llvm::StringRef name = callee->getName();
-    if (name.starts_with("llvm.nvvm.shfl.")) return shuffle(call);
-    llvm::Type* w = wideOf(call.getType());
-    if (!w) return;
-    MathTwin twin;
-    if (!mathTwinOf(name, callee->getIntrinsicID(), twin)) return;
-    llvm::IRBuilder<> b(ctx_);
-    placeAfter(b, &call);
-    std::vector<llvm::Value*> args, fpArgs;
-    for (llvm::Value* a : call.args()) {
-      if (wideOf(a->getType())) fpArgs.push_back(a);
-      args.push_back(wideOf(a->getType()) ? shadowOf(a) : a);
-    }
-    llvm::Value* s;
-    if (twin.divide) {
-      s = b.CreateFDiv(args[0], args[1]);
-    } else if (twin.intrinsic) {
-      std::vector<llvm::Value*> wideArgs;
-      for (llvm::Value* a : args) wideArgs.push_back(a->getType()->isFPOrFPVectorTy() ? convert(b, a, w) : a);
-      s = b.CreateIntrinsic(static_cast<llvm::Intrinsic::ID>(twin.intrinsic), {w}, wideArgs);
-    } else {
-      llvm::Type* dbl = b.getDoubleTy();
-      std::vector<llvm::Type*> types;
-      std::vector<llvm::Value*> dargs;
-      for (llvm::Value* a : args) {
-        dargs.push_back(a->getType()->isFPOrFPVectorTy() ? convert(b, a, dbl) : a);
-        types.push_back(dargs.back()->getType());
-      }
-      if (call.getType()->isVectorTy()) return;  // libdevice is scalar
-      llvm::FunctionCallee fn = m_.getOrInsertFunction(twin.wide, llvm::FunctionType::get(dbl, types, false));
-      s = convert(b, b.CreateCall(fn, dargs), w);
-    }
-    define(call, s, twin.name, fpArgs);
-  }
+  void visitCall(llvm::CallInst& call);
 
   // The shadow of integer bits `v` holding a 16-bit FP value or a pair of them (FP type `t`): the one a
   // half operation left, a load's from memory, or a fresh one. Phis get shadow phis, filled at the end.
-  llvm::Value* halfShadow(llvm::Value* v, llvm::Type* t) {
-    if (v->getType() == t) return shadowOf(v);
-    if (auto it = packed_.find(v); it != packed_.end() && it->second.type == t) return it->second.shadow;
-    llvm::Type* w = wideOf(t);
-    if (auto* phi = llvm::dyn_cast<llvm::PHINode>(v)) {
-      llvm::PHINode* sp = llvm::PHINode::Create(w, phi->getNumIncomingValues(), "", phi->getIterator());
-      packed_[v] = {sp, t};
-      bitsPhis_.push_back({phi, sp, t});
-      return sp;
-    }
-    llvm::IRBuilder<> b(ctx_);
-    placeAfter(b, v);
-    llvm::Value* bits = b.CreateZExtOrTrunc(v, b.getIntNTy(static_cast<unsigned>(t->getPrimitiveSizeInBits())));
-    llvm::Value* view = b.CreateBitCast(bits, t);
-    llvm::Value* s = nullptr;
-    if (auto* ld = llvm::dyn_cast<llvm::LoadInst>(v); ld && llvm::isa<llvm::Instruction>(view))
-      s = loadShadow(*ld, ld->getPointerOperand(), t, llvm::cast<llvm::Instruction>(view));
-    if (!s) s = b.CreateFPExt(view, w);
-    packed_[v] = {s, t};
-    return s;
-  }
+  llvm::Value* halfShadow(llvm::Value* v, llvm::Type* t);
 
   // The narrowest type the computation of `v` rounded to inside the kernel, when narrower than `stored`
   // (a float stored as __half2float(__float2half(x)) carries half's precision by the kernel's choice): the
   // narrowing conversions among the instructions `v` is computed from, up to the loads it starts from.
-  std::string roundedThrough(llvm::Value* v, llvm::Type* stored) {
-    auto bits = [](llvm::Type* t) { return t->isBFloatTy() ? 8 : t->isHalfTy() ? 11 : t->isFloatTy() ? 24 : 53; };
-    llvm::Type* narrowest = stored->getScalarType();
-    std::vector<llvm::Value*> work{v};
-    llvm::SmallPtrSet<llvm::Value*, 32> seen;
-    while (!work.empty() && seen.size() < 512) {
-      auto* i = llvm::dyn_cast<llvm::Instruction>(work.back());
-      work.pop_back();
-      if (!i || !seen.insert(i).second || llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::AllocaInst>(i)) continue;
-      llvm::Type* to = nullptr;
-      if (llvm::isa<llvm::FPTruncInst>(i)) to = i->getType()->getScalarType();
-      if (auto* call = llvm::dyn_cast<llvm::CallInst>(i))
-        if (auto* ia = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()))
-          if (auto st = parsePtx(ia->getAsmString())) {
-            bool bf = st->op == PtxOp::CvtPack ? st->k == 1 : st->mode == static_cast<int>(HalfScalarKind::NarrowBF16);
-            if (st->op == PtxOp::CvtPack || (st->op == PtxOp::HalfScalar &&
-                                            (st->mode == static_cast<int>(HalfScalarKind::NarrowF16) ||
-                                             st->mode == static_cast<int>(HalfScalarKind::NarrowBF16))))
-              to = bf ? llvm::Type::getBFloatTy(ctx_) : llvm::Type::getHalfTy(ctx_);
-          }
-      if (to && bits(to) < bits(narrowest)) narrowest = to;
-      for (llvm::Value* op : i->operands()) work.push_back(op);
-    }
-    return narrowest == stored->getScalarType() ? "" : typeName(narrowest);
-  }
+  std::string roundedThrough(llvm::Value* v, llvm::Type* stored);
 
   // The FP type whose bits integer `v` holds, where a half operation or a phi of them says so; else null.
-  llvm::Type* packedTypeOf(llvm::Value* v, unsigned depth = 0) {
-    if (auto it = packed_.find(v); it != packed_.end()) return it->second.type;
-    auto* phi = llvm::dyn_cast<llvm::PHINode>(v);
-    if (!phi || depth > 8) return nullptr;
-    for (llvm::Value* in : phi->incoming_values())
-      if (in != phi)
-        if (llvm::Type* t = packedTypeOf(in, depth + 1)) return t;
-    return nullptr;
-  }
+  llvm::Type* packedTypeOf(llvm::Value* v, unsigned depth = 0);
 
   // An FP view (type `t`) of integer bits `v`, placed after `v`.
-  llvm::Value* viewOf(llvm::Value* v, llvm::Type* t) {
-    if (v->getType() == t) return v;
-    llvm::IRBuilder<> b(ctx_);
-    placeAfter(b, v);
-    return b.CreateBitCast(b.CreateZExtOrTrunc(v, b.getIntNTy(static_cast<unsigned>(t->getPrimitiveSizeInBits()))), t);
-  }
+  llvm::Value* viewOf(llvm::Value* v, llvm::Type* t);
 
   // The CUDA SDK's half/bfloat16 helpers and the matrix operations are inline PTX (instrument/ptx_catalogue):
   // their shadows follow the catalogue's semantics of each statement (shadow_asm.cpp).
@@ -610,37 +182,7 @@ class FunctionShadows {
   int originOf(llvm::Value* stored);  // the accumulator site a stored value comes from, or -1
 
   // A warp shuffle moves the shadow with the value: each 32-bit word of it through the same shuffle.
-  void shuffle(llvm::CallInst& call) {
-    llvm::Function* callee = call.getCalledFunction();
-    llvm::StringRef name = callee->getName();
-    bool sync = name.starts_with("llvm.nvvm.shfl.sync.");
-    unsigned valueArg = sync ? 1 : 0;
-    llvm::Value* v = call.getArgOperand(valueArg);
-    llvm::Value* s = nullptr;
-    llvm::Type* fpType = v->getType();
-    if (wideOf(v->getType())) s = shadowOf(v);
-    else if (auto it = packed_.find(v); it != packed_.end()) s = it->second.shadow, fpType = it->second.type;
-    if (!s || name.ends_with(".p") || call.getType()->isStructTy()) return;
-    std::string i32Name = name.str();
-    if (llvm::StringRef(i32Name).ends_with(".f32")) i32Name.replace(i32Name.size() - 3, 3, "i32");
-    llvm::IRBuilder<> b(ctx_);
-    placeAfter(b, &call);
-    std::vector<llvm::Type*> types;
-    for (llvm::Value* a : call.args()) types.push_back(a->getType());
-    types[valueArg] = b.getInt32Ty();
-    llvm::FunctionCallee fn = m_.getOrInsertFunction(i32Name, llvm::FunctionType::get(b.getInt32Ty(), types, false));
-    unsigned words = static_cast<unsigned>(s->getType()->getPrimitiveSizeInBits() / 32);
-    llvm::Value* bits = b.CreateBitCast(s, llvm::FixedVectorType::get(b.getInt32Ty(), words));
-    llvm::Value* moved = llvm::UndefValue::get(bits->getType());
-    for (unsigned k = 0; k < words; ++k) {
-      std::vector<llvm::Value*> args(call.arg_begin(), call.arg_end());
-      args[valueArg] = b.CreateExtractElement(bits, b.getInt32(k));
-      moved = b.CreateInsertElement(moved, b.CreateCall(fn, args), b.getInt32(k));
-    }
-    llvm::Value* out = b.CreateBitCast(moved, s->getType());
-    if (wideOf(call.getType())) shadow_[&call] = out;
-    else packed_[&call] = {out, fpType};
-  }
+  void shuffle(llvm::CallInst& call);
 
   llvm::Function& f_;
   llvm::Module& m_;
