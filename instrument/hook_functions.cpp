@@ -32,14 +32,7 @@ llvm::FunctionType* hookType(llvm::LLVMContext& ctx, Hook h) {
 #define TD_HOOK(name, ...) \
   case Hook::name:         \
     return FunctionTypeOf<hook_c::name>::get(ctx);
-#define TD_PRIMITIVE TD_HOOK
-#define TD_HOST_CALL TD_HOOK
-#define TD_GLOBAL(name)
 #include "model/hooks.def"
-#undef TD_GLOBAL
-#undef TD_HOOK
-#undef TD_PRIMITIVE
-#undef TD_HOST_CALL
   }
   return nullptr;
 }

@@ -12,14 +12,7 @@ namespace td {
 
 enum class Hook : unsigned {
 #define TD_HOOK(name, ...) name,
-#define TD_PRIMITIVE(name, ...) name,
-#define TD_HOST_CALL(name, ...) name,
-#define TD_GLOBAL(name)
 #include "model/hooks.def"
-#undef TD_GLOBAL
-#undef TD_HOOK
-#undef TD_PRIMITIVE
-#undef TD_HOST_CALL
 };
 
 enum class HookFloor {
@@ -42,14 +35,7 @@ using f32 = float;
 using f64 = double;
 using ptr = void*;
 #define TD_HOOK(name, ret, ...) using name = ret(__VA_ARGS__);
-#define TD_PRIMITIVE(name, ret, ...) using name = ret(__VA_ARGS__);
-#define TD_HOST_CALL(name, ret, ...) using name = ret(__VA_ARGS__);
-#define TD_GLOBAL(name)
 #include "model/hooks.def"
-#undef TD_GLOBAL
-#undef TD_HOOK
-#undef TD_PRIMITIVE
-#undef TD_HOST_CALL
 }  // namespace hook_c
 
 // The C signature of a hook by id: HookSignature<Hook::check_global> is hook_c::check_global.
@@ -60,14 +46,7 @@ struct HookSignatureOf;
   struct HookSignatureOf<Hook::name> {    \
     using type = hook_c::name;            \
   };
-#define TD_PRIMITIVE TD_HOOK
-#define TD_HOST_CALL TD_HOOK
-#define TD_GLOBAL(name)
 #include "model/hooks.def"
-#undef TD_GLOBAL
-#undef TD_HOOK
-#undef TD_PRIMITIVE
-#undef TD_HOST_CALL
 template <Hook H>
 using HookSignature = typename HookSignatureOf<H>::type;
 
@@ -81,12 +60,7 @@ inline constexpr HookInfo kHooks[] = {
 #define TD_HOOK(name, ...) {Hook::name, #name, HookFloor::Check},
 #define TD_PRIMITIVE(name, ...) {Hook::name, #name, HookFloor::Primitive},
 #define TD_HOST_CALL(name, ...) {Hook::name, #name, HookFloor::HostCall},
-#define TD_GLOBAL(name)
 #include "model/hooks.def"
-#undef TD_GLOBAL
-#undef TD_HOOK
-#undef TD_PRIMITIVE
-#undef TD_HOST_CALL
 };
 
 inline const HookInfo& hookInfo(Hook h) { return kHooks[static_cast<unsigned>(h)]; }
@@ -94,27 +68,13 @@ inline const HookInfo& hookInfo(Hook h) { return kHooks[static_cast<unsigned>(h)
 inline std::string hookSymbol(Hook h) { return std::string(kOwnPrefix) + hookInfo(h).name; }
 // Variables of tile-doctor's own that cross floors by name.
 enum class OwnGlobal {
-#define TD_HOOK(...)
-#define TD_PRIMITIVE(...)
-#define TD_HOST_CALL(...)
 #define TD_GLOBAL(name) name,
 #include "model/hooks.def"
-#undef TD_HOOK
-#undef TD_PRIMITIVE
-#undef TD_HOST_CALL
-#undef TD_GLOBAL
 };
 inline std::string globalSymbol(OwnGlobal g) {
   static const char* const names[] = {
-#define TD_HOOK(...)
-#define TD_PRIMITIVE(...)
-#define TD_HOST_CALL(...)
 #define TD_GLOBAL(name) #name,
 #include "model/hooks.def"
-#undef TD_HOOK
-#undef TD_PRIMITIVE
-#undef TD_HOST_CALL
-#undef TD_GLOBAL
   };
   return std::string(kOwnPrefix) + names[static_cast<unsigned>(g)];
 }
