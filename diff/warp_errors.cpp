@@ -16,15 +16,15 @@ WarpErrors warpErrors(const CheckResult& run, const OutputComparison& c, unsigne
   for (size_t i = 0; i < run.args.size(); ++i)
     if (run.args[i].spec->name == c.name) out = &run.args[i], arg = i;
   if (!out || isPacked(out->spec->type)) return w;
-  const RegionReadback* shadow = nullptr;
+  const RegionReadback* history = nullptr;
   for (const RegionReadback& back : run.bufferStates)
-    if (back.arg == static_cast<int>(arg) && back.id == TD_REGION_BUFFER_SHADOW) shadow = &back;
-  if (!shadow) return w;
-  size_t granules = shadow->bytes.size() / sizeof(td_granule), elemBytes = elemSize(out->spec->type);
+    if (back.arg == static_cast<int>(arg) && back.id == TD_REGION_BUFFER_HISTORY) history = &back;
+  if (!history) return w;
+  size_t granules = history->bytes.size() / sizeof(td_granule), elemBytes = elemSize(out->spec->type);
   for (uint64_t i = 0; i < c.result.size() && i < c.reference.size(); ++i) {
     uint64_t g = i * elemBytes / 4;
     td_granule granule{};
-    if (g < granules) std::memcpy(&granule, shadow->bytes.data() + g * sizeof(td_granule), sizeof granule);
+    if (g < granules) std::memcpy(&granule, history->bytes.data() + g * sizeof(td_granule), sizeof granule);
     unsigned thread = TD_TAG_THREAD(granule.w);
     double ratio = allowanceRatio(c.result[i], c.reference[i], rtol, atol);
     if (thread == 0) {

@@ -8,8 +8,8 @@
 #define TD_REGION_BARRIER_SLOTS 0  // sync: per block, its barrier generations and exited lanes (td_block_checks)
 #define TD_REGION_BLOCK_SYNC 1     // race, init, sync: per block, its count of other synchronisation
 #define TD_REGION_THREAD_SYNC 2    // race, init, sync: per thread, full-block barriers and __syncwarps passed
-#define TD_REGION_SHARED_SHADOW 3  // race, init: per block, one td_granule per 4 bytes of its shared window
-#define TD_REGION_BUFFER_SHADOW 4  // race, init: per buffer, one td_granule per 4 bytes
+#define TD_REGION_SHARED_HISTORY 3  // race, init: per block, one td_granule per 4 bytes of its shared window
+#define TD_REGION_BUFFER_HISTORY 4  // race, init: per buffer, one td_granule per 4 bytes
 #define TD_REGION_WAIT_BOARD 5     // sync: per thread, where it waits (GPU hang reports)
 // 6: a test's family (tests/families/store_count)
 #define TD_REGION_NUM_SHARED 7     // numerics: per block, a td_num_granule per 2 bytes of its shared window

@@ -14,13 +14,13 @@
 #define TD_CHECKS (TD_CHECK_INIT | TD_CHECK_RACE)
 #define TD_ACCESS_VALUE 16u  // a write whose bytes the hook's value_lo/value_hi carry (plain stores of <= 16 bytes)
 
-// TD_REGION_SHARED_SHADOW and TD_REGION_BUFFER_SHADOW: one granule per 4 bytes of a block's shared window
+// TD_REGION_SHARED_HISTORY and TD_REGION_BUFFER_HISTORY: one granule per 4 bytes of a block's shared window
 // (zeroed when the block starts) and of every global buffer (zeroed at launch): the last write and the
 // last read, each a 64-bit tag (thread, site, block, bytes, atomic, barrier count: race_runtime.cu)
 // exchanged as one word, so the GPU's concurrent updates never pair one access's thread with another's
 // site or epoch; beside them each access's warp and other-sync counts, and the bytes any thread wrote in
 // this launch.
-// Shadow tags (td_granule.w/.r; the host reads the last writer of an output element from them: diff): bits 0-10 the thread's linear id + 1 (0: none), 11-14 the bytes of the
+// History tags (td_granule.w/.r; the host reads the last writer of an output element from them: diff): bits 0-10 the thread's linear id + 1 (0: none), 11-14 the bytes of the
 // granule it accessed, 15 atomic, 16-31 the site (0xffff: one past 65534), 32-43 the linear block id
 // modulo 4096 (blocks that alias only hide races), 44-63 the thread's full-block barrier count.
 #define TD_TAG_THREAD(t) ((unsigned int)((t) & 0x7ffu))
@@ -46,8 +46,8 @@ typedef struct td_granule {
 typedef struct td_race_payload {
   long long offset;             // byte offset in the buffer, or in the shared array (the window when unknown)
   unsigned int partner_thread;  // the other access's thread: its linear id in its block
-  unsigned int partner_site;    // and its site; ~0u when the shadow could not keep it (past 65534)
-  unsigned int partner_block;   // and its block's linear id, modulo 4096 (the shadow tag keeps 12 bits)
+  unsigned int partner_site;    // and its site; ~0u when the history could not keep it (past 65534)
+  unsigned int partner_block;   // and its block's linear id, modulo 4096 (the history tag keeps 12 bits)
   unsigned int hazard;          // TD_KIND_*_SAME_VALUE: 1 write-after-read, 2 write-after-write; else 0
 } td_race_payload;
 

@@ -1,13 +1,13 @@
 // Family "race": read-after-write, write-after-read and write-after-write between threads nothing
 // orders, in shared memory and in global buffers (checks/race/race_pass, race_runtime.cu).
-#include "checks/race/shadow_family.h"
+#include "checks/race/access_history_family.h"
 
 namespace td {
 
 std::vector<Rule> raceRules();  // race_rules.cpp
 
 Family raceFamily() {
-  Family f = shadowFamily();
+  Family f = accessHistoryFamily();
   f.name = "race";
   f.rules = raceRules();
   f.summary = "data races in shared memory and global buffers, within and across blocks";

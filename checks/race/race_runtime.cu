@@ -1,4 +1,4 @@
-// Families "race" and "init", device side: a shadow per 4 bytes of shared memory and of every buffer
+// Families "race" and "init", device side: an access history per 4 bytes of shared memory and of every buffer
 // (last writer, last reader, the synchronisation counts they saw), updated before every access the
 // race pass hooks; read-after-write, write-after-read and write-after-write between threads nothing
 // orders, and reads of bytes no thread wrote in this launch, become records.
@@ -98,7 +98,7 @@ static __device__ __forceinline__ bool td_word_holds(unsigned long long word, un
 
 // Does a write conflicting with an unordered access store the bytes already there, so that no order of the
 // two changes what anyone reads? For a write-after-read, the bytes in memory now (the hook runs before the
-// store) are those the read saw. For a write-after-write: what the shadow says, where the two value words
+// store) are those the read saw. For a write-after-write: what the history says, where the two value words
 // (`before`, read before this write replaced it, and the word as it is now: concurrent GPU writers update value
 // and tag one after the other) are the conflicting writer's (`other`), it decides; otherwise the bytes already
 // there by either word (a writer other than this one), or in memory now (where the last write's value is
@@ -140,11 +140,11 @@ static __device__ __forceinline__ unsigned long long td_record_value(td_granule&
   return before;
 }
 
-// Shadow kinds: the record kinds of one memory space (shared or global): RAW (WAR and WAW follow it in
-// abi.h), uninit and same-value writes, and the word exchange that space's shadow needs.
+// History kinds: the record kinds of one memory space (shared or global): RAW (WAR and WAW follow it in
+// abi.h), uninit and same-value writes, and the word exchange that space's history needs.
 struct td_space {
   unsigned int raw, uninit, same;
-  bool concurrent;  // blocks share this shadow: exchange atomically
+  bool concurrent;  // blocks share this history: exchange atomically
 };
 
 static __device__ __forceinline__ unsigned long long td_swap(const td_space& sp, unsigned long long* p,
@@ -166,8 +166,8 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
   bool race = kind & TD_CHECK_RACE, init = kind & TD_CHECK_INIT;
   unsigned long long mine = me.tag | ((unsigned long long)bytes << 11) | (atomic ? TD_TAG_ATOMIC : 0ull) |
                             ((unsigned long long)(site < 0xffffu ? site : 0xffffu) << 16);
-  // Findings are reported after the shadow is up to date: the reports are calls the compiler cannot see
-  // through, so checking first and reporting last lets it issue the shadow loads together and keep the
+  // Findings are reported after the history is up to date: the reports are calls the compiler cannot see
+  // through, so checking first and reporting last lets it issue the history loads together and keep the
   // common path free of branches.
   if (!write && !race) {  // the init check needs only the written bytes
     if (init && (*(volatile unsigned int*)&s.written & bytes) != bytes) td_report_payload(sp.uninit, site, td_race_payload{off, 0, 0, 0, 0});
@@ -181,7 +181,7 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
     unsigned long long w = tags.x, r = tags.y;
     bool raw = td_conflicts(w, words.x, bytes, atomic, me);
     // Broadcast reads (a tile element every thread of the block reads) keep the first reader of the
-    // epoch: enough to find a write that races with one of them, and no shadow store per read.
+    // epoch: enough to find a write that races with one of them, and no history store per read.
     // An atomic reader kept gives way to a plain one, which races with atomic writes where it does not.
     bool kept = TD_TAG_THREAD(r) && !((r ^ me.tag) >> TD_TAG_BLOCK_SHIFT) && words.y == me.aux &&
                 (TD_TAG_BYTES(r) & bytes) == bytes && (atomic || !(r & TD_TAG_ATOMIC));
@@ -234,25 +234,25 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
   }
 }
 
-// Walks the granules of the `size` bytes at `off` of a shadow; bytes, not granules, decide: two threads
+// Walks the granules of the `size` bytes at `off` of a history; bytes, not granules, decide: two threads
 // writing the two halves of one 4-byte word do not race. `p`: the access's first byte in memory; `v`: what
 // a write stores.
 // `base`: subtracted from the reported offsets (the start of the accessed array, so a finding names the
 // array's own element whatever layout the GPU's assembler chose).
-static __device__ __forceinline__ void td_race_range(td_granule* shadow, unsigned long long off, unsigned int size,
+static __device__ __forceinline__ void td_race_range(td_granule* history, unsigned long long off, unsigned int size,
                                                      unsigned int site, unsigned int kind, const td_space& sp,
                                                      const char* p, const td_stored& v, unsigned long long base = 0) {
   td_accessor me = (kind & TD_CHECK_RACE) ? td_me() : td_accessor{};  // who accesses: for the race check only
   unsigned int lead = (unsigned int)off & 3u;
   const volatile unsigned char* granule0 = (const volatile unsigned char*)p - lead;
   if (lead + size <= 4) {  // within one granule, as nearly every access is: no loop
-    td_race_granule(shadow[off / 4], ((1u << size) - 1) << lead, (long long)(off - base), site, kind, me, sp,
+    td_race_granule(history[off / 4], ((1u << size) - 1) << lead, (long long)(off - base), site, kind, me, sp,
                     td_granule_write{(unsigned int)(v.lo << (8 * lead)), v.known, granule0});
     return;
   }
   if (lead == 0 && (size & 3) == 0) {  // whole words (a vector access): every byte of each granule
     for (unsigned int k = 0; k < size / 4; ++k)
-      td_race_granule(shadow[off / 4 + k], 0xfu, (long long)(off + 4 * k - base), site, kind, me, sp,
+      td_race_granule(history[off / 4 + k], 0xfu, (long long)(off + 4 * k - base), site, kind, me, sp,
                       td_granule_write{(unsigned int)((k < 2 ? v.lo : v.hi) >> (32 * (k & 1))), v.known && k < 4,
                                        granule0 + 4 * k});
     return;
@@ -263,7 +263,7 @@ static __device__ __forceinline__ void td_race_range(td_granule* shadow, unsigne
     unsigned int hi = end - g * 4 < 4 ? (unsigned int)(end - g * 4) : 4u;
     unsigned int bytes = (0xfu >> (4 - (hi - lo))) << lo, value = 0;
     for (unsigned int j = lo; j < hi; ++j) value |= td_stored_byte(v, g * 4 + j - off) << (8 * j);
-    td_race_granule(shadow[g], bytes, (long long)(g * 4 + lo - base), site, kind, me, sp,
+    td_race_granule(history[g], bytes, (long long)(g * 4 + lo - base), site, kind, me, sp,
                     td_granule_write{value, v.known && size <= 16, granule0 + (g * 4 - off / 4 * 4)});
   }
 }
@@ -288,8 +288,8 @@ TD_INLINE_ON_CPU __device__ void __td_race_shared(unsigned int site, const char*
     if (off >= limit) return;  // outside the window: the bounds check reports it
     end = end < limit ? end : limit;
   }
-  if (end > td_region_bytes(TD_REGION_SHARED_SHADOW) / sizeof(td_granule) * 4) return;  // beyond the shadow
-  td_race_range((td_granule*)__td_region(TD_REGION_SHARED_SHADOW), off, end - off, site, kind,
+  if (end > td_region_bytes(TD_REGION_SHARED_HISTORY) / sizeof(td_granule) * 4) return;  // beyond the history
+  td_race_range((td_granule*)__td_region(TD_REGION_SHARED_HISTORY), off, end - off, site, kind,
                 td_space{TD_KIND_SHARED_RAW, TD_KIND_SHARED_UNINIT, TD_KIND_SHARED_SAME_VALUE, false}, p,
                 td_stored{value_lo, value_hi, (kind & TD_ACCESS_VALUE) != 0}, base);
 }
@@ -299,13 +299,13 @@ TD_INLINE_ON_CPU __device__ void __td_race_shared(unsigned int site, const char*
 TD_INLINE_ON_CPU __device__ void __td_race_global(unsigned int site, unsigned int arg, const char* p, unsigned int size,
                                  unsigned int kind, unsigned long long value_lo, unsigned long long value_hi) {
   const td_buffer& b = __td_ctl.buffers[arg];
-  td_granule* shadow = (td_granule*)td_buffer_region(TD_REGION_BUFFER_SHADOW, arg);
-  if (!shadow || size == 0) return;
+  td_granule* history = (td_granule*)td_buffer_region(TD_REGION_BUFFER_HISTORY, arg);
+  if (!history || size == 0) return;
   unsigned long long off = (unsigned long long)p - b.base;
   if (off >= b.bytes || b.bytes - off < size) return;
   if (!(b.flags & TD_BUFFER_UNINIT)) kind &= ~TD_CHECK_INIT;
   if (!(kind & TD_CHECKS)) return;  // a read-only buffer that starts initialised: nothing to check
-  td_race_range(shadow, off, size, site, kind,
+  td_race_range(history, off, size, site, kind,
                 td_space{TD_KIND_GLOBAL_RAW, TD_KIND_GLOBAL_UNINIT, TD_KIND_GLOBAL_SAME_VALUE, true}, p,
                 td_stored{value_lo, value_hi, (kind & TD_ACCESS_VALUE) != 0});
 }

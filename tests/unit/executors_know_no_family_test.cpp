@@ -58,7 +58,7 @@ std::set<std::string> familyIdentifiers(const fs::path& checks, const fs::path& 
 TEST(Families, ExecutorsNameNoFamily) {
   fs::path root = fs::path(TD_TESTS_DIR).parent_path();
   std::set<std::string> owned = familyIdentifiers(root / "checks", root / "model" / "regions.h");
-  ASSERT_TRUE(owned.count("TD_REGION_SHARED_SHADOW")) << "the family headers were read";
+  ASSERT_TRUE(owned.count("TD_REGION_SHARED_HISTORY")) << "the family headers were read";
   ASSERT_TRUE(owned.count("__td_race_shared")) << "the family device sources were read";
   ASSERT_TRUE(owned.count("td_granule"));
   std::vector<std::regex> phrases;

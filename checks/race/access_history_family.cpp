@@ -1,4 +1,4 @@
-#include "checks/race/shadow_family.h"
+#include "checks/race/access_history_family.h"
 
 #include "checks/race/access_tracking.h"
 #include "checks/race/race_abi.h"
@@ -8,11 +8,11 @@
 
 namespace td {
 
-Family shadowFamily() {
+Family accessHistoryFamily() {
   Family f;
   f.regions = syncCountRegions();  // the hooks count synchronisation too
-  f.regions.push_back({TD_REGION_SHARED_SHADOW, regionOf(TD_SCOPE_BLOCK, TD_REGION_PREFER_SHARED, 0, sizeof(td_granule))});
-  f.regions.push_back({TD_REGION_BUFFER_SHADOW, regionOf(TD_SCOPE_BUFFER, 0, 0, sizeof(td_granule), 0, 0)});
+  f.regions.push_back({TD_REGION_SHARED_HISTORY, regionOf(TD_SCOPE_BLOCK, TD_REGION_PREFER_SHARED, 0, sizeof(td_granule))});
+  f.regions.push_back({TD_REGION_BUFFER_HISTORY, regionOf(TD_SCOPE_BUFFER, 0, 0, sizeof(td_granule), 0, 0)});
   f.deviceSources = {"checks/race/race_runtime.cu", "checks/sync/sync_runtime.cu"};
   f.instrument = trackAccessesAndSync;
   f.decode = raceFinding;
