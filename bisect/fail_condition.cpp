@@ -19,12 +19,6 @@ const std::vector<std::string>& crashKinds() {
                                              rule::DeviceAssert, rule::DeviceTrap, rule::LaunchRejected};
   return k;
 }
-std::string familyNames() {
-  std::string names;
-  for (const Family& f : families()) names += (names.empty() ? "" : ", ") + f.name;
-  return names;
-}
-
 const std::vector<std::string>& hangKinds() {
   static const std::vector<std::string> k = {rule::KernelHang, rule::Deadlock};
   return k;

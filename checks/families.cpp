@@ -3,6 +3,7 @@
 #include "model/family.h"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 namespace td {
@@ -36,6 +37,14 @@ extern const EmbeddedFile kEmbeddedDeviceFiles[];
 extern const size_t kEmbeddedDeviceFileCount;
 
 const std::vector<Family>& families() { return registry(); }
+
+std::string familyNames() {
+  std::set<std::string> sorted;
+  for (const Family& f : registry()) sorted.insert(f.name);
+  std::string names;
+  for (const std::string& n : sorted) names += (names.empty() ? "" : ", ") + n;
+  return names;
+}
 
 const Family* findFamily(const std::string& name) {
   for (const Family& f : registry())

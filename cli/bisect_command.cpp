@@ -274,10 +274,8 @@ std::function<int()> addBisectCommand(CLI::App& app, std::vector<std::string> ar
                                         "searched from LO to HI (repeatable)")
       ->required()->allow_extra_args(false);
   sub->add_option("--align", args->align, "probe only multiples of N (default 1; an axis's :ALIGN overrides)");
-  std::string familyNames;
-  for (const Family& f : families()) familyNames += f.name + ", ";
-  sub->add_option("--fail-on", args->failOn, "what counts as failing: any (default), crash, hang, limit, " + familyNames +
-                                             "or rule ids, comma-separated");
+  sub->add_option("--fail-on", args->failOn, "what counts as failing: any (default), crash, hang, limit, " +
+                                             familyNames() + " or rule ids, comma-separated");
   sub->add_option("--confirm", args->confirm, "run every probe N times: a failure in any run fails it; flaky probes are named");
   sub->add_flag("--scan-residues", args->scanResidues,
                 "probe 16 consecutive aligned values at the threshold (or the lowest value) and report a period "

@@ -257,9 +257,7 @@ void addCheckOptions(CLI::App* sub, const std::shared_ptr<CheckArgs>& args) {
   sub->add_option("--param", args->params, "override a parameter: NAME=VALUE (repeatable)")->allow_extra_args(false);
   sub->add_option("--target", args->req.target, fmt::format("target profile (default {}; see `tile-doctor targets`)",
                                                             kDefaultTarget));
-  std::string families;
-  for (const std::string& f : CheckSet::known()) families += (families.empty() ? "" : ", ") + f;
-  sub->add_option("--checks", args->req.checks, "check families, comma-separated: " + families + ", or all (default all)")
+  sub->add_option("--checks", args->req.checks, "check families, comma-separated: " + familyNames() + ", or all (default all)")
       ->check([](const std::string& v) -> std::string {
         // No family would run no check and still say "no findings": the silence a CI gate must not give.
         if (v.find_first_not_of(", ") == std::string::npos)

@@ -41,9 +41,4 @@ llvm::FunctionCallee hookFunction(llvm::Module& m, Hook h) {
   return m.getOrInsertFunction(hookSymbol(h), hookType(m.getContext(), h));
 }
 
-bool isHook(const llvm::Function& f, Hook h) {
-  llvm::StringRef name = f.getName();
-  return name.consume_front(kOwnPrefix.data()) && name == hookInfo(h).name;
-}
-
 }  // namespace td

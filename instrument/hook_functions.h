@@ -11,9 +11,7 @@ namespace td {
 llvm::FunctionType* hookType(llvm::LLVMContext& ctx, Hook h);
 // The hook's function in `m`, declared with its catalogue type if absent.
 llvm::FunctionCallee hookFunction(llvm::Module& m, Hook h);
-// Whether `f` is that hook (by symbol).
-bool isHook(const llvm::Function& f, Hook h);
 // Whether a function or global is tile-doctor's own (a hook, a primitive, a table), not the user's.
-inline bool isOwn(const llvm::GlobalValue& g) { return isOwnSymbol(std::string_view(g.getName().data(), g.getName().size())); }
+inline bool isOwn(const llvm::GlobalValue& g) { return isOwnSymbol(g.getName()); }
 
 }  // namespace td

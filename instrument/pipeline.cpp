@@ -56,11 +56,8 @@ CheckSet CheckSet::parse(const std::string& list, const FamilySettings& settings
         if (f.byDefault) c.families.insert(f.name);
       continue;
     }
-    if (!known().count(item)) {
-      std::string names;
-      for (auto& k : known()) names += (names.empty() ? "" : ", ") + k;
-      throw InputError("--checks", 0, fmt::format("unknown check family '{}' (implemented: {}, or all)", item, names));
-    }
+    if (!findFamily(item))
+      throw InputError("--checks", 0, fmt::format("unknown check family '{}' (implemented: {}, or all)", item, familyNames()));
     c.families.insert(item);
   }
   for (const auto& [name, value] : settings) {

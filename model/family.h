@@ -108,6 +108,8 @@ struct Family {
 // the pointers before bounds redirects skipped accesses), lay out regions and include device sources.
 const std::vector<Family>& families();
 const Family* findFamily(const std::string& name);
+// The registered families' names, sorted and joined with ", " (for help texts and error messages).
+std::string familyNames();
 const Family* familyOfRecordKind(unsigned kind);  // nullptr: none claims it
 // For tests: adds a family (its name must be new, its region ids free or declared alike) and takes it
 // away again. Not thread-safe; call while no check runs.

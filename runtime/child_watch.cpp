@@ -1,5 +1,6 @@
 #include "runtime/child_watch.h"
 
+#include <cerrno>
 #include <csignal>
 #include <sys/wait.h>
 #include <thread>
@@ -14,7 +15,8 @@ ChildEnd watchChild(pid_t pid, std::chrono::microseconds tick, const std::functi
     if (waitpid(pid, &end.status, WNOHANG) == pid) break;
     if (giveUp()) {
       kill(pid, SIGKILL);
-      waitpid(pid, &end.status, 0);
+      while (waitpid(pid, &end.status, 0) < 0 && errno == EINTR) {  // a signal to the tool must not lose the status
+      }
       end.killed = true;
       break;
     }

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstring>
 #include <fmt/format.h>
 #include <functional>
@@ -34,7 +33,6 @@
 namespace td::cuda {
 
 namespace {
-
 
 struct KernelError : std::runtime_error {
   KernelError(std::string name, const std::string& what, bool rejected = false)
@@ -260,16 +258,16 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
 
   auto start = std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point launched{};
+  // timed launches follow the checked one: they get their own time on top
+  double allowed = opts.timeoutSeconds + (opts.timed() ? opts.timingSeconds + opts.timeoutSeconds : 0);
+  bool hangRegions = std::any_of(readbacks.begin(), readbacks.end(), [](const ReadbackSlot& r) { return r.onHang; });
   ChildEnd end = watchChild(pid, std::chrono::milliseconds(1), [&] {
     auto now = std::chrono::steady_clock::now();
     if (launched == std::chrono::steady_clock::time_point{} && st->state.load() >= kLaunched) launched = now;
-    // timed launches follow the checked one: they get their own time on top
-    double allowed = opts.timeoutSeconds + (opts.timed() ? opts.timingSeconds + opts.timeoutSeconds : 0);
     bool hung = launched != std::chrono::steady_clock::time_point{} &&
                 std::chrono::duration<double>(now - launched).count() > allowed;
     bool stuckInSetup = std::chrono::duration<double>(now - start).count() > opts.timeoutSeconds + 120;
     if (!hung && !stuckInSetup) return false;
-    bool hangRegions = std::any_of(readbacks.begin(), readbacks.end(), [](const ReadbackSlot& r) { return r.onHang; });
     if (hung && hangRegions) {  // who waits where: the child copies the hang-report regions out first
       st->hangCopy.store(1);
       for (int i = 0; i < 3000 && st->hangCopy.load() == 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
