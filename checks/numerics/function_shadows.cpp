@@ -99,6 +99,28 @@ llvm::Value* FunctionShadows::pairwise(std::vector<llvm::Value*> v, const std::f
   return v[0];
 }
 
+llvm::Value* FunctionShadows::reduceLanes(llvm::IRBuilderBase& b, const std::vector<llvm::Value*>& v,
+                                          const std::function<llvm::Value*(llvm::Value*, llvm::Value*)>& op) {
+  std::vector<std::pair<llvm::Type*, std::vector<llvm::Value*>>> byType;  // in the order met
+  for (llvm::Value* x : v) {
+    auto it = std::find_if(byType.begin(), byType.end(), [&](const auto& g) { return g.first == x->getType(); });
+    if (it == byType.end()) it = byType.insert(byType.end(), {x->getType(), {}});
+    it->second.push_back(x);
+  }
+  std::vector<llvm::Value*> scalars;
+  for (auto& [type, same] : byType) {
+    llvm::Value* x = pairwise(same, op);
+    for (unsigned n = type->isVectorTy() ? llvm::cast<llvm::FixedVectorType>(type)->getNumElements() : 1; n > 1; n /= 2) {
+      if (n % 2) scalars.push_back(b.CreateExtractElement(x, b.getInt32(n - 1)));  // an odd lane out
+      llvm::SmallVector<int, 16> lo, hi;
+      for (unsigned k = 0; k < n / 2; ++k) lo.push_back(static_cast<int>(k)), hi.push_back(static_cast<int>(n / 2 + k));
+      x = op(b.CreateShuffleVector(x, lo), b.CreateShuffleVector(x, hi));
+    }
+    scalars.push_back(x->getType()->isVectorTy() ? b.CreateExtractElement(x, b.getInt32(0)) : x);
+  }
+  return pairwise(scalars, op);
+}
+
 void FunctionShadows::visit(llvm::Instruction& i) {
   if (auto* bin = llvm::dyn_cast<llvm::BinaryOperator>(&i); bin && wideOf(i.getType())) {
     llvm::IRBuilder<> b(ctx_);
@@ -229,12 +251,12 @@ void FunctionShadows::emitBirthTest(const std::vector<const Birth*>& tested, con
   setHookLocation(b, tested[0]->at);
   std::vector<llvm::Value*> terms;
   for (const Birth* x : tested) {
-    llvm::Value* v = x->value;
-    auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(v->getType());
-    for (unsigned k = 0, n = vec ? vec->getNumElements() : 1; k < n; ++k)
-      terms.push_back(convert(b, vec ? b.CreateExtractElement(v, b.getInt32(k)) : v, b.getFloatTy()));
+    auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(x->value->getType());
+    terms.push_back(convert(b, x->value, vec ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(b.getFloatTy(), vec->getNumElements()))
+                                             : b.getFloatTy()));
   }
-  llvm::Value* sum = pairwise(terms, [&](llvm::Value* x, llvm::Value* y) { return b.CreateFAdd(x, y); });
+  // Non-finite if any term is (a finite sum that overflows only takes the cold path, which looks again).
+  llvm::Value* sum = reduceLanes(b, terms, [&](llvm::Value* x, llvm::Value* y) { return b.CreateFAdd(x, y); });
   llvm::Value* bad = nonFinite(b, sum);
   llvm::MDNode* cold = llvm::MDBuilder(ctx_).createBranchWeights(1, 1u << 20);
   llvm::Instruction* then = llvm::SplitBlockAndInsertIfThen(bad, b.GetInsertPoint(), false, cold);

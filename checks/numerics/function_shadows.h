@@ -71,6 +71,13 @@ class FunctionShadows {
 
   // `v` combined pairwise with `op` (a tree: a short chain of dependent operations); v is not empty.
   static llvm::Value* pairwise(std::vector<llvm::Value*> v, const std::function<llvm::Value*(llvm::Value*, llvm::Value*)>& op);
+  // Every lane of `v` (scalars and vectors) combined into one scalar with `op`, which takes scalars and
+  // vectors alike: values of one vector type first lane by lane, then each vector halved onto itself, then
+  // the scalars pairwise. On the CPU that is a few vector instructions where a lane-by-lane tree was 2n scalar
+  // ones (issue 34: the GEMM's non-finite test and accumulator check were 45% of numerics' cost); the GPU's
+  // back end splits the vectors into the same tree as before.
+  static llvm::Value* reduceLanes(llvm::IRBuilderBase& b, const std::vector<llvm::Value*>& v,
+                                  const std::function<llvm::Value*(llvm::Value*, llvm::Value*)>& op);
 
   void visit(llvm::Instruction& i);
 

@@ -199,13 +199,11 @@ void FunctionShadows::watchAccumulation(const std::vector<Accumulation>& group) 
     llvm::Value* sh = convert(b, x.shadow, wide);
     llvm::Value* err = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, b.CreateFSub(convert(b, value, wide), sh));
     llvm::Value* mag = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, sh);
-    for (unsigned k = 0, n = vec ? vec->getNumElements() : 1; k < n; ++k) {
-      errs.push_back(vec ? b.CreateExtractElement(err, b.getInt32(k)) : err);
-      mags.push_back(vec ? b.CreateExtractElement(mag, b.getInt32(k)) : mag);
-    }
+    errs.push_back(err);
+    mags.push_back(mag);
   }
   auto largestOf = [&](const std::vector<llvm::Value*>& v) {
-    return pairwise(v, [&](llvm::Value* x, llvm::Value* y) { return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, y); });
+    return reduceLanes(b, v, [&](llvm::Value* x, llvm::Value* y) { return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, y); });
   };
   llvm::Value* scale = b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, b.CreateLoad(scalar, largest), largestOf(mags));
   b.CreateStore(scale, largest);
