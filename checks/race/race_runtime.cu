@@ -118,28 +118,6 @@ static __device__ __forceinline__ bool td_same_value(const td_granule& s, unsign
          ((now & TD_VALUE_WRITER_MASK) != td_value_writer(me) && td_word_holds(now, bytes, g)) || inMemory;
 }
 
-// Updates a granule's value word for a write by `me` (a tag); returns the word before. A whole-granule
-// write (nearly all) replaces the word; a narrower one merges it in.
-static __device__ __forceinline__ unsigned long long td_record_value(td_granule& s, unsigned int bytes,
-                                                                     const td_granule_write& g, unsigned long long me) {
-  unsigned long long* word = (unsigned long long*)&s.written;
-  unsigned long long mine = (unsigned long long)bytes | td_value_writer(me) |
-                            (g.known ? ((unsigned long long)bytes << 4) | ((unsigned long long)g.value << 32) : 0ull);
-  if (bytes == 0xfu) {
-    // An exchange, not a load and a store: with a plain store two unordered writers could both read the word
-    // before either replaced it, and neither would know the other's value (on the H200 every same-value
-    // store of a layernorm's mean was then a race). A plain store was measured no cheaper (docs/performance.md).
-    return __atomic_exchange_n(word, mine, __ATOMIC_RELAXED);
-  }
-  unsigned long long value = (unsigned long long)td_byte_mask(bytes) << 32;  // the value bits of these bytes
-  unsigned long long before = *(volatile unsigned long long*)word, after;
-  do {
-    after = ((before | bytes) & ~((unsigned long long)bytes << 4) & ~TD_VALUE_WRITER_MASK) | td_value_writer(me);
-    after = g.known ? ((after | (mine & 0xffull)) & ~value) | (mine & value) : after & ~value;
-  } while (!__atomic_compare_exchange_n(word, &before, after, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-  return before;
-}
-
 // History kinds: the record kinds of one memory space (shared or global): RAW (WAR and WAW follow it in
 // abi.h), uninit and same-value writes, and the word exchange that space's history needs.
 struct td_space {
@@ -150,6 +128,40 @@ struct td_space {
 static __device__ __forceinline__ unsigned long long td_swap(const td_space& sp, unsigned long long* p,
                                                              unsigned long long v) {
   return sp.concurrent ? __atomic_exchange_n(p, v, __ATOMIC_RELAXED) : __td_block_local_swap(p, v);
+}
+
+// Replaces *p by v where it holds `expected` (true), else loads it into `expected` (false).
+static __device__ __forceinline__ bool td_compare_exchange(const td_space& sp, unsigned long long* p, unsigned long long& expected,
+                                                           unsigned long long v) {
+  if (sp.concurrent) return __atomic_compare_exchange_n(p, &expected, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  unsigned long long old = __td_block_local_cas(p, expected, v);
+  bool done = old == expected;
+  expected = old;
+  return done;
+}
+
+// Updates a granule's value word for a write by `me` (a tag); returns the word before. A whole-granule
+// write (nearly all) replaces the word; a narrower one merges it in.
+static __device__ __forceinline__ unsigned long long td_record_value(td_granule& s, unsigned int bytes,
+                                                                     const td_granule_write& g, unsigned long long me,
+                                                                     const td_space& sp) {
+  unsigned long long* word = (unsigned long long*)&s.written;
+  unsigned long long mine = (unsigned long long)bytes | td_value_writer(me) |
+                            (g.known ? ((unsigned long long)bytes << 4) | ((unsigned long long)g.value << 32) : 0ull);
+  if (bytes == 0xfu) {
+    // An exchange, not a load and a store: with a plain store two unordered writers could both read the word
+    // before either replaced it, and neither would know the other's value (on the H200 every same-value
+    // store of a layernorm's mean was then a race). A plain store was measured no cheaper (docs/performance.md).
+    // The CPU runs a block on one OS thread: a shared history's word needs no atomic there.
+    return td_swap(sp, word, mine);
+  }
+  unsigned long long value = (unsigned long long)td_byte_mask(bytes) << 32;  // the value bits of these bytes
+  unsigned long long before = *(volatile unsigned long long*)word, after;
+  do {
+    after = ((before | bytes) & ~((unsigned long long)bytes << 4) & ~TD_VALUE_WRITER_MASK) | td_value_writer(me);
+    after = g.known ? ((after | (mine & 0xffull)) & ~value) | (mine & value) : after & ~value;
+  } while (!td_compare_exchange(sp, word, before, after));
+  return before;
 }
 
 typedef unsigned long long td_u64x2 __attribute__((ext_vector_type(2)));
@@ -202,7 +214,7 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
     }
     return;
   }
-  unsigned long long before = td_record_value(s, bytes, g, me.tag);
+  unsigned long long before = td_record_value(s, bytes, g, me.tag, sp);
   if (atomic) {
     // An atomic after this thread's own plain write of the granule, nothing between: the plain write stays
     // the one kept, as it races with more (another thread's atomic: `if (tid == 0) n = 0;` with no barrier

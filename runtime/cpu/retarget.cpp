@@ -203,11 +203,16 @@ class Lowering {
       repl = within(b, arg(0), arg(1), low, b.CreateSub(b.CreatePtrToInt(high, i64_), b.CreatePtrToInt(low, i64_)));
     } else if (isPrimitive && primitive == Hook::region) {
       repl = regionPointer(b, f, arg(0));
-    } else if (isPrimitive && (primitive == Hook::block_local_swap || primitive == Hook::block_local_or)) {
+    } else if (isPrimitive && (primitive == Hook::block_local_swap || primitive == Hook::block_local_or ||
+                               primitive == Hook::block_local_cas)) {
       // One OS thread runs the block: memory only its threads use needs no atomics.
-      llvm::Value* old = b.CreateLoad(arg(1)->getType(), arg(0));
-      b.CreateStore(primitive == Hook::block_local_swap ? arg(1) : b.CreateOr(old, arg(1)), arg(0));
-      if (primitive == Hook::block_local_swap) repl = old;
+      llvm::Value* v = arg(primitive == Hook::block_local_cas ? 2 : 1);
+      llvm::Value* old = b.CreateLoad(v->getType(), arg(0));
+      b.CreateStore(primitive == Hook::block_local_swap ? v
+                    : primitive == Hook::block_local_or ? b.CreateOr(old, v)
+                                                        : b.CreateSelect(b.CreateICmpEQ(old, arg(1)), v, old),
+                    arg(0));
+      if (primitive != Hook::block_local_or) repl = old;
     } else if (isPrimitive && primitive == Hook::mark_site) {
       b.CreateStore(arg(0), b.CreateConstGEP1_32(i32_, threadCtx(f), kLastSite));
     } else if (isPrimitive && primitive == Hook::block_start) {

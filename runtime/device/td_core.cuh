@@ -24,6 +24,7 @@ __device__ void* __td_region(unsigned int id);
 // GPU), plain where one OS thread runs the block (the CPU).
 __device__ unsigned long long __td_block_local_swap(unsigned long long* p, unsigned long long v);
 __device__ void __td_block_local_or(unsigned int* p, unsigned int v);
+__device__ unsigned long long __td_block_local_cas(unsigned long long* p, unsigned long long expected, unsigned long long v);
 
 }  // extern "C"
 
