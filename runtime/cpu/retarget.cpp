@@ -69,6 +69,8 @@ class Lowering {
     llvm::Value* p = b.CreateConstGEP1_32(i32_, threadCtx(f), field);
     llvm::LoadInst* v = b.CreateLoad(i32_, p);
     v->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(ctx_, {}));
+    // Never undefined: so a freeze of it (loop unswitching adds them) keeps its range.
+    v->setMetadata(llvm::LLVMContext::MD_noundef, llvm::MDNode::get(ctx_, {}));
     uint32_t limit = 0;
     if (field >= kTidX && field < kTidX + 3) limit = launch_.block[field - kTidX];
     else if (field >= kCtaidX && field < kCtaidX + 3) limit = launch_.grid[field - kCtaidX];
