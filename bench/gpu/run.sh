@@ -6,7 +6,9 @@
 # containment, through the bench-only TILE_DOCTOR_BENCH_UNCONTAINED=1), with containment alone (--checks
 # launch), with bounds checks, and with every family with and without containment (bounds, race, init,
 # sync, numerics: median over ITERS launches, each from a zeroed race shadow).
-# Usage: bench/gpu/run.sh [TILE_DOCTOR_BINARY] [ITERS]
+# Usage: [SANITIZER=0] [CONFIGS="A;B;..."] bench/gpu/run.sh [TILE_DOCTOR_BINARY] [ITERS]
+# SANITIZER=0 leaves out compute-sanitizer (minutes of racecheck); CONFIGS lists tile-doctor's --checks
+# values, "X uncontained" for the same without containment (default below; issue 34 adds each family alone).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-build/tile-doctor}
@@ -23,12 +25,14 @@ side_by_side() {
   local label=$1 prog=$2 bundle=$3 params=$4
   native=$($prog $iters | ms)
   printf "%-14s %-34s %12s %10s\n" "$label" "nvcc native" "$native" "1.0x"
-  for tool in memcheck racecheck synccheck initcheck; do
+  for tool in $([ "${SANITIZER:-1}" = 0 ] || echo memcheck racecheck synccheck initcheck); do
     it=$iters; [ $tool = racecheck ] && it=2
     t=$(compute-sanitizer --tool $tool $prog $it 2>/dev/null | ms)
     printf "%-14s %-34s %12s %10s\n" "$label" "compute-sanitizer $tool" "$t" "$(ratio $t $native)"
   done
-  for config in "launch uncontained" launch bounds,launch all "all uncontained"; do
+  local configs
+  IFS=';' read -r -a configs <<< "${CONFIGS:-launch uncontained;launch;bounds,launch;all;all uncontained}"
+  for config in "${configs[@]}"; do
     local checks=${config% uncontained} env=()
     [ "$checks" != "$config" ] && env=(TILE_DOCTOR_BENCH_UNCONTAINED=1)
     t=$(env "${env[@]}" $bin check $bundle --executor cuda --checks $checks --timing-launches $iters --format json $params | td_ms)
