@@ -68,7 +68,7 @@ WrapperCheckRequest wrapperRequest(const CheckArgs& args) {
 // One input's runs. `outputs` keeps a bundle's result for --save-outputs, written after the report.
 RunSet runInput(CheckArgs& args, const std::string& input, std::optional<CheckResult>* outputs) {
   args.req.bundlePath = input;
-  if (isScript(input)) return checkScriptRuns(scriptRequest(args));
+  if (isScript(input) || !args.channel.empty()) return checkScriptRuns(scriptRequest(args));
   if (isWrapperSource(input)) return checkWrapperRuns(wrapperRequest(args));
   if (!args.scriptArgs.empty())
     throw InputError(input, 0, "arguments after the bundle are for TileLang scripts (kernel.py) only");
@@ -119,9 +119,12 @@ std::string commandLine(int argc, char** argv) {
   return s;
 }
 
+}  // namespace
+
 int checkInputs(CheckArgs& args, const std::string& command) {
   auto started = std::chrono::steady_clock::now();
-  std::vector<std::string> inputs = expandInputs(args.inputs);
+  // A served channel's "input" is the Python process's script name, not a file to look for.
+  std::vector<std::string> inputs = args.channel.empty() ? expandInputs(args.inputs) : args.inputs;
   CiOutcome ci;
   if (!args.shard.empty()) {
     inputs = shardOf(inputs, args.shard, &ci.shardSkipped);
@@ -182,6 +185,8 @@ int checkInputs(CheckArgs& args, const std::string& command) {
   if (outputs) saveOutputs(*outputs, args.saveOutputs);
   return code;
 }
+
+namespace {
 
 // Set once a run's report is written: a later stop (the history, --save-outputs) is said on stderr and in
 // the exit code, and never replaces the report with a stop object.

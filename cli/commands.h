@@ -15,6 +15,7 @@ std::function<int()> addInstrumentCommand(CLI::App& app);
 std::function<int()> addDiffCommand(CLI::App& app);
 std::function<int()> addHistoryCommand(CLI::App& app);
 std::function<int()> addProfileCommand(CLI::App& app);
+std::function<int()> addServeCommand(CLI::App& app, int argc, char** argv);  // tile_doctor.checking's end
 // bisect-shape passes check options on to its probes as the user wrote them: it needs the command line.
 std::function<int()> addBisectCommand(CLI::App& app, std::vector<std::string> argv);
 

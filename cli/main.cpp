@@ -44,6 +44,7 @@ static int run(int argc, char** argv) {
   std::function<int()> diff = td::cli::addDiffCommand(app);
   std::function<int()> history = td::cli::addHistoryCommand(app);
   std::function<int()> profile = td::cli::addProfileCommand(app);
+  std::function<int()> serve = td::cli::addServeCommand(app, argc, argv);
   std::function<int()> bisect = td::cli::addBisectCommand(app, std::vector<std::string>(argv, argv + argc));
   // The script's arguments, after the first "--", go to the script as they are (cli/script_check.h).
   int cliArgc = argc;
@@ -72,6 +73,7 @@ static int run(int argc, char** argv) {
     if (app.got_subcommand("diff")) return diff();
     if (app.got_subcommand("history")) return history();
     if (app.got_subcommand("profile")) return profile();
+    if (app.got_subcommand("serve")) return serve();
     if (app.got_subcommand("bisect-shape")) return bisect();
   } catch (...) {
     td::cli::Stop stop = td::cli::stopOfCurrentException("");

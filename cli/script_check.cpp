@@ -20,6 +20,7 @@ ScriptCheckRequest scriptRequest(const CheckArgs& args) {
   req.launches = args.launches;
   req.autotune = args.autotune;
   req.stdoutToStderr = args.reportOwnsStdout();
+  req.channel = args.channel;
   return req;
 }
 

@@ -30,7 +30,13 @@ struct CheckArgs {
   // check's own (cli/check_command.cpp): its inputs and the CI options over all of them
   std::vector<std::string> inputs;
   std::string suppressions, baseline, db, shard;
+  // serve's (cli/serve_command.cpp): a Python process already running talks on these descriptors, READ,WRITE
+  std::string channel;
 };
+
+// check's work over its inputs: runs each, applies suppressions and baseline, records --db, writes the
+// report; returns the exit code. `command` is the command line the history records.
+int checkInputs(CheckArgs& args, const std::string& command);
 
 bool isScript(const std::string& path);  // a .py file
 

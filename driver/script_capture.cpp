@@ -8,6 +8,7 @@
 #include <regex>
 #include <csignal>
 #include <cstdio>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -135,6 +136,27 @@ int runCaptureModule(const CaptureRequest& req, const std::string& dir, const La
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
+// Serves a Python process that started this one (`tile-doctor serve`) on the descriptors it handed over.
+int serveRunningProcess(const std::string& channel, const LaunchHandler& onLaunch) {
+  int readFd = -1, writeFd = -1;
+  if (std::sscanf(channel.c_str(), "%d,%d", &readFd, &writeFd) != 2 || readFd < 0 || writeFd < 0 ||
+      fcntl(readFd, F_GETFD) < 0 || fcntl(writeFd, F_GETFD) < 0)
+    throw InputError("--channel", 0, fmt::format("'{}' is not READ,WRITE: two descriptors this process holds", channel));
+  struct sigaction ignore {}, old {};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGPIPE, &ignore, &old);  // the process may go while an answer is on its way
+  try {
+    serveChannel(readFd, writeFd, onLaunch);
+  } catch (...) {
+    sigaction(SIGPIPE, &old, nullptr);
+    close(writeFd);
+    throw;
+  }
+  sigaction(SIGPIPE, &old, nullptr);
+  close(writeFd);
+  return 0;
+}
+
 // "path/kernel.py:31" -> 31, else 0.
 int lineOf(const std::string& where) {
   std::smatch m;
@@ -145,7 +167,9 @@ int lineOf(const std::string& where) {
 }  // namespace
 
 CaptureResult captureScript(const CaptureRequest& req, const LaunchHandler& onLaunch) {
-  if (!fs::exists(req.script)) throw InputError(req.script, 0, "no such script");
+  bool served = !req.channel.empty();
+  if (!served && !fs::exists(req.script)) throw InputError(req.script, 0, "no such script");
+  if (served && req.keepDir.empty()) throw InputError("--capture-dir", 0, "serve needs the Python process's folder");
   CaptureResult res;
   res.temporary = req.keepDir.empty();
   res.dir = res.temporary ? makeTempDir() : req.keepDir;
@@ -155,7 +179,7 @@ CaptureResult captureScript(const CaptureRequest& req, const LaunchHandler& onLa
     if (ec) throw InputError(res.dir, 0, "cannot create the --keep folder: " + ec.message());
   }
   addIncludeRoot(res.dir);  // the bundles the capture writes there name sources beside them (frontend/read_roots.h)
-  int rc = runCaptureModule(req, res.dir, onLaunch);
+  int rc = served ? serveRunningProcess(req.channel, onLaunch) : runCaptureModule(req, res.dir, onLaunch);
   std::ifstream in(fs::path(res.dir) / "capture.json");
   if (!in) {
     if (rc == 127)

@@ -26,6 +26,9 @@ struct CaptureRequest {
   std::optional<uint64_t> seed; // seed the script's random generators first (diff's two runs see the same inputs)
   bool memoryTimeline = false;  // record the script's tensor allocations (profile; memory_timeline.py)
   std::string memoryVizPath;    // with memoryTimeline: also write it as a snapshot memory_viz opens (absolute)
+  // "READ,WRITE": no script is started; a Python process already running (tile_doctor.checking, the pytest
+  // plugin) sends its launches on these descriptors and writes capture.json into keepDir before it closes them.
+  std::string channel;
 };
 
 struct CapturedKernel {

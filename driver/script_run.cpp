@@ -162,14 +162,15 @@ class ScriptChecker {
   std::vector<Run> items_;
 };
 
-nlohmann::json profileJson(const std::string& target) {
+}  // namespace
+
+nlohmann::json captureProfileJson(const std::string& target) {
   Profile p = loadProfile(target.empty() ? kDefaultTarget : target);
   return {{"name", p.name}, {"sm_count", p.smCount}, {"memory_bytes", p.memoryBytes}, {"warp_size", p.warpSize},
           {"threads_per_sm", p.threadsPerSm}, {"shared_per_block", p.sharedPerBlock}, {"shared_per_sm", p.sharedPerSm},
           {"registers_per_sm", p.registersPerSm}};
 }
 
-}  // namespace
 
 RunSet checkScriptRuns(const ScriptCheckRequest& r) {
   CaptureRequest creq;
@@ -179,12 +180,13 @@ RunSet checkScriptRuns(const ScriptCheckRequest& r) {
   creq.lowering = r.lowering;
   creq.params = r.check.params;
   creq.keepDir = r.keep;
-  creq.profile = profileJson(r.check.target);
+  creq.profile = captureProfileJson(r.check.target);
   creq.autotune = r.autotune;
   creq.stdoutToStderr = r.stdoutToStderr;
   creq.seed = r.seedScript;
   creq.memoryTimeline = r.memoryTimeline;
   creq.memoryVizPath = r.memoryVizPath;
+  creq.channel = r.channel;
   ScriptChecker checker(r);
   TempDirGuard guard;
   CaptureResult cap = captureScript(creq, [&](const nlohmann::json& m) { return checker.onLaunch(m); });

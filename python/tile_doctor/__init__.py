@@ -3,10 +3,15 @@
     import tile_doctor
     tile_doctor.find_executable()               # where the tile-doctor executable is
     tile_doctor.run(["check", "kernel.py"])      # runs it; returns its exit code
+    with tile_doctor.checking(checks="all") as run:   # every TileLang launch in the block checked
+        ...
+    run.raise_for_findings()
 
 `python -m tile_doctor ARGS` is `tile-doctor ARGS`.
 """
 
 from tile_doctor._executable import ExecutableNotFound, find_executable, run
+from tile_doctor.inprocess import CheckingFailed, Finding, FindingsError, Place, Run, checking
 
-__all__ = ["ExecutableNotFound", "find_executable", "run"]
+__all__ = ["CheckingFailed", "ExecutableNotFound", "Finding", "FindingsError", "Place", "Run", "checking",
+           "find_executable", "run"]

@@ -27,7 +27,26 @@ def _open():
 
 
 def available() -> bool:
-    return bool(os.environ.get("TILE_DOCTOR_CHANNEL"))
+    return _files is not None or bool(os.environ.get("TILE_DOCTOR_CHANNEL"))
+
+
+def use(reader, writer) -> None:
+    """Talks on these open files from now on (tile_doctor.checking: a `tile-doctor serve` this process
+    started), in place of $TILE_DOCTOR_CHANNEL's descriptors."""
+    global _files
+    _files = (reader, writer)
+
+
+def close() -> None:
+    """Closes the channel: tile-doctor at the other end sees its end and writes the report."""
+    global _files
+    if _files is not None:
+        for f in _files:
+            try:
+                f.close()
+            except OSError:
+                pass
+    _files = None
 
 
 def _log(message: dict) -> None:

@@ -1,0 +1,275 @@
+"""Checking inside a running Python process: every TileLang kernel compiled and launched inside
+
+    with tile_doctor.checking(target="nvidia-h200", checks="all") as run:
+        kernel = tilelang.compile(program, out_idx=[1])
+        kernel(a)
+    run.raise_for_findings()
+
+is checked by a `tile-doctor serve` this process starts (docs/guide-python.md): the capture package's hooks
+(python/tile_doctor_capture) are installed for the block and taken out after it, and its launches travel
+on two pipes as they do under `tile-doctor check kernel.py` (docs/capture-channel.md). The report is read
+when the block ends: `run.findings`, `run.report`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import traceback
+from typing import Iterator, Optional, Sequence
+
+from tile_doctor._executable import find_executable
+
+
+@dataclasses.dataclass
+class Place:
+    """A source place: the kernel's file and line, and the TileLang line that generated it."""
+    file: str = ""
+    line: int = 0
+    column: int = 0
+    function: str = ""
+    python: str = ""
+
+    def __str__(self) -> str:
+        text = f"{self.file}:{self.line}" + (f":{self.column}" if self.column else "")
+        return text + (f" (from {self.python})" if self.python else "")
+
+
+@dataclasses.dataclass
+class Finding:
+    """One finding of the report (docs/report-format.md): `kind` is also its rule's name (`tile-doctor rules`)."""
+    kind: str
+    severity: str
+    family: str
+    message: str
+    fatal: bool
+    count: int
+    place: Optional[Place]
+    called_at: str  # the script line of the launch it came from ("" for a kernel never launched)
+    buffer: str
+    raw: dict  # the report's own object, every field
+
+    @property
+    def rule(self) -> str:
+        return self.kind
+
+    @property
+    def python_lines(self) -> list[str]:
+        """The TileLang line that generated the place, then the line of the launch."""
+        return [x for x in (self.place.python if self.place else "", self.called_at) if x]
+
+    def __str__(self) -> str:
+        where = f" at {self.place}" if self.place else ""
+        launched = f", launched at {self.called_at}" if self.called_at else ""
+        return f"{self.severity} {self.kind}{where}{launched}: {self.message}"
+
+
+class FindingsError(AssertionError):
+    """raise_for_findings: the checks found something (an AssertionError, so test runners show it as a failure)."""
+
+    def __init__(self, findings: Sequence[Finding]):
+        self.findings = list(findings)
+        lines = [f"tile-doctor found {len(self.findings)} problem{'s' if len(self.findings) != 1 else ''}:"]
+        lines += [f"  {f}" for f in self.findings]
+        super().__init__("\n".join(lines))
+
+
+class CheckingFailed(RuntimeError):
+    """tile-doctor could not check the block's launches (its exit code and message): no report to read."""
+
+
+class Run:
+    """What one `checking` block found; filled in when the block ends."""
+
+    def __init__(self):
+        self.findings: list[Finding] = []
+        self.report: Optional[dict] = None
+        self.exit_code: Optional[int] = None
+        self.launches = 0  # launches the block made
+
+    def raise_for_findings(self, severity: Sequence[str] = ("error",)) -> None:
+        """Raises FindingsError when a finding of one of these severities was reported."""
+        bad = [f for f in self.findings if f.severity in severity]
+        if bad:
+            raise FindingsError(bad)
+
+
+def _caller_file(depth: int) -> str:
+    frame = sys._getframe(depth)
+    name = frame.f_code.co_filename
+    return os.path.abspath(name) if os.path.exists(name) else "python"
+
+
+_severities: dict[str, tuple[str, str]] = {}
+
+
+def _rules(exe: str) -> dict[str, tuple[str, str]]:
+    """kind -> (severity, family), from `tile-doctor rules --format json`, once per process."""
+    if not _severities:
+        listing = json.loads(subprocess.run([exe, "rules", "--format", "json"], check=True, capture_output=True,
+                                            text=True).stdout)
+        for r in listing["rules"]:
+            _severities[r["id"] if "id" in r else r["kind"]] = (r.get("severity", "error"), r.get("family", ""))
+    return _severities
+
+
+def _profile(exe: str, target: Optional[str]) -> dict:
+    listing = json.loads(subprocess.run([exe, "targets", "--format", "json"], check=True, capture_output=True,
+                                        text=True).stdout)
+    name = target or listing["default"]
+    if name not in listing["targets"]:
+        raise ValueError(f"no target profile {name!r}: one of {', '.join(sorted(listing['targets']))}")
+    return listing["targets"][name]
+
+
+class _Patches:
+    """The attributes the capture's hooks replace, kept to be put back when the block ends."""
+    _NAMES = [("tilelang", "compile"), ("tilelang.jit", "compile"), ("tilelang.jit.kernel.JITKernel", "__new__"),
+              ("tilelang.profiler", "do_bench"), ("tilelang.profiler.Profiler", "do_bench"),
+              ("tilelang.profiler.bench", "do_bench"), ("tilelang.autotuner.tuner.AutoTuner", "run")]
+
+    def __init__(self):
+        self.saved = []
+        for path, attr in self._NAMES:
+            owner = self._resolve(path)
+            if owner is not None:
+                self.saved.append((owner, attr, owner.__dict__.get(attr, _MISSING) if isinstance(owner, type)
+                                   else getattr(owner, attr, _MISSING)))
+
+    @staticmethod
+    def _resolve(path: str):
+        parts = path.split(".")
+        for cut in range(len(parts), 0, -1):
+            module = sys.modules.get(".".join(parts[:cut]))
+            if module is None:
+                continue
+            obj = module
+            for p in parts[cut:]:
+                obj = getattr(obj, p, None)
+            return obj
+        return None
+
+    def restore(self) -> None:
+        for owner, attr, value in self.saved:
+            if value is _MISSING:
+                with contextlib.suppress(AttributeError, TypeError):
+                    delattr(owner, attr)
+            else:
+                setattr(owner, attr, value)
+
+
+_MISSING = object()
+
+
+def _findings_of(report: dict, rules: dict) -> list[Finding]:
+    found = []
+    groups = [(l.get("called_at", ""), l.get("report") or {}) for l in report.get("launches", [])]
+    groups += [("", k.get("report") or {}) for k in report.get("kernels", [])]
+    for called_at, r in groups:
+        for f in r.get("findings", []):
+            loc = f.get("location")
+            place = Place(loc.get("file", ""), loc.get("line", 0), loc.get("column", 0), loc.get("function", ""),
+                          loc.get("python", "")) if loc else None
+            severity, family = rules.get(f["kind"], ("error", ""))
+            found.append(Finding(f["kind"], severity, family, f.get("message", ""), bool(f.get("fatal")),
+                                 int(f.get("count", 1)), place, called_at, f.get("buffer", ""), f))
+    return found
+
+
+@contextlib.contextmanager
+def checking(target: Optional[str] = None, checks: Optional[str] = None, executor: Optional[str] = None, *,
+             lowering: str = "auto", arch: str = "sm_80", args: Sequence[str] = (), script: Optional[str] = None,
+             timeout: float = 3600.0) -> Iterator[Run]:
+    """Checks every TileLang kernel compiled and launched inside the block (docs/guide-python.md).
+
+    target, checks, executor: as `tile-doctor check` takes them (None: its defaults); args: further check
+    options (["--launches", "all"], ["--format", ...] is not one: the report is read here). Kernels compiled
+    before the block are not seen: compile inside it. Without a GPU the process's CUDA tensors live in host
+    memory from the first block on (as under `tile-doctor check kernel.py`): create them inside or after it."""
+    exe = find_executable()
+    script = script or _caller_file(3)  # past contextlib's __enter__
+    profile = _profile(exe, target)
+    profile.setdefault("capability", [int(arch[3:-1] or 8), int(arch[-1])] if arch[3:].isdigit() else [8, 0])
+    rules = _rules(exe)
+    folder = tempfile.mkdtemp(prefix="tile-doctor-checking-")
+    report_path = os.path.join(folder, "report.json")
+    request_read, request_write = os.pipe()
+    reply_read, reply_write = os.pipe()
+    command = [exe, "serve", "--channel", f"{request_read},{reply_write}", "--capture-dir", folder, "--script", script,
+               "--format", "json", "--out", report_path]
+    for option, value in (("--target", target), ("--checks", checks), ("--executor", executor)):
+        if value:
+            command += [option, value]
+    command += list(args)
+    server = subprocess.Popen(command, pass_fds=(request_read, reply_write), stdout=sys.stderr)
+    os.close(request_read)
+    os.close(reply_write)
+    from tile_doctor_capture import channel
+    channel.use(os.fdopen(reply_read, "r", encoding="utf-8"), os.fdopen(request_write, "w", encoding="utf-8"))
+    run = Run()
+    result = {"protocol": channel.PROTOCOL, "script": script, "kernels": [], "notes": [], "script_exit": None,
+              "error": None, "tilelang_version": None, "host_device": False}
+    cache_setting = os.environ.get("TILELANG_DISABLE_CACHE")
+    os.environ["TILELANG_DISABLE_CACHE"] = "1"  # a cached kernel would skip the compile step
+    patches = None
+    capture = None
+    code, where, why = 0, "", ""
+    try:
+        import torch
+        from tile_doctor_capture import host_device
+        if not torch.cuda.is_available() or host_device.active():
+            if not host_device.active():
+                host_device.install(profile)
+            result["host_device"] = True
+        import tilelang  # noqa: F401
+        import tilelang.autotuner.tuner  # noqa: F401  (its AutoTuner is patched and restored)
+        patches = _Patches()
+        from tile_doctor_capture import hooks
+        capture = hooks.install(folder, arch, {}, script, "first", "", True, lowering, int(profile.get("warp_size", 32)))
+        if result["host_device"]:
+            host_device.answer_tvm_device_queries(profile)
+        result["tilelang_version"], result["lowering"] = capture.tilelang_version, capture.lowering_text
+        yield run
+    except BaseException as e:  # the block's own failure: recorded as the script's, then raised on
+        where = "".join(traceback.format_tb(e.__traceback__, limit=-1)).strip().splitlines()[0] if e.__traceback__ else ""
+        code, why = 1, f"{type(e).__name__}: {e}".splitlines()[0]
+        raise
+    finally:
+        if capture is not None:
+            for k in capture.kernels:
+                k["launched"] = k["index"] in capture.launched
+            result["kernels"], result["notes"] = capture.kernels, capture.notes.items
+            run.launches = capture.launches
+        result["script_exit"] = {"code": code, "where": where, "why": why}
+        with open(os.path.join(folder, "capture.json"), "w") as f:
+            json.dump(result, f, indent=1)
+        channel.close()
+        if patches is not None:
+            patches.restore()
+        if cache_setting is None:
+            os.environ.pop("TILELANG_DISABLE_CACHE", None)
+        else:
+            os.environ["TILELANG_DISABLE_CACHE"] = cache_setting
+        try:
+            run.exit_code = server.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            run.exit_code = server.wait()
+        try:
+            with open(report_path) as f:
+                run.report = json.load(f)
+        except (OSError, ValueError):
+            run.report = None
+        shutil.rmtree(folder, ignore_errors=True)
+    if run.report is None:
+        raise CheckingFailed(f"tile-doctor serve exited with {run.exit_code} and wrote no report")
+    if "error" in run.report and "launches" not in run.report:
+        raise CheckingFailed(f"tile-doctor could not check the block (exit {run.exit_code}): "
+                             f"{run.report['error'].get('message', run.report['error'])}")
+    run.findings = _findings_of(run.report, rules)

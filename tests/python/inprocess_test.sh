@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# ctest Python.checking_finds_the_bug_from_a_plain_python_process: inprocess_program.py, run by plain `python`
+# (the TileLang environment's, the package importable as it is once installed), checks a correct and a
+# shifted copy with tile_doctor.checking(): the correct one clean and its own assert_close passing, the
+# shifted one's out-of-bounds write of B found at the kernel's line and the launch's, and raised.
+#   inprocess_test.sh TILE_DOCTOR_BINARY
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$here/../.."
+python="${TILE_DOCTOR_PYTHON:-$root/.venv-tilelang/bin/python}"
+if ! "$python" -c "import tilelang, torch" 2>/dev/null; then
+  echo "SKIP: no Python with TileLang at $python (run scripts/setup-tilelang.sh or set TILE_DOCTOR_PYTHON)"
+  exit 77
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+out=$(cd "$work" && TILE_DOCTOR_BIN=$(realpath "$1") PYTHONPATH="$root/python" "$python" "$here/inprocess_program.py" 2>"$work/err")
+rc=$?
+echo "$out"
+fail() { echo "FAIL: $*"; cat "$work/err"; exit 1; }
+[ $rc -eq 0 ] || fail "the program exited $rc"
+grep -qx "correct: launches=1 findings=0" <<<"$out" || fail "the correct copy was not clean"
+grep -qx "shifted: launches=1 findings=1" <<<"$out" || fail "the shifted copy did not give one finding"
+grep -q "^finding: global-out-of-bounds buffer=B python=.*inprocess_program.py:19,.*inprocess_program.py:30$" <<<"$out" ||
+  fail "the finding does not name B, the kernel's line 19 and the launch's line 30"
+grep -q "^raised: tile-doctor found 1 problem" <<<"$out" || fail "raise_for_findings did not raise"
+[ -z "$(ls /tmp | grep '^tile-doctor-checking-')" ] || echo "note: a tile-doctor-checking- folder is left in /tmp"
+echo PASS
