@@ -119,13 +119,18 @@ def _rules(exe: str) -> dict[str, tuple[str, str]]:
     return _severities
 
 
+_targets: dict = {}
+
+
 def _profile(exe: str, target: Optional[str]) -> dict:
-    listing = json.loads(subprocess.run([exe, "targets", "--format", "json"], check=True, capture_output=True,
-                                        text=True).stdout)
+    if exe not in _targets:  # once per process (the pytest plugin enters a block per test)
+        _targets[exe] = json.loads(subprocess.run([exe, "targets", "--format", "json"], check=True,
+                                                  capture_output=True, text=True).stdout)
+    listing = _targets[exe]
     name = target or listing["default"]
     if name not in listing["targets"]:
         raise ValueError(f"no target profile {name!r}: one of {', '.join(sorted(listing['targets']))}")
-    return listing["targets"][name]
+    return dict(listing["targets"][name])
 
 
 class _Patches:
