@@ -187,6 +187,25 @@ def _findings_of(report: dict, rules: dict) -> list[Finding]:
     return found
 
 
+def use_host_memory_without_gpu(target: Optional[str] = None, profile: Optional[dict] = None,
+                                arch: str = "sm_80") -> bool:
+    """Without a usable GPU: from now on the process's CUDA tensors live in host memory and torch.cuda's and
+    TVM's device queries are answered from the target's profile (as under `tile-doctor check kernel.py`), so
+    that `torch.cuda.is_available()` skips nothing. True when that is (now) so; with a GPU, False."""
+    import torch
+    from tile_doctor_capture import host_device
+    if host_device.active():
+        return True
+    if torch.cuda.is_available():
+        return False
+    if profile is None:
+        profile = _profile(find_executable(), target)
+        profile.setdefault("capability", [int(arch[3:-1] or 8), int(arch[-1])] if arch[3:].isdigit() else [8, 0])
+    host_device.install(profile)
+    host_device.answer_tvm_device_queries(profile)
+    return True
+
+
 @contextlib.contextmanager
 def checking(target: Optional[str] = None, checks: Optional[str] = None, executor: Optional[str] = None, *,
              lowering: str = "auto", arch: str = "sm_80", args: Sequence[str] = (), script: Optional[str] = None,
@@ -226,19 +245,12 @@ def checking(target: Optional[str] = None, checks: Optional[str] = None, executo
     capture = None
     code, where, why = 0, "", ""
     try:
-        import torch
-        from tile_doctor_capture import host_device
-        if not torch.cuda.is_available() or host_device.active():
-            if not host_device.active():
-                host_device.install(profile)
-            result["host_device"] = True
+        result["host_device"] = use_host_memory_without_gpu(target, profile)
         import tilelang  # noqa: F401
         import tilelang.autotuner.tuner  # noqa: F401  (its AutoTuner is patched and restored)
         patches = _Patches()
         from tile_doctor_capture import hooks
         capture = hooks.install(folder, arch, {}, script, "first", "", True, lowering, int(profile.get("warp_size", 32)))
-        if result["host_device"]:
-            host_device.answer_tvm_device_queries(profile)
         result["tilelang_version"], result["lowering"] = capture.tilelang_version, capture.lowering_text
         yield run
     except BaseException as e:  # the block's own failure: recorded as the script's, then raised on

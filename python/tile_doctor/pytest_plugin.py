@@ -6,12 +6,13 @@ Works with -x, -k and pytest-xdist's -n (each worker checks its own tests)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 
 import pytest
 
-from tile_doctor.inprocess import FindingsError, checking
+from tile_doctor.inprocess import FindingsError, checking, use_host_memory_without_gpu
 
 
 def pytest_addoption(parser):
@@ -34,6 +35,10 @@ def _enabled(config) -> bool:
 def pytest_configure(config):
     if _enabled(config):
         config.addinivalue_line("markers", "tile_doctor_skip: run this test without tile-doctor's checks")
+        # Before collection: a test file's `requires_cuda` / `skipif(not torch.cuda.is_available())` is decided
+        # when it is imported, and on a machine without a GPU its kernels run in host memory.
+        with contextlib.suppress(ImportError):  # no torch: nothing TileLang could run either
+            use_host_memory_without_gpu(config.getoption("--tile-doctor-target"))
 
 
 def pytest_report_header(config):

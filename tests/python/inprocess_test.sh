@@ -12,9 +12,10 @@ if ! "$python" -c "import tilelang, torch" 2>/dev/null; then
   echo "SKIP: no Python with TileLang at $python (run scripts/setup-tilelang.sh or set TILE_DOCTOR_PYTHON)"
   exit 77
 fi
+bin=$(realpath "$1")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-out=$(cd "$work" && TILE_DOCTOR_BIN=$(realpath "$1") PYTHONPATH="$root/python" "$python" "$here/inprocess_program.py" 2>"$work/err")
+out=$(cd "$work" && TILE_DOCTOR_BIN="$bin" PYTHONPATH="$root/python" "$python" "$here/inprocess_program.py" 2>"$work/err")
 rc=$?
 echo "$out"
 fail() { echo "FAIL: $*"; cat "$work/err"; exit 1; }
