@@ -202,6 +202,7 @@ def use_host_memory_without_gpu(target: Optional[str] = None, profile: Optional[
         profile = _profile(find_executable(), target)
         profile.setdefault("capability", [int(arch[3:-1] or 8), int(arch[-1])] if arch[3:].isdigit() else [8, 0])
     host_device.install(profile)
+    import tilelang  # noqa: F401  (puts its TVM on the path)
     host_device.answer_tvm_device_queries(profile)
     return True
 

@@ -6,7 +6,7 @@ Works with -x, -k and pytest-xdist's -n (each worker checks its own tests)."""
 
 from __future__ import annotations
 
-import contextlib
+import importlib.util
 import os
 import re
 
@@ -37,7 +37,7 @@ def pytest_configure(config):
         config.addinivalue_line("markers", "tile_doctor_skip: run this test without tile-doctor's checks")
         # Before collection: a test file's `requires_cuda` / `skipif(not torch.cuda.is_available())` is decided
         # when it is imported, and on a machine without a GPU its kernels run in host memory.
-        with contextlib.suppress(ImportError):  # no torch: nothing TileLang could run either
+        if importlib.util.find_spec("torch") and importlib.util.find_spec("tilelang"):  # else nothing to run
             use_host_memory_without_gpu(config.getoption("--tile-doctor-target"))
 
 
