@@ -5,13 +5,7 @@
 # shifted one's out-of-bounds write of B found at the kernel's line and the launch's, and raised.
 #   inprocess_test.sh TILE_DOCTOR_BINARY
 set -uo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-root="$here/../.."
-python="${TILE_DOCTOR_PYTHON:-$root/.venv-tilelang/bin/python}"
-if ! "$python" -c "import tilelang, torch" 2>/dev/null; then
-  echo "SKIP: no Python with TileLang at $python (run scripts/setup-tilelang.sh or set TILE_DOCTOR_PYTHON)"
-  exit 77
-fi
+source "$(dirname "$0")/tilelang_python.sh" tilelang torch
 bin=$(realpath "$1")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -6,13 +6,7 @@
 # test's, and its own assert_close still ran (it passes on the checked outputs).
 #   pytest_plugin_test.sh TILE_DOCTOR_BINARY
 set -uo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-root="$here/../.."
-python="${TILE_DOCTOR_PYTHON:-$root/.venv-tilelang/bin/python}"
-if ! "$python" -c "import tilelang, torch, pytest, xdist" 2>/dev/null; then
-  echo "SKIP: no Python with TileLang, pytest and pytest-xdist at $python (run scripts/setup-tilelang.sh)"
-  exit 77
-fi
+source "$(dirname "$0")/tilelang_python.sh" tilelang torch pytest xdist
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$here/suite/test_scale_kernels.py" "$work/"
