@@ -100,6 +100,20 @@ class Run:
             raise FindingsError(bad)
 
 
+def _cache_dir() -> str:
+    """tile-doctor's cache folder, found as the executable finds it (frontend/cache_files.cpp: cacheDir)."""
+    named = os.environ.get("TILE_DOCTOR_CACHE", "")
+    if named == "off":
+        return ""
+    folder = named or (os.path.join(os.environ["XDG_CACHE_HOME"], "tile-doctor") if os.environ.get("XDG_CACHE_HOME")
+                       else os.path.join(os.path.expanduser("~"), ".cache", "tile-doctor"))
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return ""
+    return folder
+
+
 def _caller_file(depth: int) -> str:
     frame = sys._getframe(depth)
     name = frame.f_code.co_filename
@@ -251,7 +265,10 @@ def checking(target: Optional[str] = None, checks: Optional[str] = None, executo
         import tilelang.autotuner.tuner  # noqa: F401  (its AutoTuner is patched and restored)
         patches = _Patches()
         from tile_doctor_capture import hooks
-        capture = hooks.install(folder, arch, {}, script, "first", "", True, lowering, int(profile.get("warp_size", 32)))
+        # Sources by content in tile-doctor's cache, as under `check kernel.py`: a kernel kept past the block (a
+        # @tilelang.jit cache) still finds its source in a later block.
+        capture = hooks.install(folder, arch, {}, script, "first", _cache_dir(), False, lowering,
+                                int(profile.get("warp_size", 32)))
         result["tilelang_version"], result["lowering"] = capture.tilelang_version, capture.lowering_text
         yield run
     except BaseException as e:  # the block's own failure: recorded as the script's, then raised on
@@ -268,6 +285,9 @@ def checking(target: Optional[str] = None, checks: Optional[str] = None, executo
         with open(os.path.join(folder, "capture.json"), "w") as f:
             json.dump(result, f, indent=1)
         channel.close()
+        if capture is not None:
+            from tile_doctor_capture import hooks
+            hooks.deactivate()
         if patches is not None:
             patches.restore()
         if cache_setting is None:

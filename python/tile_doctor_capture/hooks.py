@@ -50,6 +50,15 @@ class Capture:
         if lowering_kind == "cuda":
             self.include.append(os.path.join(self.tilelang_dir, "3rdparty", "cutlass", "include"))
 
+    def adopt(self, kernel: "StandInKernel") -> None:
+        """A kernel compiled under an earlier capture of this process (a @tilelang.jit cache kept it past its
+        tile_doctor.checking block) launched under this one: it joins this capture's kernels."""
+        index = self.compiles
+        self.compiles += 1
+        for w in kernel.written:
+            self.kernels.append(dict(w, index=index))
+        kernel.index, kernel._capture = index, self
+
     def next_launch(self) -> int:
         self.launches += 1
         return self.launches
@@ -125,9 +134,12 @@ class StandInKernel:
 
     def __call__(self, *args, **kwargs):
         if not channel.available():  # a capture without a running tile-doctor (the module run by hand)
-            raise RuntimeError("the kernel can only run under `tile-doctor check kernel.py`")
+            raise RuntimeError("the kernel can only run under `tile-doctor check kernel.py` or inside "
+                               "tile_doctor.checking()")
         if kwargs:
             raise TypeError(f"kernel {self.entry} takes positional arguments only, as TileLang's adapters do")
+        if _active is not None and _active is not self._capture:
+            _active.adopt(self)
         self._capture.launched.add(self.index)
         return launch.run(self._capture, self, args, self._capture.where())
 
@@ -171,9 +183,20 @@ def _answer_benchmarks(capture: Capture) -> None:
         sys.modules["tilelang.profiler.bench"].do_bench = run_once_untimed
 
 
+_active = None  # the capture launches go to (the latest installed; none after deactivate())
+
+
+def deactivate() -> None:
+    """The end of a tile_doctor.checking block: no capture is active until the next install."""
+    global _active
+    _active = None
+
+
 def install(out_dir: str, arch: str, params: dict, script: str, autotune_mode: str = "first", cache_dir: str = "",
             kept: bool = False, lowering_choice: str = "auto", warp_size: int = 32) -> Capture:
+    global _active
     capture = Capture(out_dir, arch, params, script, cache_dir, kept, lowering.choose(lowering_choice, warp_size))
+    _active = capture
     _answer_benchmarks(capture)
     autotune.install(capture, autotune_mode)
     # tilelang.compile is tilelang.jit.compile; the @tilelang.jit wrapper and par_compile look the module
