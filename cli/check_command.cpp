@@ -113,13 +113,13 @@ Baseline baselineOf(const CheckArgs& args) {
   return b;
 }
 
+}  // namespace
+
 std::string commandLine(int argc, char** argv) {
   std::string s;
   for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
   return s;
 }
-
-}  // namespace
 
 int checkInputs(CheckArgs& args, const std::string& command) {
   auto started = std::chrono::steady_clock::now();

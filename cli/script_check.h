@@ -37,6 +37,8 @@ struct CheckArgs {
 // check's work over its inputs: runs each, applies suppressions and baseline, records --db, writes the
 // report; returns the exit code. `command` is the command line the history records.
 int checkInputs(CheckArgs& args, const std::string& command);
+// The command line as one string, as the history records it.
+std::string commandLine(int argc, char** argv);
 
 bool isScript(const std::string& path);  // a .py file
 

@@ -21,8 +21,7 @@ std::function<int()> addServeCommand(CLI::App& app, int argc, char** argv) {
       ->required();
   sub->add_option("--script", *script, "the script (or session) the report names");
   sub->add_option("--db", args->db, "record the run in this SQLite history (tile-doctor history reads it)");
-  std::string command;
-  for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+  std::string command = commandLine(argc, argv);
   return [args, script, command] {
     args->inputs = {*script};
     return runWritingStops(*args, [&] { return checkInputs(*args, command); });

@@ -171,7 +171,6 @@ nlohmann::json captureProfileJson(const std::string& target) {
           {"registers_per_sm", p.registersPerSm}};
 }
 
-
 RunSet checkScriptRuns(const ScriptCheckRequest& r) {
   CaptureRequest creq;
   creq.script = r.check.bundlePath;

@@ -21,7 +21,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import traceback
 from typing import Iterator, Optional, Sequence
 
 from tile_doctor._executable import find_executable
@@ -136,7 +135,7 @@ def _rules(exe: str) -> dict[str, tuple[str, str]]:
 _targets: dict = {}
 
 
-def _profile(exe: str, target: Optional[str]) -> dict:
+def _profile(exe: str, target: Optional[str], arch: str) -> dict:
     if exe not in _targets:  # once per process (the pytest plugin enters a block per test)
         _targets[exe] = json.loads(subprocess.run([exe, "targets", "--format", "json"], check=True,
                                                   capture_output=True, text=True).stdout)
@@ -144,7 +143,8 @@ def _profile(exe: str, target: Optional[str]) -> dict:
     name = target or listing["default"]
     if name not in listing["targets"]:
         raise ValueError(f"no target profile {name!r}: one of {', '.join(sorted(listing['targets']))}")
-    return dict(listing["targets"][name])
+    from tile_doctor_capture.target_profile import with_capability
+    return with_capability(dict(listing["targets"][name]), arch)
 
 
 class _Patches:
@@ -213,8 +213,7 @@ def use_host_memory_without_gpu(target: Optional[str] = None, profile: Optional[
     if torch.cuda.is_available():
         return False
     if profile is None:
-        profile = _profile(find_executable(), target)
-        profile.setdefault("capability", [int(arch[3:-1] or 8), int(arch[-1])] if arch[3:].isdigit() else [8, 0])
+        profile = _profile(find_executable(), target, arch)
     host_device.install(profile)
     import tilelang  # noqa: F401  (puts its TVM on the path)
     host_device.answer_tvm_device_queries(profile)
@@ -233,8 +232,7 @@ def checking(target: Optional[str] = None, checks: Optional[str] = None, executo
     memory from the first block on (as under `tile-doctor check kernel.py`): create them inside or after it."""
     exe = find_executable()
     script = script or _caller_file(3)  # past contextlib's __enter__
-    profile = _profile(exe, target)
-    profile.setdefault("capability", [int(arch[3:-1] or 8), int(arch[-1])] if arch[3:].isdigit() else [8, 0])
+    profile = _profile(exe, target, arch)
     rules = _rules(exe)
     folder = tempfile.mkdtemp(prefix="tile-doctor-checking-")
     report_path = os.path.join(folder, "report.json")
@@ -249,11 +247,10 @@ def checking(target: Optional[str] = None, checks: Optional[str] = None, executo
     server = subprocess.Popen(command, pass_fds=(request_read, reply_write), stdout=sys.stderr)
     os.close(request_read)
     os.close(reply_write)
-    from tile_doctor_capture import channel
+    from tile_doctor_capture import capture_file, channel
     channel.use(os.fdopen(reply_read, "r", encoding="utf-8"), os.fdopen(request_write, "w", encoding="utf-8"))
     run = Run()
-    result = {"protocol": channel.PROTOCOL, "script": script, "kernels": [], "notes": [], "script_exit": None,
-              "error": None, "tilelang_version": None, "host_device": False}
+    result = capture_file.new_record(script)
     cache_setting = os.environ.get("TILELANG_DISABLE_CACHE")
     os.environ["TILELANG_DISABLE_CACHE"] = "1"  # a cached kernel would skip the compile step
     patches = None
@@ -272,18 +269,13 @@ def checking(target: Optional[str] = None, checks: Optional[str] = None, executo
         result["tilelang_version"], result["lowering"] = capture.tilelang_version, capture.lowering_text
         yield run
     except BaseException as e:  # the block's own failure: recorded as the script's, then raised on
-        where = "".join(traceback.format_tb(e.__traceback__, limit=-1)).strip().splitlines()[0] if e.__traceback__ else ""
+        where = capture_file.script_frame(e.__traceback__, script)
         code, why = 1, f"{type(e).__name__}: {e}".splitlines()[0]
         raise
     finally:
-        if capture is not None:
-            for k in capture.kernels:
-                k["launched"] = k["index"] in capture.launched
-            result["kernels"], result["notes"] = capture.kernels, capture.notes.items
-            run.launches = capture.launches
-        result["script_exit"] = {"code": code, "where": where, "why": why}
-        with open(os.path.join(folder, "capture.json"), "w") as f:
-            json.dump(result, f, indent=1)
+        capture_file.finish(result, capture, code, where, why)
+        capture_file.save(result, folder)
+        run.launches = capture.launches if capture is not None else 0
         channel.close()
         if capture is not None:
             from tile_doctor_capture import hooks

@@ -17,16 +17,6 @@ import sys
 import traceback
 
 
-def _script_frame(tb, script: str) -> str:
-    """The innermost line of the user's script in a traceback ("kernel.py:31")."""
-    where = ""
-    for frame in traceback.extract_tb(tb):
-        if os.path.abspath(frame.filename) == script:
-            rel = os.path.relpath(frame.filename)
-            where = f"{frame.filename if rel.startswith('..') else rel}:{frame.lineno}"
-    return where
-
-
 def _use_host_device(profile: dict) -> bool:
     """Without a usable GPU the script's CUDA tensors live in host memory (host_device)."""
     import torch
@@ -80,21 +70,18 @@ def main(argv: list[str]) -> int:
     opts.script, opts.script_args = script_argv[0], script_argv[1:]
     os.makedirs(opts.out, exist_ok=True)
     script = os.path.abspath(opts.script)
-    from tile_doctor_capture import channel
-    result = {"protocol": channel.PROTOCOL, "script": script, "kernels": [], "notes": [], "script_exit": None,
-              "error": None, "tilelang_version": None, "host_device": False}
+    from tile_doctor_capture import capture_file
+    result = capture_file.new_record(script)
 
     def save():
-        with open(os.path.join(opts.out, "capture.json"), "w") as f:
-            json.dump(result, f, indent=1)
+        capture_file.save(result, opts.out)
 
     params = {}
     for p in opts.param:
         name, _, value = p.partition("=")
         params[name] = value
-    profile = json.loads(opts.profile)
-    profile.setdefault("capability", [int(opts.arch[3:-1] or 8), int(opts.arch[-1])] if opts.arch[3:].isdigit()
-                       else [8, 0])
+    from tile_doctor_capture.target_profile import with_capability
+    profile = with_capability(json.loads(opts.profile), opts.arch)
     os.environ.setdefault("TILELANG_DISABLE_CACHE", "1")  # a cached kernel would skip the compile step
     try:
         result["host_device"] = _use_host_device(profile)
@@ -126,9 +113,9 @@ def main(argv: list[str]) -> int:
     except SystemExit as e:
         if e.code not in (None, 0):
             code = e.code if isinstance(e.code, int) else 1
-            where, why = _script_frame(e.__traceback__, script), f"the script exited with {e.code}"
+            where, why = capture_file.script_frame(e.__traceback__, script), f"the script exited with {e.code}"
     except BaseException as e:  # the script's own failure, after whatever it launched so far
-        where = _script_frame(e.__traceback__, script)
+        where = capture_file.script_frame(e.__traceback__, script)
         text = f"{type(e).__name__}: {e}".strip()
         if isinstance(e, hooks.CaptureError):
             result["error"], result["error_where"] = text, where
@@ -146,11 +133,7 @@ def main(argv: list[str]) -> int:
             except Exception as e:  # the report says it, the timeline itself still stands
                 result["memory_viz"] = {"path": opts.memory_viz, "error": f"{type(e).__name__}: {e}"}
         timeline.save(os.path.join(opts.out, "memory.json"))
-    result["script_exit"] = {"code": code, "where": where, "why": why}
-    for k in capture.kernels:
-        k["launched"] = k["index"] in capture.launched
-    result["kernels"] = capture.kernels
-    result["notes"] = capture.notes.items
+    capture_file.finish(result, capture, code, where, why)
     save()
     return 0
 
