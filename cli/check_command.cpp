@@ -1,9 +1,11 @@
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <optional>
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 #include <filesystem>
 #include <fstream>
@@ -121,6 +123,31 @@ std::string commandLine(int argc, char** argv) {
   return s;
 }
 
+namespace {
+
+// One --report FORMAT:FILE: opened before anything runs, as --out is, so a bad path costs no run.
+struct ExtraReport {
+  std::string format;
+  std::unique_ptr<ReportSink> sink;
+};
+
+std::vector<ExtraReport> openExtraReports(const std::vector<std::string>& specs) {
+  std::vector<ExtraReport> reports;
+  for (const std::string& spec : specs) {
+    size_t colon = spec.find(':');
+    std::string format = spec.substr(0, colon == std::string::npos ? 0 : colon);
+    const auto& formats = reportFormats();
+    if (colon == std::string::npos || colon + 1 == spec.size() ||
+        std::find(formats.begin(), formats.end(), format) == formats.end())
+      throw InputError("--report", 0, fmt::format("'{}' is not FORMAT:FILE with FORMAT one of {}", spec,
+                                                  fmt::join(formats, ", ")));
+    reports.push_back({format, std::make_unique<ReportSink>(spec.substr(colon + 1))});
+  }
+  return reports;
+}
+
+}  // namespace
+
 int checkInputs(CheckArgs& args, const std::string& command) {
   auto started = std::chrono::steady_clock::now();
   // A served channel's "input" is the Python process's script name, not a file to look for.
@@ -145,6 +172,7 @@ int checkInputs(CheckArgs& args, const std::string& command) {
   std::optional<RunDb> db;
   if (!args.db.empty()) db.emplace(args.db).requireWritable();
   ReportSink sink(args);
+  std::vector<ExtraReport> extraReports = openExtraReports(args.reports);
   std::vector<RunSet> sets;
   std::optional<CheckResult> outputs;
   for (const std::string& input : inputs) {
@@ -181,6 +209,7 @@ int checkInputs(CheckArgs& args, const std::string& command) {
     }
   }
   sink.write(makeReporter(args.format, sink.colour())->renderAll(sets, ci));
+  for (ExtraReport& extra : extraReports) extra.sink->write(makeReporter(extra.format, false)->renderAll(sets, ci));
   if (unrecorded) std::rethrow_exception(unrecorded);
   if (outputs) saveOutputs(*outputs, args.saveOutputs);
   return code;
@@ -256,6 +285,12 @@ void writeStopReport(const std::string& format, const std::string& out, int exit
 static void writeStopReport(const CheckArgs& args, int exitCode, const char* kind, const std::string& file, int line,
                            const std::string& message) {
   writeStopReport(args.format, args.out, exitCode, kind, file, line, message);
+}
+
+void addReportOption(CLI::App* sub, const std::shared_ptr<CheckArgs>& args) {
+  sub->add_option("--report", args->reports,
+                  "FORMAT:FILE: also write the report in FORMAT (text, json, sarif, junit) to FILE (repeatable)")
+      ->allow_extra_args(false);
 }
 
 void addCheckOptions(CLI::App* sub, const std::shared_ptr<CheckArgs>& args) {
@@ -361,6 +396,7 @@ std::function<int()> addCheckCommand(CLI::App& app, int argc, char** argv) {
                   "fail only on new findings: a JSON or SARIF report of an earlier check, last (the latest run of --db) "
                   "or a run id of --db");
   sub->add_option("--db", args->db, "record the run in this SQLite history (tile-doctor history reads it)");
+  addReportOption(sub, args);
   sub->add_option("--shard", args->shard, "I/N: check every N-th input from the I-th on (a CI matrix or job array)");
   std::string command = commandLine(argc, argv);
   return [args, command] { return runWritingStops(*args, [&] { return checkInputs(*args, command); }); };

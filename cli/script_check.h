@@ -30,6 +30,7 @@ struct CheckArgs {
   // check's own (cli/check_command.cpp): its inputs and the CI options over all of them
   std::vector<std::string> inputs;
   std::string suppressions, baseline, db, shard;
+  std::vector<std::string> reports;  // --report FORMAT:FILE: the report again, in another format
   // serve's (cli/serve_command.cpp): a Python process already running talks on these descriptors, READ,WRITE
   std::string channel;
 };
@@ -41,6 +42,9 @@ int checkInputs(CheckArgs& args, const std::string& command);
 std::string commandLine(int argc, char** argv);
 
 bool isScript(const std::string& path);  // a .py file
+
+// --report FORMAT:FILE (repeatable), for check and serve.
+void addReportOption(CLI::App* sub, const std::shared_ptr<CheckArgs>& args);
 
 // The options `check` takes beyond its input (also those of `diff`, which runs checks).
 void addCheckOptions(CLI::App* sub, const std::shared_ptr<CheckArgs>& args);

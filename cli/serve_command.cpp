@@ -21,6 +21,7 @@ std::function<int()> addServeCommand(CLI::App& app, int argc, char** argv) {
       ->required();
   sub->add_option("--script", *script, "the script (or session) the report names");
   sub->add_option("--db", args->db, "record the run in this SQLite history (tile-doctor history reads it)");
+  addReportOption(sub, args);
   std::string command = commandLine(argc, argv);
   return [args, script, command] {
     args->inputs = {*script};

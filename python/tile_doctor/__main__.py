@@ -1,4 +1,5 @@
-"""python -m tile_doctor ARGS: runs `tile-doctor ARGS` in this process's place."""
+"""python -m tile_doctor ARGS (and the wheel's `tile-doctor` command): runs `tile-doctor ARGS` in this process's
+place; `check kernel.py` runs the script with this Python unless $TILE_DOCTOR_PYTHON names another."""
 
 import os
 import sys
@@ -12,6 +13,7 @@ def main() -> None:
     except ExecutableNotFound as e:
         print(f"tile-doctor: {e}", file=sys.stderr)
         sys.exit(2)
+    os.environ.setdefault("TILE_DOCTOR_PYTHON", sys.executable)  # the environment the package is installed in
     os.execv(executable, [executable, *sys.argv[1:]])
 
 

@@ -1,5 +1,6 @@
-"""Finding the tile-doctor executable: $TILE_DOCTOR_BIN where set (it must then be there), else `tile-doctor`
-on PATH."""
+"""Finding the tile-doctor executable: $TILE_DOCTOR_BIN where set (it must then be there), else the one a
+self-contained wheel carries (scripts/build-wheel.sh puts it in tile_doctor/_bundled/), else `tile-doctor` on
+PATH."""
 
 from __future__ import annotations
 
@@ -13,6 +14,12 @@ class ExecutableNotFound(RuntimeError):
     """No tile-doctor executable where the package looks for one."""
 
 
+def bundled_executable() -> Optional[str]:
+    """The executable inside this package when it was installed from the self-contained wheel, else None."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_bundled", "tile-doctor")
+    return path if os.path.isfile(path) and os.access(path, os.X_OK) else None
+
+
 def find_executable() -> str:
     """The executable's path; raises ExecutableNotFound saying where it looked."""
     named = os.environ.get("TILE_DOCTOR_BIN")
@@ -20,7 +27,7 @@ def find_executable() -> str:
         if os.path.isfile(named) and os.access(named, os.X_OK):
             return os.path.abspath(named)
         raise ExecutableNotFound(f"TILE_DOCTOR_BIN={named} is not an executable file")
-    found = shutil.which("tile-doctor")
+    found = bundled_executable() or shutil.which("tile-doctor")
     if found:
         return found
     raise ExecutableNotFound("no tile-doctor executable: set TILE_DOCTOR_BIN to it, or put it on PATH "

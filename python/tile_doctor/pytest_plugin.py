@@ -2,7 +2,9 @@
 own tensors (tile_doctor.checking around the test's call, docs/guide-python.md); a finding fails the test with
 the report — the kernel's line, the TileLang line, the launch's line and the test's — after the test's own
 assertions ran. Registered through the package's `pytest11` entry point (or `-p tile_doctor.pytest_plugin`).
-Works with -x, -k and pytest-xdist's -n (each worker checks its own tests)."""
+Works with -x, -k and pytest-xdist's -n (each worker checks its own tests). --tile-doctor-sarif and
+--tile-doctor-junit write tile-doctor's own reports of the whole session, one SARIF log and one JUnit file
+(session_reports.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import re
 
 import pytest
 
+from tile_doctor import session_reports
 from tile_doctor.inprocess import FindingsError, checking, use_host_memory_without_gpu
 
 
@@ -25,6 +28,10 @@ def pytest_addoption(parser):
                     help="record each test's check in this SQLite history (tile-doctor history reads it)")
     group.addoption("--tile-doctor-reports", default=None, metavar="DIR",
                     help="write each checked test's JSON report into DIR (one file per test)")
+    group.addoption("--tile-doctor-sarif", default=None, metavar="FILE",
+                    help="write the session's findings as one SARIF 2.1.0 log (a run per checked test)")
+    group.addoption("--tile-doctor-junit", default=None, metavar="FILE",
+                    help="write tile-doctor's JUnit XML of the session (a testsuite per checked test)")
     group.addoption("--tile-doctor-args", default="", help="further `tile-doctor check` options, space-separated")
 
 
@@ -32,13 +39,33 @@ def _enabled(config) -> bool:
     return config.getoption("--tile-doctor") is not None
 
 
+def _session_reports(config):
+    """(format, file) for each of --tile-doctor-sarif / -junit given."""
+    return [(fmt, config.getoption(f"--tile-doctor-{fmt}")) for fmt in session_reports.FORMATS
+            if config.getoption(f"--tile-doctor-{fmt}")]
+
+
+def _is_worker(config) -> bool:
+    return hasattr(config, "workerinput")  # a pytest-xdist worker; the controller folds the parts
+
+
 def pytest_configure(config):
     if _enabled(config):
+        if not _is_worker(config):
+            for _, target in _session_reports(config):
+                session_reports.start(target)
         config.addinivalue_line("markers", "tile_doctor_skip: run this test without tile-doctor's checks")
         # Before collection: a test file's `requires_cuda` / `skipif(not torch.cuda.is_available())` is decided
         # when it is imported, and on a machine without a GPU its kernels run in host memory.
         if importlib.util.find_spec("torch") and importlib.util.find_spec("tilelang"):  # else nothing to run
             use_host_memory_without_gpu(config.getoption("--tile-doctor-target"))
+
+
+def pytest_sessionfinish(session):
+    config = session.config
+    if _enabled(config) and not _is_worker(config):
+        for fmt, target in _session_reports(config):
+            session_reports.finish(target, fmt)
 
 
 def pytest_report_header(config):
@@ -60,6 +87,9 @@ def pytest_runtest_call(item):
     args = config.getoption("--tile-doctor-args").split()
     if config.getoption("--tile-doctor-db"):
         args += ["--db", config.getoption("--tile-doctor-db")]
+    parts = [(fmt, session_reports.part_path(target, fmt, item.nodeid)) for fmt, target in _session_reports(config)]
+    for fmt, path in parts:
+        args += ["--report", f"{fmt}:{path}"]
     error = None
     with checking(target=config.getoption("--tile-doctor-target"), checks=config.getoption("--tile-doctor"),
                   executor=config.getoption("--tile-doctor-executor"), args=args, script=str(item.path)) as run:
@@ -73,6 +103,8 @@ def pytest_runtest_call(item):
         os.makedirs(reports, exist_ok=True)
         with open(os.path.join(reports, _report_name(item.nodeid)), "w") as f:
             json.dump(run.report, f, indent=1)
+    for fmt, path in parts:
+        session_reports.name_part(fmt, path, item.nodeid)
     errors = [f for f in run.findings if f.severity == "error"]
     if errors:
         _, line, _ = item.location

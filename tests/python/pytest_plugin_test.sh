@@ -3,7 +3,10 @@
 # as TileLang projects write them (one correct kernel, one without a guard for its last block), run as it is
 # under `pytest --tile-doctor=bounds`, then with -n 2 (pytest-xdist), -k and -x: the correct test passes,
 # the unguarded one fails naming the out-of-bounds write of B, the TileLang line, the launch's line and the
-# test's, and its own assert_close still ran (it passes on the checked outputs).
+# test's, and its own assert_close still ran (it passes on the checked outputs). --tile-doctor-sarif and
+# --tile-doctor-junit, with and without workers, give one SARIF log and one JUnit file of the session: a run
+# (a testsuite) per test, the out-of-bounds write a result (a failure) of the unguarded test's alone
+# (session_reports_check.py).
 #   pytest_plugin_test.sh TILE_DOCTOR_BINARY
 set -uo pipefail
 source "$(dirname "$0")/tilelang_python.sh" tilelang torch pytest xdist
@@ -25,9 +28,17 @@ grep -q "global-out-of-bounds .*from .*test_scale_kernels.py:21.*launched at tes
   "$work/plain.txt" || fail "plain: the write of B[1000] is not named with the TileLang line 21 and the launch's line 40"
 grep -q "in test test_scale_kernels.py::test_scale_tail_block (.*test_scale_kernels.py:36)" "$work/plain.txt" ||
   fail "plain: the test's own line is not named"
-run workers -n 2
+reports_as_expected() {  # reports_as_expected NAME: run NAME's SARIF log and JUnit file
+  "$python" "$here/session_reports_check.py" "$work/$1.sarif" "$work/$1.xml" ||
+    fail "$1: the session's SARIF log or JUnit file is not as expected"
+}
+run reports --tile-doctor-sarif "$work/reports.sarif" --tile-doctor-junit "$work/reports.xml"
+grep -q "1 failed, 1 passed" "$work/reports.txt" || fail "reports: not one failed and one passed"
+reports_as_expected reports
+run workers -n 2 --tile-doctor-sarif "$work/workers.sarif" --tile-doctor-junit "$work/workers.xml"
 grep -q "1 failed, 1 passed" "$work/workers.txt" || fail "-n 2: not one failed and one passed"
 grep -q "global-out-of-bounds" "$work/workers.txt" || fail "-n 2: the finding is not in the failure"
+reports_as_expected workers
 run selected -k matches_torch
 grep -q "1 passed, 1 deselected" "$work/selected.txt" || fail "-k: the correct test alone did not pass"
 run first_failure -x

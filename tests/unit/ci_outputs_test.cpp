@@ -188,3 +188,31 @@ TEST_F(CiOutputs, JunitOfManyInputsHasASuitePerInput) {
   for (size_t at = j.output.find("<failure "); at != std::string::npos; at = j.output.find("<failure ", at + 1)) ++failures;
   EXPECT_EQ(failures, 4u);
 }
+
+TEST_F(CiOutputs, ReportWritesTheSameReportAgainInAnotherFormat) {
+  std::string sarif = path("again.sarif"), junit = path("again.xml"), text = path("again.txt");
+  td::test::Cli c = td::test::runCli(fmt::format("check {} --jobs 2 --report sarif:{} --report junit:{} --report text:{}",
+                                                 kBarrier, sarif, junit, text));
+  EXPECT_EQ(c.code, 1) << c.output;
+  std::ifstream sarifIn(sarif);
+  nlohmann::json log = nlohmann::json::parse(sarifIn, nullptr, false);
+  ASSERT_FALSE(log.is_discarded()) << c.output;
+  std::multiset<std::string> rules;
+  for (const nlohmann::json& r : log["runs"][0]["results"]) rules.insert(r["ruleId"].get<std::string>());
+  auto [code, json] = check(kBarrier);
+  EXPECT_EQ(code, 1);
+  EXPECT_EQ(rules, kindsOf(json));  // the same findings as the JSON report of the same bundle
+  std::string xml((std::istreambuf_iterator<char>(std::ifstream(junit).rdbuf())), std::istreambuf_iterator<char>());
+  size_t failures = 0;
+  for (size_t at = xml.find("<failure "); at != std::string::npos; at = xml.find("<failure ", at + 1)) ++failures;
+  EXPECT_EQ(failures, rules.size());
+  std::string written((std::istreambuf_iterator<char>(std::ifstream(text).rdbuf())), std::istreambuf_iterator<char>());
+  EXPECT_EQ(written, c.output);  // the text report, uncoloured, as standard output shows it
+
+  td::test::Cli badFormat = td::test::runCli(fmt::format("check {} --report xml:{}", kFixed, path("x")));
+  EXPECT_EQ(badFormat.code, 2);
+  EXPECT_NE(badFormat.output.find("--report: 'xml:"), std::string::npos) << badFormat.output;
+  td::test::Cli badPath = td::test::runCli(fmt::format("check {} --report sarif:{}/none/x.sarif", kFixed, path("")));
+  EXPECT_EQ(badPath.code, 2);
+  EXPECT_EQ(badPath.output.find("SUMMARY"), std::string::npos) << "a bad --report path costs no run";
+}
