@@ -4,7 +4,8 @@
 # the capture package inside tile_doctor/_bundled/, and a `tile-doctor` command. Its manylinux tag is the
 # newest glibc symbol version the executable needs. Then checks it: a fresh virtual environment installs
 # the wheel and runs the main job (examples/gemm_edge_bug on metax-c500: exit 1, its out-of-bounds finding)
-# with the build's own sources, profiles and clang headers hidden, so only what the wheel carries is used.
+# and, where scripts/setup-tilelang.sh's environment exists, a TileLang script with that venv's Python, with
+# the build's own profiles, capture package and clang headers hidden, so only what the wheel carries is used.
 #   scripts/build-wheel.sh [--no-check]      (builds build-static/ first when its executable is missing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -66,15 +67,34 @@ python3 -m venv "$work/fresh"
 "$work/fresh/bin/pip" install -q "$wheel"
 mkdir "$work/job"
 cp -r examples/gemm_edge_bug "$work/job/"
-# A mount namespace hides the checkout and Debian's LLVM: a file the wheel lacks is then not found.
+cp tests/tilelang/three_kernels.py "$work/job/"
+# A mount namespace hides the build's profiles, capture package, executables and Debian's LLVM (clang's
+# headers): a file the wheel lacks is then not found.
+hidden="$root/profiles $root/python $root/build $root/build-static /usr/lib/llvm-19"
+in_wheel_env() {  # in_wheel_env COMMAND: runs it in the job folder with the wheel's environment first on PATH
+  unshare -r -m sh -c "for d in $hidden; do [ -d \$d ] && mount -t tmpfs none \$d; done;
+    cd '$work/job' && PATH='$work/fresh/bin':/usr/bin:/bin $1" 2>&1
+}
+expect_finding() {  # expect_finding WHAT KIND OUTPUT CODE
+  echo "$3" | tail -3
+  if [ "$4" -ne 1 ] || ! echo "$3" | grep -q "$2"; then
+    echo "build-wheel: $1 exited $4 (1 with $2 expected)" >&2
+    exit 1
+  fi
+}
 set +e
-out=$(unshare -r -m sh -c "mount -t tmpfs none '$root' && mount -t tmpfs none /usr/lib/llvm-19 &&
-      cd '$work/job' && PATH='$work/fresh/bin':/usr/bin:/bin tile-doctor check gemm_edge_bug/bundle.toml --target metax-c500" 2>&1)
-code=$?
+out=$(in_wheel_env "tile-doctor check gemm_edge_bug/bundle.toml --target metax-c500"); code=$?
 set -e
-echo "$out" | tail -5
-if [ $code -ne 1 ] || ! echo "$out" | grep -q "out-of-bounds"; then
-  echo "build-wheel: the wheel's main job exited $code (1 with an out-of-bounds finding expected)" >&2
-  exit 1
-fi
+expect_finding "the wheel's main job" out-of-bounds "$out" $code
 echo "checked: a fresh venv ran the main job from the wheel alone (exit 1, out-of-bounds found)"
+# With TileLang (scripts/setup-tilelang.sh's environment, added to the fresh one by a .pth file): a script.
+if [ -x .venv-tilelang/bin/python ]; then
+  site=$(.venv-tilelang/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+  fresh_site=$("$work/fresh/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+  echo "$site" > "$fresh_site/tilelang-environment.pth"
+  set +e
+  out=$(in_wheel_env "tile-doctor check three_kernels.py --checks bounds -- --buggy-bias"); code=$?
+  set -e
+  expect_finding "the wheel's check of a TileLang script" global-out-of-bounds "$out" $code
+  echo "checked: the wheel's tile-doctor ran a TileLang script with the fresh venv's Python (exit 1, the write past Z)"
+fi
