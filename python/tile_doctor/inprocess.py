@@ -91,6 +91,7 @@ class Run:
         self.report: Optional[dict] = None
         self.exit_code: Optional[int] = None
         self.launches = 0  # launches the block made
+        self.result = None  # check(): what the kernel call returned
 
     def raise_for_findings(self, severity: Sequence[str] = ("error",)) -> None:
         """Raises FindingsError when a finding of one of these severities was reported."""
@@ -176,7 +177,11 @@ class _Patches:
 
     def restore(self) -> None:
         for owner, attr, value in self.saved:
-            if value is _MISSING:
+            if value is _MISSING and attr == "__new__":
+                # Deleting an assigned __new__ leaves CPython (before 3.12) calling object.__new__ with the
+                # constructor's arguments, a TypeError: put back one that takes and drops them.
+                owner.__new__ = _construct_plainly
+            elif value is _MISSING:
                 with contextlib.suppress(AttributeError, TypeError):
                     delattr(owner, attr)
             else:
@@ -184,6 +189,10 @@ class _Patches:
 
 
 _MISSING = object()
+
+
+def _construct_plainly(cls, *args, **kwargs):
+    return object.__new__(cls)
 
 
 def _findings_of(report: dict, rules: dict) -> list[Finding]:
@@ -303,3 +312,30 @@ def checking(target: Optional[str] = None, checks: Optional[str] = None, executo
         raise CheckingFailed(f"tile-doctor could not check the block (exit {run.exit_code}): "
                              f"{run.report['error'].get('message', run.report['error'])}")
     run.findings = _findings_of(run.report, rules)
+
+
+def check(kernel, *args, target: Optional[str] = None, checks: Optional[str] = None, executor: Optional[str] = None,
+          out_idx=None, **options) -> Run:
+    """One launch checked: `kernel(*args)` inside a `checking` block; returns its Run, with the kernel's return
+    value as run.result. `kernel` may be a kernel TileLang compiled before (a JITKernel: compiled again here,
+    from its PrimFunc, with its outputs and pass configs, since the block sees only what is compiled inside
+    it), a PrimFunc (compiled here, `out_idx` as tilelang.compile takes it), a kernel compiled inside an
+    earlier block, or any callable that compiles and launches (a @tilelang.jit function). The other keywords
+    are checking()'s. Without a GPU, make the tensors after use_host_memory_without_gpu()."""
+    with checking(target, checks, executor, script=options.pop("script", None) or _caller_file(2), **options) as run:
+        run.result = _launchable(kernel, out_idx)(*args)
+    return run
+
+
+def _launchable(kernel, out_idx):
+    """What check() calls: a kernel compiled outside the block is compiled again through the capture."""
+    from tile_doctor_capture import hooks
+    compile_step = sys.modules["tilelang.jit"].compile  # the capture's, while the block runs
+    if isinstance(kernel, hooks.StandInKernel) or not hasattr(kernel, "attrs") and not hasattr(kernel, "prim_func"):
+        return kernel
+    if hasattr(kernel, "prim_func"):  # a JITKernel
+        adapter = getattr(kernel, "adapter", None)
+        outputs = out_idx if out_idx is not None else getattr(adapter, "result_idx", None) or None
+        configs = dict(getattr(kernel, "pass_configs", None) or {})
+        return compile_step(kernel.prim_func, out_idx=outputs, pass_configs=configs)
+    return compile_step(kernel, out_idx=out_idx)  # a PrimFunc

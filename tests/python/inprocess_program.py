@@ -42,7 +42,21 @@ for f in bad.findings:
     print(f"finding: {f.kind} buffer={f.buffer} python={','.join(f.python_lines)}")
 try:
     bad.raise_for_findings()
+    sys.exit("the shifted copy's finding was not raised")
 except tile_doctor.FindingsError as e:
     print("raised:", str(e).splitlines()[0])
-    sys.exit(0)
-sys.exit("the shifted copy's finding was not raised")
+
+# tile_doctor.check: one launch of a kernel compiled before and outside any block — a real TileLang JITKernel
+# (built for sm_80, as on a GPU machine) — and of a PrimFunc, on tensors made beforehand.
+tile_doctor.use_host_memory_without_gpu()
+import torch  # noqa: E402
+a = torch.arange(N, dtype=torch.float32, device="cuda")
+b = torch.zeros(N + 1, dtype=torch.float32, device="cuda")[:N]
+shifted = tilelang.compile(copy(N, 1), target={"kind": "cuda", "arch": "sm_80"},
+                           pass_configs={"tl.disable_safe_memory_legalize": True})
+one = tile_doctor.check(shifted, a, b, checks="bounds")
+print(f"check(JITKernel): launches={one.launches} findings={len(one.findings)} "
+      f"python={','.join(one.findings[0].python_lines) if one.findings else ''}")
+clean = tile_doctor.check(copy(N, 0), a, out_idx=[1], checks="bounds")
+print(f"check(PrimFunc): launches={clean.launches} findings={len(clean.findings)} "
+      f"equal={bool(torch.equal(clean.result, a))}")
