@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import re
 
 import pytest
 
@@ -74,10 +73,6 @@ def pytest_report_header(config):
     return None
 
 
-def _report_name(nodeid: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", nodeid).strip("_")[:180] + ".json"
-
-
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item):
     __tracebackhide__ = True  # the failure is the test's: pytest shows its frames, not this hook's
@@ -101,7 +96,7 @@ def pytest_runtest_call(item):
     if reports and run.report is not None:
         import json
         os.makedirs(reports, exist_ok=True)
-        with open(os.path.join(reports, _report_name(item.nodeid)), "w") as f:
+        with open(os.path.join(reports, session_reports.file_name(item.nodeid) + ".json"), "w") as f:
             json.dump(run.report, f, indent=1)
     for fmt, path in parts:
         session_reports.name_part(fmt, path, item.nodeid)

@@ -6,6 +6,7 @@ JUnit one testsuite per test."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -21,9 +22,14 @@ def parts_folder(target: str) -> str:
     return os.path.abspath(target) + ".parts"
 
 
+def file_name(nodeid: str) -> str:
+    """A file name for a test: its node id made safe, cut short, and a hash so that no two tests share one."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", nodeid).strip("_")[:160]
+    return f"{safe}-{hashlib.sha1(nodeid.encode()).hexdigest()[:10]}"
+
+
 def part_path(target: str, fmt: str, nodeid: str) -> str:
-    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", nodeid).strip("_")[:180]
-    return os.path.join(parts_folder(target), name + _SUFFIX[fmt])
+    return os.path.join(parts_folder(target), file_name(nodeid) + _SUFFIX[fmt])
 
 
 def start(target: str) -> None:

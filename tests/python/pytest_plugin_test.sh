@@ -32,8 +32,11 @@ reports_as_expected() {  # reports_as_expected NAME: run NAME's SARIF log and JU
   "$python" "$here/session_reports_check.py" "$work/$1.sarif" "$work/$1.xml" ||
     fail "$1: the session's SARIF log or JUnit file is not as expected"
 }
-run reports --tile-doctor-sarif "$work/reports.sarif" --tile-doctor-junit "$work/reports.xml"
+run reports --tile-doctor-sarif "$work/reports.sarif" --tile-doctor-junit "$work/reports.xml" --tile-doctor-reports "$work/json"
 grep -q "1 failed, 1 passed" "$work/reports.txt" || fail "reports: not one failed and one passed"
+[ "$(ls "$work"/json/*test_scale_tail_block-*.json "$work"/json/*test_scale_matches_torch_1000-*.json | wc -l)" -eq 2 ] ||
+  fail "--tile-doctor-reports: not one JSON report per test"
+grep -q '"global-out-of-bounds"' "$work"/json/*test_scale_tail_block-*.json || fail "--tile-doctor-reports: the finding is not in the test's report"
 reports_as_expected reports
 run workers -n 2 --tile-doctor-sarif "$work/workers.sarif" --tile-doctor-junit "$work/workers.xml"
 grep -q "1 failed, 1 passed" "$work/workers.txt" || fail "-n 2: not one failed and one passed"
