@@ -16,7 +16,8 @@ namespace {
 // 64-bit words at offsets in `symbols` become those symbols' addresses instead of their value.
 class Layout {
  public:
-  Layout(llvm::Module& m, const std::map<uint64_t, std::string>& symbols) : m_(m), dl_(m.getDataLayout()), symbols_(symbols) {}
+  Layout(llvm::Module& m, const std::map<uint64_t, std::string>& symbols, uint64_t alignment = 4096)
+      : m_(m), dl_(m.getDataLayout()), symbols_(symbols), alignment_(alignment) {}
 
   llvm::Constant* fromBytes(llvm::Type* t, const char* p, uint64_t at) {
     if (auto* it = llvm::dyn_cast<llvm::IntegerType>(t)) {
@@ -49,25 +50,27 @@ class Layout {
   }
 
  private:
-  // An external symbol for an address word: page-aligned (the executor's mappings), bound at link time.
+  // An external symbol for an address word, aligned as the executor's mappings are, bound at link time.
   llvm::GlobalVariable* symbolAt(uint64_t at, uint64_t value, unsigned bits) {
     auto it = symbols_.find(at);
     if (it == symbols_.end() || value == 0 || bits != 64) return nullptr;
     if (llvm::GlobalVariable* g = m_.getGlobalVariable(it->second)) return g;
     auto* g = new llvm::GlobalVariable(m_, llvm::Type::getInt8Ty(m_.getContext()), false,
                                        llvm::GlobalValue::ExternalLinkage, nullptr, it->second);
-    g->setAlignment(llvm::Align(4096));
+    g->setAlignment(llvm::Align(alignment_));
     return g;
   }
 
   llvm::Module& m_;
   const llvm::DataLayout& dl_;
   const std::map<uint64_t, std::string>& symbols_;
+  uint64_t alignment_;
 };
 
 }  // namespace
 
-void bakeArguments(llvm::Module& m, const std::string& kernel, const std::vector<const void*>& values) {
+void bakeArguments(llvm::Module& m, const std::string& kernel, const std::vector<const void*>& values,
+                   const std::map<unsigned, std::string>& pointerSymbols) {
   llvm::Function* f = m.getFunction(kernel);
   if (!f || f->arg_size() != values.size()) throw std::logic_error("bakeArguments: kernel signature mismatch");
   const llvm::DataLayout& dl = m.getDataLayout();
@@ -77,7 +80,11 @@ void bakeArguments(llvm::Module& m, const std::string& kernel, const std::vector
     if (a.hasByValAttr()) continue;  // a struct passed by value (a TMA descriptor) stays a parameter
     const char* bytes = static_cast<const char*>(values[a.getArgNo()]);
     llvm::Constant* c;
-    if (t->isFloatingPointTy()) {
+    auto named = pointerSymbols.find(a.getArgNo());
+    llvm::GlobalVariable* symbol = named != pointerSymbols.end() ? m.getGlobalVariable(named->second) : nullptr;
+    if (t->isPointerTy() && symbol) {
+      c = llvm::ConstantExpr::getPointerBitCastOrAddrSpaceCast(symbol, t);
+    } else if (t->isFloatingPointTy()) {
       unsigned bits = static_cast<unsigned>(dl.getTypeSizeInBits(t));
       uint64_t raw = 0;
       std::memcpy(&raw, bytes, bits / 8);
@@ -90,13 +97,13 @@ void bakeArguments(llvm::Module& m, const std::string& kernel, const std::vector
 }
 
 void bakeGlobal(llvm::Module& m, const char* name, const void* bytes, size_t size,
-                const std::map<uint64_t, std::string>& addressSymbols) {
+                const std::map<uint64_t, std::string>& addressSymbols, uint64_t symbolAlignment) {
   llvm::GlobalVariable* gv = m.getGlobalVariable(name);
   if (!gv) throw std::logic_error(std::string("bakeGlobal: no global ") + name);
   const llvm::DataLayout& dl = m.getDataLayout();
   if (dl.getTypeAllocSize(gv->getValueType()) != size)
     throw std::logic_error(std::string("bakeGlobal: ") + name + " differs in size from the host's structure");
-  gv->setInitializer(Layout(m, addressSymbols).fromBytes(gv->getValueType(), static_cast<const char*>(bytes), 0));
+  gv->setInitializer(Layout(m, addressSymbols, symbolAlignment).fromBytes(gv->getValueType(), static_cast<const char*>(bytes), 0));
   gv->setConstant(true);
   gv->setExternallyInitialized(false);  // clang marks __device__ variables so (the host may write them): not now
 }

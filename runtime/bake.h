@@ -18,11 +18,16 @@ namespace td {
 // non-zero address words at the byte offsets of `addressSymbols` become references to those external
 // symbols, which the JIT binds to this run's addresses: the module then holds nothing of the run's
 // memory layout, and its compiled code can be kept (object_cache.h).
+// `symbolAlignment`: what every such address is known to be aligned to (the CPU's mappings are pages;
+// cuMemAlloc promises 256 bytes).
 void bakeGlobal(llvm::Module& m, const char* name, const void* bytes, size_t size,
-                const std::map<uint64_t, std::string>& addressSymbols = {});
+                const std::map<uint64_t, std::string>& addressSymbols = {}, uint64_t symbolAlignment = 4096);
 
 // Replaces the kernel's uses of its parameters with this launch's values: `values[i]` points at the
-// bytes of parameter i (for a buffer, its device address). Parameters stay in the signature.
-void bakeArguments(llvm::Module& m, const std::string& kernel, const std::vector<const void*>& values);
+// bytes of parameter i (for a buffer, its device address). Parameters stay in the signature. A pointer
+// parameter named in `pointerSymbols` whose symbol bakeGlobal made becomes that symbol instead of its value
+// (the same address, so the checks' arithmetic on it folds as before, and nothing of the run is written).
+void bakeArguments(llvm::Module& m, const std::string& kernel, const std::vector<const void*>& values,
+                   const std::map<unsigned, std::string>& pointerSymbols = {});
 
 }  // namespace td

@@ -1,6 +1,8 @@
 #include "runtime/control_block.h"
 
+#include <cstddef>
 #include <cstring>
+#include <fmt/format.h>
 
 namespace td {
 
@@ -25,6 +27,30 @@ td_ctl makeControlBlock(const std::vector<ArgValue>& args, const std::vector<uin
     b.flags = args[i].spec->init.kind == InitSpec::Uninit ? TD_BUFFER_UNINIT : 0u;
   }
   return ctl;
+}
+
+std::string bufferBaseSymbol(size_t i) { return fmt::format("__td_run_base{}", i); }
+
+ControlBlockAddresses controlBlockAddresses(const td_ctl& ctl) {
+  ControlBlockAddresses a;
+  auto address = [&](uint64_t offset, const std::string& symbol, uint64_t value) {
+    if (value == 0) return;
+    a.fields[offset] = symbol;
+    a.values[symbol] = value;
+  };
+  address(offsetof(td_ctl, channel), "__td_run_channel", reinterpret_cast<uint64_t>(ctl.channel));
+  address(offsetof(td_ctl, hits), "__td_run_hits", reinterpret_cast<uint64_t>(ctl.hits));
+  for (size_t i = 0; i < TD_MAX_REGIONS; ++i)  // grid-scope instances the executor placed in global memory
+    address(offsetof(td_ctl, regions) + i * sizeof(td_region) + offsetof(td_region, base),
+            fmt::format("__td_run_grid_region{}", i), ctl.regions[i].base);
+  for (size_t i = 0; i < ctl.nbuffers && i < TD_MAX_BUFFERS; ++i) {
+    uint64_t at = offsetof(td_ctl, buffers) + i * sizeof(td_buffer);
+    address(at + offsetof(td_buffer, base), bufferBaseSymbol(i), ctl.buffers[i].base);
+    for (size_t k = 0; k < TD_BUFFER_REGIONS; ++k)
+      address(at + offsetof(td_buffer, region) + k * sizeof(uint64_t), fmt::format("__td_run_region{}_{}", i, k),
+              ctl.buffers[i].region[k]);
+  }
+  return a;
 }
 
 }  // namespace td

@@ -304,23 +304,9 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
                                 bufferRegions);
   // The control block's addresses (this run's mappings) become symbols bound at link time, so the
   // compiled module is the same from run to run and its object code can be kept.
-  std::map<uint64_t, std::string> addressFields;
-  std::map<std::string, uint64_t> addressSymbols;
-  auto address = [&](uint64_t offset, const std::string& symbol, uint64_t value) {
-    if (value == 0) return;
-    addressFields[offset] = symbol;
-    addressSymbols[symbol] = value;
-  };
-  address(offsetof(td_ctl, channel), "__td_run_channel", reinterpret_cast<uint64_t>(ctl.channel));
-  address(offsetof(td_ctl, hits), "__td_run_hits", reinterpret_cast<uint64_t>(ctl.hits));
-  for (size_t i = 0; i < args.size() && i < TD_MAX_BUFFERS; ++i) {
-    uint64_t at = offsetof(td_ctl, buffers) + i * sizeof(td_buffer);
-    address(at + offsetof(td_buffer, base), fmt::format("__td_run_base{}", i), ctl.buffers[i].base);
-    for (size_t k = 0; k < TD_BUFFER_REGIONS; ++k)
-      address(at + offsetof(td_buffer, region) + k * sizeof(uint64_t), fmt::format("__td_run_region{}_{}", i, k),
-              ctl.buffers[i].region[k]);
-  }
-  bakeGlobal(*km.module, globalSymbol(OwnGlobal::ctl).c_str(), &ctl, sizeof ctl, addressFields);
+  ControlBlockAddresses runAddresses = controlBlockAddresses(ctl);
+  const std::map<std::string, uint64_t>& addressSymbols = runAddresses.values;
+  bakeGlobal(*km.module, globalSymbol(OwnGlobal::ctl).c_str(), &ctl, sizeof ctl, runAddresses.fields);
 
   CpuJit jit;
   linkCpuLibdevice(*km.module);

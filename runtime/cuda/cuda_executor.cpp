@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <functional>
+#include <map>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <thread>
@@ -20,6 +21,7 @@
 #include "frontend/lifetime.h"
 #include "instrument/shared_layout.h"
 #include "runtime/bake.h"
+#include "runtime/cuda/address_constants.h"
 #include "runtime/cuda/child_status.h"
 #include "runtime/cuda/device_regions.h"
 #include "runtime/cuda/driver.h"
@@ -33,6 +35,8 @@
 namespace td::cuda {
 
 namespace {
+
+constexpr uint64_t kCuMemAllocAlignment = 256;  // what cuMemAlloc promises every allocation
 
 struct KernelError : std::runtime_error {
   KernelError(std::string name, const std::string& what, bool rejected = false)
@@ -149,17 +153,30 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
     d.cuDeviceGetAttribute(&sharedOptin, kAttrMaxSharedPerBlockOptin, dev);
     DeviceRegions regions = allocateRegions(d, km, b, args, sized, static_cast<uint64_t>(sharedOptin));
     const uint32_t dynamicShared = regions.dynamicShared(b);
-    // The control block is baked into the module as on the CPU: the checks read immediates.
+    // The control block is baked into the module as on the CPU: the checks read immediates, but its
+    // addresses and the pointer parameters as symbols, which end as parameters and .const loads
+    // (address_constants.h): one PTX text for every run of a launch shape, which the driver's cache keeps.
     td_ctl ctl = makeControlBlock(args, std::vector<uint64_t>(devPtrs.begin(), devPtrs.end()),
                                   static_cast<uint32_t>(km.sites.sites.size()), static_cast<uint32_t>(b.dynamicShared),
                                   channelDev, hitsDev, regions.table, regions.buffers);
     ctl.shared_tail_bytes = regions.tailBytes;
     ctl.lanes_concurrent = 1;
-    bakeGlobal(*km.module, globalSymbol(OwnGlobal::ctl).c_str(), &ctl, sizeof ctl);
-    bakeArguments(*km.module, km.entrySymbol, std::vector<const void*>(params.begin(), params.end()));
+    ControlBlockAddresses runAddresses = controlBlockAddresses(ctl);
+    std::map<unsigned, std::string> pointerSymbols;
+    std::map<std::string, unsigned> argumentOf;
+    for (size_t i = 0; i < args.size() && i < TD_MAX_BUFFERS; ++i)
+      if (args[i].spec->isBuffer && devPtrs[i] == ctl.buffers[i].base && runAddresses.values.count(bufferBaseSymbol(i))) {
+        pointerSymbols[static_cast<unsigned>(i)] = bufferBaseSymbol(i);
+        argumentOf[bufferBaseSymbol(i)] = static_cast<unsigned>(i);
+      }
+    bakeGlobal(*km.module, globalSymbol(OwnGlobal::ctl).c_str(), &ctl, sizeof ctl, runAddresses.fields,
+               kCuMemAllocAlignment);
+    bakeArguments(*km.module, km.entrySymbol, std::vector<const void*>(params.begin(), params.end()), pointerSymbols);
     // A source written for the device's architecture-specific features (sm_90a: wgmma, setmaxnreg) keeps them.
     std::string ptxArch = b.arch == arch + "a" ? b.arch : arch;
-    std::string ptx = generatePtx(*km.module, ptxArch, b.grid.data(), b.block.data());
+    std::string ptx = generatePtx(*km.module, ptxArch, b.grid.data(), b.block.data(), [&](llvm::Module& m) {
+      moveAddressesToConstants(m, km.entrySymbol, runAddresses.values, argumentOf);
+    });
 
     char log[8192] = {0};
     int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize};
@@ -178,6 +195,20 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
       throw cannotRunHere(b, fmt::format("ptxas refuses the PTX tile-doctor wrote for this kernel: it needs a newer PTX "
                                          "ISA than LLVM 19's NVPTX back end writes ({}): {}", d.errorName(r), log));
     if (r != 0) throw std::runtime_error(fmt::format("loading the PTX failed: {}\n{}", d.errorName(r), log));
+    // What the module reads its addresses from: the control block's bytes and the address constants.
+    CUdeviceptr ctlSlot = 0;
+    size_t ctlBytes = 0;
+    if (d.cuModuleGetGlobal(&ctlSlot, &ctlBytes, mod, globalSymbol(OwnGlobal::ctl).c_str()) == 0) {
+      if (ctlBytes != sizeof ctl) throw std::runtime_error("the module's control block differs in size from the host's");
+      check(d, d.cuMemcpyHtoD(ctlSlot, &ctl, sizeof ctl), "cuMemcpyHtoD (control block)");
+    }
+    for (const auto& [symbol, value] : runAddresses.values) {
+      CUdeviceptr slot = 0;
+      size_t bytes = 0;
+      if (d.cuModuleGetGlobal(&slot, &bytes, mod, addressConstant(symbol).c_str()) != 0) continue;  // not used
+      if (bytes != sizeof value) throw std::runtime_error("address constant " + addressConstant(symbol) + " has the wrong size");
+      check(d, d.cuMemcpyHtoD(slot, &value, sizeof value), "cuMemcpyHtoD (address constants)");
+    }
     CUfunction fn;
     check(d, d.cuModuleGetFunction(&fn, mod, km.entrySymbol.c_str()), "cuModuleGetFunction");
     // Above 48 KiB of static and dynamic shared memory together a launch must opt in, as a user's launcher

@@ -31,6 +31,7 @@ bool Driver::open(std::string& why) {
   bind(cuCtxSynchronize, "cuCtxSynchronize");
   bind(cuModuleLoadDataEx, "cuModuleLoadDataEx");
   bind(cuModuleGetFunction, "cuModuleGetFunction");
+  bind(cuModuleGetGlobal, "cuModuleGetGlobal_v2");
   bind(cuFuncGetAttribute, "cuFuncGetAttribute");
   bind(cuFuncSetAttribute, "cuFuncSetAttribute");
   bind(cuMemAlloc, "cuMemAlloc_v2");

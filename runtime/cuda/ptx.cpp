@@ -96,7 +96,8 @@ std::unique_ptr<llvm::Module> compileGpuPrimitives(llvm::LLVMContext& ctx) {
 
 namespace {
 
-std::string generatePtxHere(llvm::Module& m, const std::string& arch, const int64_t* grid, const int64_t* block) {
+std::string generatePtxHere(llvm::Module& m, const std::string& arch, const int64_t* grid, const int64_t* block,
+                            const std::function<void(llvm::Module&)>& beforeCodegen) {
   link(m, compileGpuPrimitives(m.getContext()), "the GPU primitives");
   LLVMInitializeNVPTXTargetInfo();  // in this child only (frontend/isolated.h says why)
   LLVMInitializeNVPTXTarget();
@@ -140,6 +141,7 @@ std::string generatePtxHere(llvm::Module& m, const std::string& arch, const int6
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
   pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
+  if (beforeCodegen) beforeCodegen(m);
 
   llvm::SmallString<0> ptx;
   llvm::raw_svector_ostream os(ptx);
@@ -173,10 +175,11 @@ std::string withPtxVersion(const std::string& ptx, const std::string& version) {
   return std::regex_replace(ptx, line, "$1.version " + version, std::regex_constants::format_first_only);
 }
 
-std::string generatePtx(llvm::Module& m, const std::string& arch, const int64_t* grid, const int64_t* block) {
+std::string generatePtx(llvm::Module& m, const std::string& arch, const int64_t* grid, const int64_t* block,
+                        const std::function<void(llvm::Module&)>& beforeCodegen) {
   // The child works on its copy of the module: the caller's stays as it was.
   return runIsolated("the NVPTX back end", 0, [&] {
-    return std::vector<std::string>{generatePtxHere(m, arch, grid, block)};
+    return std::vector<std::string>{generatePtxHere(m, arch, grid, block, beforeCodegen)};
   }).at(0);
 }
 

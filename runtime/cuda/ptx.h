@@ -3,6 +3,7 @@
 // LLVM's NVPTX back end for the device's architecture. Needs no GPU, so CI tests it.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -16,9 +17,10 @@ namespace td::cuda {
 // `arch` is "sm_90" and the like. Runs in a child process (frontend/isolated.h): the module stays as it was. Throws InputError when libdevice is
 // needed and not found (it is looked for in $CUDA_HOME/nvvm/libdevice, then /usr/local/cuda/...).
 // With `grid` and `block` given, the module is specialised to that launch first (block and grid sizes
-// become constants, thread and block indices get their ranges), as the CPU executor does.
+// become constants, thread and block indices get their ranges), as the CPU executor does. `beforeCodegen`
+// runs on the optimised module, before the back end writes it (address_constants.h).
 std::string generatePtx(llvm::Module& m, const std::string& arch, const int64_t* grid = nullptr,
-                        const int64_t* block = nullptr);
+                        const int64_t* block = nullptr, const std::function<void(llvm::Module&)>& beforeCodegen = {});
 
 std::string findLibdevice();  // "" when none
 

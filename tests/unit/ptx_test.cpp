@@ -10,6 +10,9 @@
 #include "instrument/pipeline.h"
 #include "model/abi.h"
 #include "runtime/bake.h"
+#include "runtime/buffers.h"
+#include "runtime/control_block.h"
+#include "runtime/cuda/address_constants.h"
 #include "runtime/cuda/cuda_executor.h"
 #include "runtime/cuda/ptx.h"
 #include "test_support.h"
@@ -20,18 +23,32 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// As the CUDA executor does: the control block and the pointer parameters baked with their addresses as
+// symbols, which the optimised module then reads from parameters and .const variables (address_constants.h).
+// `shift` moves every made-up address, as ASLR moves the real ones between runs.
 std::string ptxFor(const std::string& bundlePath, uint32_t sharedTailBytes = 0, const std::string& arch = "sm_90",
-                   std::vector<std::string>* unchecked = nullptr) {
+                   std::vector<std::string>* unchecked = nullptr, uint64_t shift = 0) {
   Bundle b = loadBundle(bundlePath, {});
   KernelModule km = buildKernelModule(b, CheckSet::parse("all"));
+  std::vector<ArgValue> args = makeArguments(b, 1, 0);
   td_ctl ctl{};
   ctl.abi_version = TD_ABI_VERSION;
+  ctl.nbuffers = static_cast<unsigned>(b.args.size());
   ctl.shared_tail_bytes = sharedTailBytes;
   // Made-up device addresses: the checks stay in the code (with null ones they fold away).
-  for (size_t i = 0; i < b.args.size(); ++i)
-    if (b.args[i].isBuffer) ctl.buffers[i] = {0x7f0000000000ull + (i << 32), b.args[i].byteSize()};
-  ctl.channel = reinterpret_cast<td_channel*>(0x7e0000000000ull);
-  ctl.hits = reinterpret_cast<unsigned int*>(0x7e0100000000ull);
+  std::vector<uint64_t> pointers(args.size(), 0);
+  std::vector<const void*> values(args.size());
+  for (size_t i = 0; i < b.args.size(); ++i) {
+    if (b.args[i].isBuffer) {
+      pointers[i] = 0x7f0000000000ull + shift + (i << 32);
+      ctl.buffers[i] = {pointers[i], b.args[i].byteSize()};
+      values[i] = &pointers[i];
+    } else {
+      values[i] = &args[i].scalar;
+    }
+  }
+  ctl.channel = reinterpret_cast<td_channel*>(0x7e0000000000ull + shift);
+  ctl.hits = reinterpret_cast<unsigned int*>(0x7e0100000000ull + shift);
   // Every family's regions, at made-up addresses or, with a tail, the ones that prefer it in shared memory.
   std::vector<td_region> regions = regionTable(CheckSet::known());
   for (size_t i = 0; i < regions.size(); ++i) {
@@ -40,12 +57,20 @@ std::string ptxFor(const std::string& bundlePath, uint32_t sharedTailBytes = 0, 
     r.bytes = r.fixed_bytes + 1024 * r.bytes_per_word;
     bool inTail = sharedTailBytes && (r.flags & TD_REGION_PREFER_SHARED);
     if (inTail) r.flags |= TD_REGION_IN_SHARED, r.shared_offset = static_cast<uint32_t>(i) * 1024;
-    else r.base = 0x7e0200000000ull + (i << 32);
+    else r.base = 0x7e0200000000ull + shift + (i << 32);
     ctl.regions[i] = r;
   }
-  bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl);
+  ControlBlockAddresses addresses = controlBlockAddresses(ctl);
+  std::map<unsigned, std::string> pointerSymbols;
+  std::map<std::string, unsigned> argumentOf;
+  for (size_t i = 0; i < b.args.size(); ++i)
+    if (b.args[i].isBuffer) pointerSymbols[static_cast<unsigned>(i)] = bufferBaseSymbol(i), argumentOf[bufferBaseSymbol(i)] = i;
+  bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl, addresses.fields, 256);
+  bakeArguments(*km.module, km.entrySymbol, values, pointerSymbols);
   if (unchecked) *unchecked = km.sites.unchecked;
-  return cuda::generatePtx(*km.module, arch, b.grid.data(), b.block.data());
+  return cuda::generatePtx(*km.module, arch, b.grid.data(), b.block.data(), [&](llvm::Module& m) {
+    cuda::moveAddressesToConstants(m, km.entrySymbol, addresses.values, argumentOf);
+  });
 }
 
 std::string ptxas() {
@@ -194,4 +219,18 @@ TEST(Ptx, APtxasVersionRefusalNamesTheVersionToRetryWith) {
   EXPECT_NE(retried.find("\n.version 8.6\n.target sm_90a"), std::string::npos) << retried;
   EXPECT_NE(retried.find("// .version 7.0 in a comment"), std::string::npos);
   EXPECT_EQ(retried.find(".version 8.0"), std::string::npos);
+}
+
+// The run's addresses are not in the PTX: two runs whose allocations lie elsewhere (ASLR) write the same text,
+// which the driver's compute cache then compiles once; the kernel reads its buffers' bases from its
+// parameters and the rest from .const variables the executor writes after loading.
+TEST(Ptx, TwoRunsAtOtherAddressesWriteTheSamePtx) {
+  std::string first = ptxFor(example("gemm")), moved = ptxFor(example("gemm"), 0, "sm_90", nullptr, 0x5a3000000ull);
+  EXPECT_EQ(first, moved);
+  if (const char* dump = std::getenv("TD_PTX_TEST_DUMP")) std::ofstream(dump) << first;
+  EXPECT_EQ(first.find(std::to_string(0x7e0000000000ull)), std::string::npos) << "the channel's address is written";
+  EXPECT_EQ(first.find(std::to_string(0x7f0000000000ull)), std::string::npos) << "buffer A's address is written";
+  EXPECT_NE(first.find(".const .align 8 .u64 " + cuda::addressConstant("__td_run_channel")), std::string::npos);
+  EXPECT_NE(first.find("ld.const.u64"), std::string::npos);
+  expectAssembles(first, "gemm_addresses");
 }
