@@ -31,6 +31,13 @@ td_ctl makeControlBlock(const std::vector<ArgValue>& args, const std::vector<uin
 
 std::string bufferBaseSymbol(size_t i) { return fmt::format("__td_run_base{}", i); }
 
+std::map<unsigned, std::string> bufferParameterSymbols(const ControlBlockAddresses& addresses, size_t nargs) {
+  std::map<unsigned, std::string> symbols;
+  for (size_t i = 0; i < nargs && i < TD_MAX_BUFFERS; ++i)
+    if (addresses.values.count(bufferBaseSymbol(i))) symbols[static_cast<unsigned>(i)] = bufferBaseSymbol(i);
+  return symbols;
+}
+
 ControlBlockAddresses controlBlockAddresses(const td_ctl& ctl) {
   ControlBlockAddresses a;
   auto address = [&](uint64_t offset, const std::string& symbol, uint64_t value) {

@@ -32,5 +32,7 @@ struct ControlBlockAddresses {
 ControlBlockAddresses controlBlockAddresses(const td_ctl& ctl);
 // The symbol of buffer argument i's address (the same value the kernel gets as its parameter i).
 std::string bufferBaseSymbol(size_t i);
+// Parameter -> its buffer's base symbol, for every buffer argument `addresses` names.
+std::map<unsigned, std::string> bufferParameterSymbols(const ControlBlockAddresses& addresses, size_t nargs);
 
 }  // namespace td

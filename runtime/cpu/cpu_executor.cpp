@@ -305,7 +305,6 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   // The control block's addresses (this run's mappings) become symbols bound at link time, so the
   // compiled module is the same from run to run and its object code can be kept.
   ControlBlockAddresses runAddresses = controlBlockAddresses(ctl);
-  const std::map<std::string, uint64_t>& addressSymbols = runAddresses.values;
   bakeGlobal(*km.module, globalSymbol(OwnGlobal::ctl).c_str(), &ctl, sizeof ctl, runAddresses.fields);
 
   CpuJit jit;
@@ -322,7 +321,7 @@ LaunchOutcome runOnCpu(KernelModule& km, const Bundle& bundle, std::vector<ArgVa
   RetargetResult rt = retargetToHost(*km.module, km.entrySymbol, jit.triple(), jit.dataLayout(), km.sites, lc);
   const llvm::GlobalVariable* objectTable = km.module->getNamedGlobal(globalSymbol(OwnGlobal::contain_objects));
   uint64_t nobjects = objectTable ? objectTable->getValueType()->getArrayNumElements() : 0;
-  jit.add(std::move(km.module), std::move(km.ctx), addressSymbols);
+  jit.add(std::move(km.module), std::move(km.ctx), runAddresses.values);
   auto fn = reinterpret_cast<KernelTrampoline>(jit.lookup(kTrampolineName));
 
   LaunchShape shape;

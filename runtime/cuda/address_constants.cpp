@@ -34,7 +34,9 @@ bool mentions(const llvm::Constant* c, const llvm::GlobalVariable* symbol) {
 std::string addressConstant(const std::string& symbol) { return symbol + "_addr"; }
 
 void moveAddressesToConstants(llvm::Module& m, const std::string& kernel, const std::map<std::string, uint64_t>& values,
-                              const std::map<std::string, unsigned>& argumentOf) {
+                              const std::map<unsigned, std::string>& pointerSymbols) {
+  std::map<std::string, unsigned> argumentOf;
+  for (const auto& [argument, symbol] : pointerSymbols) argumentOf[symbol] = argument;
   llvm::Type* i64 = llvm::Type::getInt64Ty(m.getContext());
   llvm::Function* entry = m.getFunction(kernel);
   for (const auto& symbolValue : values) {  // the values themselves the executor writes; here only their names

@@ -16,13 +16,13 @@ class Module;
 
 namespace td::cuda {
 
-// In `kernel` a buffer's base symbol becomes the kernel's parameter `argumentOf[symbol]` again (the same
-// address); every other use loads the address from a `.const` variable named addressConstant(symbol),
+// In `kernel` a buffer's base symbol becomes the parameter `pointerSymbols` (as bakeArguments took it) names
+// it for again (the same address); every other use loads the address from a `.const` variable named addressConstant(symbol),
 // which the executor writes after loading the module. A symbol still in a global's initializer (the control
 // block, which hooks that stay functions index at run time) is zero in the text, and that global is no
 // longer constant: the executor writes the control block's real bytes after loading.
 void moveAddressesToConstants(llvm::Module& m, const std::string& kernel, const std::map<std::string, uint64_t>& values,
-                              const std::map<std::string, unsigned>& argumentOf);
+                              const std::map<unsigned, std::string>& pointerSymbols);
 std::string addressConstant(const std::string& symbol);
 
 }  // namespace td::cuda

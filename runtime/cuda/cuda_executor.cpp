@@ -162,20 +162,14 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
     ctl.shared_tail_bytes = regions.tailBytes;
     ctl.lanes_concurrent = 1;
     ControlBlockAddresses runAddresses = controlBlockAddresses(ctl);
-    std::map<unsigned, std::string> pointerSymbols;
-    std::map<std::string, unsigned> argumentOf;
-    for (size_t i = 0; i < args.size() && i < TD_MAX_BUFFERS; ++i)
-      if (args[i].spec->isBuffer && devPtrs[i] == ctl.buffers[i].base && runAddresses.values.count(bufferBaseSymbol(i))) {
-        pointerSymbols[static_cast<unsigned>(i)] = bufferBaseSymbol(i);
-        argumentOf[bufferBaseSymbol(i)] = static_cast<unsigned>(i);
-      }
+    std::map<unsigned, std::string> pointerSymbols = bufferParameterSymbols(runAddresses, args.size());
     bakeGlobal(*km.module, globalSymbol(OwnGlobal::ctl).c_str(), &ctl, sizeof ctl, runAddresses.fields,
                kCuMemAllocAlignment);
     bakeArguments(*km.module, km.entrySymbol, std::vector<const void*>(params.begin(), params.end()), pointerSymbols);
     // A source written for the device's architecture-specific features (sm_90a: wgmma, setmaxnreg) keeps them.
     std::string ptxArch = b.arch == arch + "a" ? b.arch : arch;
     std::string ptx = generatePtx(*km.module, ptxArch, b.grid.data(), b.block.data(), [&](llvm::Module& m) {
-      moveAddressesToConstants(m, km.entrySymbol, runAddresses.values, argumentOf);
+      moveAddressesToConstants(m, km.entrySymbol, runAddresses.values, pointerSymbols);
     });
 
     char log[8192] = {0};

@@ -61,15 +61,12 @@ std::string ptxFor(const std::string& bundlePath, uint32_t sharedTailBytes = 0, 
     ctl.regions[i] = r;
   }
   ControlBlockAddresses addresses = controlBlockAddresses(ctl);
-  std::map<unsigned, std::string> pointerSymbols;
-  std::map<std::string, unsigned> argumentOf;
-  for (size_t i = 0; i < b.args.size(); ++i)
-    if (b.args[i].isBuffer) pointerSymbols[static_cast<unsigned>(i)] = bufferBaseSymbol(i), argumentOf[bufferBaseSymbol(i)] = i;
+  std::map<unsigned, std::string> pointerSymbols = bufferParameterSymbols(addresses, b.args.size());
   bakeGlobal(*km.module, "__td_ctl", &ctl, sizeof ctl, addresses.fields, 256);
   bakeArguments(*km.module, km.entrySymbol, values, pointerSymbols);
   if (unchecked) *unchecked = km.sites.unchecked;
   return cuda::generatePtx(*km.module, arch, b.grid.data(), b.block.data(), [&](llvm::Module& m) {
-    cuda::moveAddressesToConstants(m, km.entrySymbol, addresses.values, argumentOf);
+    cuda::moveAddressesToConstants(m, km.entrySymbol, addresses.values, pointerSymbols);
   });
 }
 
