@@ -142,6 +142,8 @@ def main():
           f"output differences {totals['output_differences']}, other failures {totals['other_failures']}")
     print(f"mutants found {found} of {planted}: " + ", ".join(
         f"{k} {totals['mutants_found'].get(k, 0)}/{v}" for k, v in sorted(totals["mutants_planted"].items())))
+    if totals["not_finished"]:
+        print("not finished (not counted): " + ", ".join(str(n["seed"]) for n in totals["not_finished"]))
     print("features: " + ", ".join(f"{k} {v}" for k, v in sorted(totals["features"].items())))
     sys.exit(1 if totals["failed_programs"] else 0)
 
