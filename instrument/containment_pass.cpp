@@ -123,6 +123,7 @@ llvm::PreservedAnalyses ContainmentPass::run(llvm::Module& m, llvm::ModuleAnalys
   llvm::FunctionCallee containAny = hookFunction(m, Hook::contain_any);
   llvm::FunctionCallee containArg = hookFunction(m, Hook::contain_arg);
   llvm::FunctionCallee containShared = hookFunction(m, Hook::contain_shared);
+  llvm::FunctionCallee containSharedArray = hookFunction(m, Hook::contain_shared_array);
   llvm::FunctionCallee containObject = hookFunction(m, Hook::contain_object);
   llvm::FunctionCallee containCallee = hookFunction(m, Hook::contain_callee);
 
@@ -175,6 +176,10 @@ llvm::PreservedAnalyses ContainmentPass::run(llvm::Module& m, llvm::ModuleAnalys
         ok = b.CreateCall(containObject, {site, p, a.size, genericPointer(b, own->base), llvm::ConstantInt::get(i64, own->bytes)});
       else if (root.kind == PointerRoot::KernelArg)
         ok = b.CreateCall(containArg, {site, llvm::ConstantInt::get(i32, root.argNo), p, a.size, objectTable, objectCount});
+      else if (root.kind == PointerRoot::SharedVar)
+        ok = b.CreateCall(containSharedArray, {site, p, a.size, genericPointer(b, root.var),
+                                               llvm::ConstantInt::get(i64, dl.getTypeAllocSize(root.var->getValueType())),
+                                               objectTable, objectCount});
       else if (root.shared() || a.ptr->getType()->getPointerAddressSpace() == 3)
         ok = b.CreateCall(containShared, {site, p, a.size, objectTable, objectCount});
       else

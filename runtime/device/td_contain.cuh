@@ -14,8 +14,11 @@ __device__ bool __td_in_own_stack(const void* p, unsigned long long size);
 // [a, a + size) inside [base, base + bytes), without overflow for any address.
 static __device__ __forceinline__ bool td_within(unsigned long long a, unsigned long long size, unsigned long long base,
                                                  unsigned long long bytes) {
+  // Written as the bounds family writes its test: with constant sizes, one compare of the offset against a
+  // constant, which the loop passes fold from an induction variable's range (`off <= bytes && size <=
+  // bytes - off`, the same test, becomes a mask they do not).
   unsigned long long off = a - base;
-  return off <= bytes && size <= bytes - off;
+  return bytes >= size && off <= bytes - size;
 }
 
 static __device__ __forceinline__ bool td_in_objects(unsigned long long a, unsigned long long size, const td_object* objects,
@@ -68,6 +71,18 @@ __device__ TD_INLINE_ON_CPU int __td_contain_shared(unsigned int site, const voi
                                                     const td_object* objects, unsigned int count) {
   if (__td_in_shared_window(p, size)) return 1;
   return __td_contain_any(site, p, size, objects, count);
+}
+
+// An access through a known __shared__ array (the bounds family off): inside that array (`array_bytes` 0:
+// the dynamic one, sized at launch), else as any shared access. The first test is the one the optimiser
+// proves from the indices' ranges, as it proves the bounds family's: a provably contained access then costs
+// nothing, and keeps its shared-space load where a guard's select would make it generic.
+__device__ TD_INLINE_ON_CPU int __td_contain_shared_array(unsigned int site, const void* p, unsigned int size,
+                                                          const void* array, unsigned long long array_bytes,
+                                                          const td_object* objects, unsigned int count) {
+  unsigned long long bytes = array_bytes ? array_bytes : __td_ctl.dynamic_shared_bytes;
+  if (td_within((unsigned long long)p, size, (unsigned long long)array, bytes)) return 1;
+  return __td_contain_shared(site, p, size, objects, count);
 }
 
 // An access through one local array or variable of the module, whose size the pass knows: inside it.

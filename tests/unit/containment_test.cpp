@@ -110,6 +110,38 @@ __global__ void k(float* out, long long x) {
   EXPECT_EQ(kinds(run(b, "bounds", 64 - 63)), "wild-access");  // x = 1: threads 7.. run over
 }
 
+// A shared array indexed past its end: containment checks the array first (the test the optimiser proves
+// for in-range indices, so those keep their shared-space accesses on the GPU), then the block's window: an
+// index into the next array is the bounds family's to report, one far outside the window is a wild access.
+TEST_F(Containment, SharedArrayOverrunsOutsideTheWindowAreWildAccesses) {
+  const std::string b = kernel("shared", R"(
+__global__ void k(float* out, long long x) {
+  __shared__ float a[64];
+  __shared__ float b[64];
+  a[threadIdx.x] = 0.0f;
+  b[threadIdx.x] = 1.0f + threadIdx.x;
+  __syncthreads();
+  a[threadIdx.x + x] = 2.0f;
+  __syncthreads();
+  out[threadIdx.x] = a[threadIdx.x] + b[threadIdx.x];
+}
+)");
+  for (long long x : {0ll, 32ll}) {  // 32: threads 32.. run past a, still inside the block's shared bytes
+    td::CheckResult r = run(b, "launch", x);
+    EXPECT_EQ(kinds(r), "") << "x = " << x;
+  }
+  EXPECT_EQ(kinds(run(b, "bounds", 32)), "shared-out-of-bounds");
+  for (long long x : {1ll << 22, -(1ll << 22)}) {
+    td::CheckResult r = run(b, "launch", x);
+    ASSERT_EQ(kinds(r), "wild-access") << "x = " << x;
+    EXPECT_EQ(r.report.findings[0].loc.line, 8u);
+    EXPECT_EQ(r.report.findings[0].access, "write");
+    EXPECT_EQ(r.report.findings[0].count, 64u);
+    std::vector<double> v = td::test::values(r, "out");
+    EXPECT_EQ(v[5], 6.0) << "the skipped stores changed nothing";
+  }
+}
+
 // A call through a pointer made from an integer is skipped; calls through the module's own function
 // pointers run.
 TEST_F(Containment, CallsThroughForgedPointersAreSkipped) {
