@@ -255,9 +255,19 @@ def dynamic_shared(prog, rng, budget):
     prog.spot("off-by-one", first, prog.lines[first].replace(f"i < {size}", f"i <= {size}"),
               ("shared-out-of-bounds",), first, first)
     barrier = prog.emit("  __syncthreads();")
-    reader = f"(tid + {rng.randint(1, size - 1)}) % {size}" if size > 1 else "0"  # another thread's element
+    # another thread's element: an offset that gives every thread back its own (tid + block of a
+    # 2 * block + 3 array is thread tid's second element) is moved on, so a dropped barrier breaks something
+    def own(offset):
+        return all((t + offset) % size % prog.block == t for t in range(prog.block))
+    offset = rng.randint(1, size - 1) if size > 1 else 0
+    for _ in range(size - 1):
+        if not own(offset):
+            break
+        offset = offset % (size - 1) + 1
+    reader = f"(tid + {offset}) % {size}" if size > 1 else "0"
     last = prog.emit(f"  a = a * 0.5f + td_gen_dynamic[{reader}];")
-    prog.spot("drop-barrier", barrier, "  // (the mutant dropped this barrier)", RACE_KINDS, first, last)
+    if not own(offset):  # (a one-thread block reads only its own elements: no barrier to drop)
+        prog.spot("drop-barrier", barrier, "  // (the mutant dropped this barrier)", RACE_KINDS, first, last)
     squash(prog)
     prog.features.append("dynamic-shared")
 
