@@ -35,7 +35,7 @@ declare void @llvm.nvvm.barrier0()
 ; CHECK-LABEL: define void @stage(
 ; CHECK-NOT: @__td_race_global({{.*}}ptr %src
 ; CHECK: call void @__td_race_shared(i32 {{[0-9]+}}, ptr {{%[0-9]+}}, i32 4, i32 25, ptr addrspacecast (ptr addrspace(3) @tile to ptr), i64 512,
-; CHECK: call i32 @__td_contain_shared(
+; CHECK: call i32 @__td_contain_shared_array({{.*}}, ptr addrspacecast (ptr addrspace(3) @tile to ptr), i64 512,
 ; CHECK: store float {{%[0-9]+}}, ptr addrspace(3) %slot
 ; CHECK: call void @__td_sync_release(i32 0, i32 0)
 ; CHECK-NEXT: call void @llvm.nvvm.barrier0()
