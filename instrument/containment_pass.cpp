@@ -155,10 +155,9 @@ llvm::PreservedAnalyses ContainmentPass::run(llvm::Module& m, llvm::ModuleAnalys
       PointerRoot root = roots.of(a.ptr);
       std::optional<OwnObject> own = ownObjectOf(a.ptr, dl);
       if (own && staticallyInside(a.ptr, own->base, own->bytes, a.width, dl)) continue;
-      if (root.kind == PointerRoot::SharedVar) {
-        uint64_t bytes = dl.getTypeAllocSize(root.var->getValueType());
-        if (bytes && staticallyInside(a.ptr, root.var, bytes, a.width, dl)) continue;
-      }
+      // A known shared array's bytes (0: the dynamic one, sized at launch).
+      uint64_t arrayBytes = root.kind == PointerRoot::SharedVar ? dl.getTypeAllocSize(root.var->getValueType()) : 0;
+      if (arrayBytes && staticallyInside(a.ptr, root.var, arrayBytes, a.width, dl)) continue;
       Site s;
       s.kind = a.kind;
       s.loc = userLocation(*a.inst);
@@ -178,8 +177,7 @@ llvm::PreservedAnalyses ContainmentPass::run(llvm::Module& m, llvm::ModuleAnalys
         ok = b.CreateCall(containArg, {site, llvm::ConstantInt::get(i32, root.argNo), p, a.size, objectTable, objectCount});
       else if (root.kind == PointerRoot::SharedVar)
         ok = b.CreateCall(containSharedArray, {site, p, a.size, genericPointer(b, root.var),
-                                               llvm::ConstantInt::get(i64, dl.getTypeAllocSize(root.var->getValueType())),
-                                               objectTable, objectCount});
+                                               llvm::ConstantInt::get(i64, arrayBytes), objectTable, objectCount});
       else if (root.shared() || a.ptr->getType()->getPointerAddressSpace() == 3)
         ok = b.CreateCall(containShared, {site, p, a.size, objectTable, objectCount});
       else
