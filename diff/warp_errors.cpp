@@ -27,7 +27,7 @@ WarpErrors warpErrors(const CheckResult& run, const OutputComparison& c, unsigne
     if (g < granules) std::memcpy(&granule, history->bytes.data() + g * sizeof(td_granule), sizeof granule);
     unsigned thread = TD_TAG_THREAD(granule.w);
     double ratio = allowanceRatio(c.result[i], c.reference[i], rtol, atol);
-    if (thread == 0) {
+    if (thread == 0 || granule.w == TD_TAG_BUSY) {  // no writer, or one stopped mid-update
       ++w.unattributed;
       w.unattributedWorst = std::max(w.unattributedWorst, ratio);
       continue;

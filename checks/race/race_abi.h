@@ -30,6 +30,9 @@
 #define TD_TAG_BLOCK_SHIFT 32
 #define TD_TAG_BLOCK_MASK (0xfffull << TD_TAG_BLOCK_SHIFT)
 #define TD_TAG_EPOCH_SHIFT 44
+// A last-write tag while its writer replaces it and its counts (thread 2047, no bytes: no access conflicts
+// with it; no block has that many threads).
+#define TD_TAG_BUSY 0x7ffull
 
 typedef struct td_granule {
   unsigned long long w, r;

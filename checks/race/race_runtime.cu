@@ -186,10 +186,11 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
     return;
   }
   if (!write) {
-    // A read looks at the whole granule at once: two 16-byte loads, issued together.
+    // A read looks at the whole granule at once: two 16-byte loads, issued together, the tags first (a
+    // writer stores its counts before its tag, so these counts are the tag's or a later writer's).
+    td_u64x2 tags = *(const volatile td_u64x2*)&s.w;  // w, r
     td_u32x4 words = *(const volatile td_u32x4*)&s.w_aux;  // w_aux, r_aux, written, value
     bool uninit = init && (words.z & bytes) != bytes;
-    td_u64x2 tags = *(const volatile td_u64x2*)&s.w;  // w, r
     unsigned long long w = tags.x, r = tags.y;
     bool raw = td_conflicts(w, words.x, bytes, atomic, me);
     // Broadcast reads (a tile element every thread of the block reads) keep the first reader of the
@@ -197,9 +198,9 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
     // An atomic reader kept gives way to a plain one, which races with atomic writes where it does not.
     bool kept = TD_TAG_THREAD(r) && !((r ^ me.tag) >> TD_TAG_BLOCK_SHIFT) && words.y == me.aux &&
                 (TD_TAG_BYTES(r) & bytes) == bytes && (atomic || !(r & TD_TAG_ATOMIC));
-    if (!kept) {
-      s.r = mine;
-      s.r_aux = me.aux;
+    if (!kept) {  // the counts before the tag, as a writer stores them
+      *(volatile unsigned int*)&s.r_aux = me.aux;
+      *(volatile unsigned long long*)&s.r = mine;
     }
     if (__builtin_expect(uninit | raw, 0)) {
       if (uninit) td_report_payload(sp.uninit, site, td_race_payload{off, 0, 0, 0, 0});
@@ -215,22 +216,26 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
     return;
   }
   unsigned long long before = td_record_value(s, bytes, g, me.tag, sp);
-  if (atomic) {
-    // An atomic after this thread's own plain write of the granule, nothing between: the plain write stays
-    // the one kept, as it races with more (another thread's atomic: `if (tid == 0) n = 0;` with no barrier
-    // before everyone's atomicAdd(&n, ...)).
-    unsigned long long last = td_load(&s.w);
-    if (TD_TAG_THREAD(last) == me.thread + 1 && !(last & TD_TAG_ATOMIC) && !((last ^ me.tag) >> TD_TAG_BLOCK_SHIFT) &&
-        *(volatile unsigned int*)&s.w_aux == me.aux)
-      mine = last | ((unsigned long long)bytes << 11);
-  }
-  unsigned long long old = td_swap(sp, &s.w, mine);
-  // The previous writer's counts, read after the exchange: it stored them after its own, so this is the
-  // latest moment they can be its.
+  // The last write's tag and its counts are two words, replaced together: the tag is taken (TD_TAG_BUSY)
+  // while its counts are read and replaced, then put back, after them. Exchanged one after the other, a
+  // writer interrupted between the two (a lane of a diverged warp, which the GPU runs by turns) left the
+  // next one its tag with the counts before it, and a same-warp race went unreported.
+  unsigned long long old = td_swap(sp, &s.w, TD_TAG_BUSY);
+  while (old == TD_TAG_BUSY) old = td_swap(sp, &s.w, TD_TAG_BUSY);
+  __td_block_order();
   unsigned int aux = *(volatile unsigned int*)&s.w_aux;
-  s.w_aux = me.aux;
+  // An atomic after this thread's own plain write of the granule, nothing between: the plain write stays
+  // the one kept, as it races with more (another thread's atomic: `if (tid == 0) n = 0;` with no barrier
+  // before everyone's atomicAdd(&n, ...)).
+  if (atomic && TD_TAG_THREAD(old) == me.thread + 1 && !(old & TD_TAG_ATOMIC) &&
+      !((old ^ me.tag) >> TD_TAG_BLOCK_SHIFT) && aux == me.aux)
+    mine = old | ((unsigned long long)bytes << 11);
+  *(volatile unsigned int*)&s.w_aux = me.aux;
+  __td_block_order();
+  *(volatile unsigned long long*)&s.w = mine;
   unsigned long long r = td_load(&s.r);
-  bool waw = td_conflicts(old, aux, bytes, atomic, me), war = td_conflicts(r, s.r_aux, bytes, atomic, me);
+  unsigned int r_aux = *(volatile unsigned int*)&s.r_aux;  // after the tag: its reader's counts or a later one's
+  bool waw = td_conflicts(old, aux, bytes, atomic, me), war = td_conflicts(r, r_aux, bytes, atomic, me);
   if (TD_TAG_THREAD(r) && (TD_TAG_BYTES(r) & ~bytes) == 0) s.r = 0;  // the last read is now overwritten
   if (__builtin_expect(waw | war, 0)) {
     // A write of the bytes already there changes nothing another thread can see: counted apart, and

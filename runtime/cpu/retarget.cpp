@@ -217,8 +217,9 @@ class Lowering {
       if (primitive != Hook::block_local_or) repl = old;
     } else if (isPrimitive && primitive == Hook::mark_site) {
       b.CreateStore(arg(0), b.CreateConstGEP1_32(i32_, threadCtx(f), kLastSite));
-    } else if (isPrimitive && primitive == Hook::block_start) {
-      // Nothing: the worker zeroes a block's regions before the block starts.
+    } else if (isPrimitive && (primitive == Hook::block_start || primitive == Hook::block_order)) {
+      // Nothing: the worker zeroes a block's regions before the block starts, and one OS thread runs the
+      // block, in order.
     } else if (name.consume_front("llvm.nvvm.read.ptx.sreg.")) {
       static const std::map<std::string, unsigned> fields = {
           {"tid.x", kTidX}, {"tid.y", kTidX + 1}, {"tid.z", kTidX + 2}, {"ntid.x", kNtidX}, {"ntid.y", kNtidX + 1},

@@ -93,5 +93,6 @@ __device__ unsigned long long __td_block_local_cas(unsigned long long* p, unsign
   __atomic_compare_exchange_n(p, &expected, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   return expected;
 }
+__device__ void __td_block_order(void) { __nvvm_membar_cta(); }
 
 }  // extern "C"

@@ -25,6 +25,9 @@ __device__ void* __td_region(unsigned int id);
 __device__ unsigned long long __td_block_local_swap(unsigned long long* p, unsigned long long v);
 __device__ void __td_block_local_or(unsigned int* p, unsigned int v);
 __device__ unsigned long long __td_block_local_cas(unsigned long long* p, unsigned long long expected, unsigned long long v);
+// The calling block's threads see this thread's memory accesses before the call before those after it (a
+// fence of the block's scope on the GPU; nothing where one OS thread runs the block).
+__device__ void __td_block_order(void);
 
 }  // extern "C"
 

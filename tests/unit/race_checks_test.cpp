@@ -47,6 +47,17 @@ TEST(SharedRaces, WarpReductionWithoutSyncwarp) {
   EXPECT_TRUE(check(races("warp_reduce_fixed")).report.findings.empty()) << "__syncwarp orders the lanes";
 }
 
+// Lane 0 resets a counter after a __syncwarp and every lane adds to it with no __syncwarp between. The GPU
+// runs the reset's branch and the other lanes by turns, which once hid this race there (tests/gpu/parity.py
+// runs this bundle on both executors).
+TEST(SharedRaces, CounterResetRacesWithTheOtherLanesAtomics) {
+  CheckResult r = check(races("warp_counter_reset"));
+  expectRace(r, "shared-race-waw", 121, 117, "count");
+  CheckResult fixed = check(races("warp_counter_reset_fixed"));
+  EXPECT_TRUE(fixed.report.findings.empty()) << "a __syncwarp orders the reset before the atomics";
+  for (double v : values(fixed, "out")) EXPECT_EQ(v, 496.0) << "the sum of 0..31";
+}
+
 TEST(SharedRaces, UninitializedSharedRead) {
   CheckResult r = check(races("uninit_tile"));
   ASSERT_EQ(r.report.findings.size(), 1u);

@@ -103,3 +103,22 @@ __global__ void divergent_barrier(const float* in, float* out) {
   out[t] += 1.f;
 #endif
 }
+
+// One warp passes values round through shared memory (__syncwarp orders that), then lane 0 resets a counter
+// every lane adds to: without the __syncwarp after the reset, the reset races with the other lanes' atomics.
+// On the GPU the reset's lane runs its branch by turns with the others, inside the race check's own update.
+__global__ void warp_counter_reset(const float* in, float* out) {
+  __shared__ float pass[32];
+  __shared__ float count;
+  int lane = threadIdx.x;
+  pass[lane] = in[lane];
+  __syncwarp();
+  float v = pass[(lane + 1) % 32];
+  if (lane == 0) count = 0.f;
+#ifdef FIXED
+  __syncwarp();
+#endif
+  atomicAdd(&count, v);
+  __syncwarp();
+  out[lane] = count;
+}
