@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <llvm/ADT/StringRef.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/Module.h>
 #include <llvm/Support/SHA256.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -43,6 +45,15 @@ CacheKey& CacheKey::add(std::string_view part) {
   state_->sha.update(llvm::StringRef(part.data(), part.size()));
   state_->sha.update(llvm::StringRef("\0", 1));
   return *this;
+}
+
+CacheKey& CacheKey::add(const llvm::Module& m) {
+  llvm::SmallVector<char, 0> bitcode;
+  llvm::BitcodeWriter writer(bitcode);
+  writer.writeModule(m);
+  writer.writeSymtab();
+  writer.writeStrtab();
+  return add(std::string_view(bitcode.data(), bitcode.size()));
 }
 
 std::string CacheKey::hex() {

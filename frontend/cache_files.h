@@ -7,6 +7,10 @@
 #include <string_view>
 #include <string>
 
+namespace llvm {
+class Module;
+}
+
 namespace td {
 
 // $TILE_DOCTOR_CACHE ("off": no cache), else $XDG_CACHE_HOME/tile-doctor, else ~/.cache/tile-doctor;
@@ -25,6 +29,7 @@ class CacheKey {
   CacheKey();
   ~CacheKey();
   CacheKey& add(std::string_view part);
+  CacheKey& add(const llvm::Module& m);  // the module's bitcode
   std::string hex();
 
  private:

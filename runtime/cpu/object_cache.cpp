@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <optional>
-#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
@@ -23,18 +22,13 @@ fs::path entryPath(const std::string& key) { return fs::path(cacheDir()) / "obje
 
 std::string objectKey(const llvm::Module& m, const std::string& cpu, const std::string& features) {
   if (cacheDir().empty()) return "";
-  llvm::SmallVector<char, 0> bitcode;
-  llvm::BitcodeWriter writer(bitcode);
-  writer.writeModule(m);
-  writer.writeSymtab();
-  writer.writeStrtab();
   const char* extra = std::getenv("TILE_DOCTOR_EXTRA_PASSES");
   return CacheKey()
       .add(toolIdentity())
       .add(cpu)
       .add(features)
       .add(extra ? extra : "")
-      .add(std::string_view(bitcode.data(), bitcode.size()))
+      .add(m)
       .hex();
 }
 

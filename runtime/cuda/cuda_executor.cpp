@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <functional>
 #include <map>
+#include <optional>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <thread>
@@ -29,6 +30,7 @@
 #include "runtime/cuda/nvml.h"
 #include "runtime/cuda/tensor_maps.h"
 #include "runtime/cuda/ptx.h"
+#include "runtime/cuda/ptx_cache.h"
 #include "runtime/executor_limit.h"
 #include "model/hooks.h"
 
@@ -168,7 +170,13 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
     bakeArguments(*km.module, km.entrySymbol, std::vector<const void*>(params.begin(), params.end()), pointerSymbols);
     // A source written for the device's architecture-specific features (sm_90a: wgmma, setmaxnreg) keeps them.
     std::string ptxArch = b.arch == arch + "a" ? b.arch : arch;
-    std::string ptx = generatePtx(*km.module, ptxArch, b.grid.data(), b.block.data(), [&](llvm::Module& m) {
+    // A repeated check of an unchanged kernel and launch shape takes its PTX from the cache (ptx_cache.h).
+    std::vector<std::string> addressSymbols;
+    for (const auto& [symbol, value] : runAddresses.values) addressSymbols.push_back(symbol);
+    for (const auto& [arg, symbol] : pointerSymbols) addressSymbols.push_back(std::to_string(arg) + "=" + symbol);
+    std::string ptxCacheKey = ptxKey(*km.module, ptxArch, b.grid.data(), b.block.data(), addressSymbols);
+    std::optional<std::string> cachedPtx = loadPtx(ptxCacheKey);
+    std::string ptx = cachedPtx ? *cachedPtx : generatePtx(*km.module, ptxArch, b.grid.data(), b.block.data(), [&](llvm::Module& m) {
       moveAddressesToConstants(m, km.entrySymbol, runAddresses.values, pointerSymbols);
     });
 
@@ -189,6 +197,7 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
       throw cannotRunHere(b, fmt::format("ptxas refuses the PTX tile-doctor wrote for this kernel: it needs a newer PTX "
                                          "ISA than LLVM 19's NVPTX back end writes ({}): {}", d.errorName(r), log));
     if (r != 0) throw std::runtime_error(fmt::format("loading the PTX failed: {}\n{}", d.errorName(r), log));
+    if (ptx != cachedPtx) storePtx(ptxCacheKey, ptx);  // the text that loaded, after any version retry
     // What the module reads its addresses from: the control block's bytes and the address constants.
     CUdeviceptr ctlSlot = 0;
     size_t ctlBytes = 0;

@@ -15,6 +15,7 @@
 #include "runtime/cuda/address_constants.h"
 #include "runtime/cuda/cuda_executor.h"
 #include "runtime/cuda/ptx.h"
+#include "runtime/cuda/ptx_cache.h"
 #include "test_support.h"
 
 using namespace td;
@@ -230,4 +231,31 @@ TEST(Ptx, TwoRunsAtOtherAddressesWriteTheSamePtx) {
   EXPECT_NE(first.find(".const .align 8 .u64 " + cuda::addressConstant("__td_run_channel")), std::string::npos);
   EXPECT_NE(first.find("ld.const.u64"), std::string::npos);
   expectAssembles(first, "gemm_addresses");
+}
+
+// The PTX cache (ptx_cache.h): the same module, architecture and launch give the same entry, another launch
+// shape or architecture another; a stored text comes back, a damaged entry is not served, and with
+// TILE_DOCTOR_DUMP_PTX (which asks for the back end's own output) nothing is cached.
+TEST(Ptx, CachedPtxFollowsTheModuleTheArchitectureAndTheLaunch) {
+  CacheFolder cache;
+  Bundle b = loadBundle(example("gemm"), {});
+  KernelModule km = buildKernelModule(b, CheckSet::parse("all"));
+  int64_t otherGrid[3] = {b.grid[0] + 1, b.grid[1], b.grid[2]};
+  std::vector<std::string> symbols = {"__td_run_channel"};
+  std::string key = cuda::ptxKey(*km.module, "sm_90", b.grid.data(), b.block.data(), symbols);
+  ASSERT_FALSE(key.empty());
+  EXPECT_EQ(key, cuda::ptxKey(*km.module, "sm_90", b.grid.data(), b.block.data(), symbols));
+  EXPECT_NE(key, cuda::ptxKey(*km.module, "sm_80", b.grid.data(), b.block.data(), symbols));
+  EXPECT_NE(key, cuda::ptxKey(*km.module, "sm_90", otherGrid, b.block.data(), symbols));
+  EXPECT_NE(key, cuda::ptxKey(*km.module, "sm_90", b.grid.data(), b.block.data(), {}));
+  EXPECT_FALSE(cuda::loadPtx(key));
+  cuda::storePtx(key, "// the PTX\n");
+  EXPECT_EQ(cuda::loadPtx(key).value_or(""), "// the PTX\n");
+  EXPECT_EQ(cache.entries("ptx", ".ptx"), 1u);
+  std::filesystem::path entry = cache.dir / "ptx" / (key + ".ptx");
+  std::ofstream(entry, std::ios::app) << "tampered";
+  EXPECT_FALSE(cuda::loadPtx(key)) << "a damaged entry is compiled again";
+  setenv("TILE_DOCTOR_DUMP_PTX", "/dev/null", 1);
+  EXPECT_EQ(cuda::ptxKey(*km.module, "sm_90", b.grid.data(), b.block.data(), symbols), "");
+  unsetenv("TILE_DOCTOR_DUMP_PTX");
 }
