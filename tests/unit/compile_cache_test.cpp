@@ -31,10 +31,10 @@ TEST(CompileCache, ServesARepeatAndNoticesAChangedHeader) {
         "[[args]]\nname = \"Out\"\ntype = \"int32*\"\nshape = [4]\ninit = \"zeros\"\noutput = true\n");
   std::string manifest = (src / "bundle.toml").string();
   EXPECT_EQ(values(check(manifest), "Out"), std::vector<double>(4, 7));
-  EXPECT_EQ(cache.entries(), 2u) << "the kernel and the CPU executor's libdevice";
+  EXPECT_EQ(cache.entries(), 3u) << "the kernel, the checks' device runtime and the CPU executor's libdevice";
   EXPECT_EQ(cache.entries("objects", ".o"), 1u) << "the instrumented kernel's host object code";
   EXPECT_EQ(values(check(manifest), "Out"), std::vector<double>(4, 7));
-  EXPECT_EQ(cache.entries(), 2u) << "the repeat was served from the entry";
+  EXPECT_EQ(cache.entries(), 3u) << "the repeat was served from the entries";
   EXPECT_EQ(cache.entries("objects", ".o"), 1u) << "and its object code too: nothing of the run's addresses is in it";
 
   write(src / "value.h", "#define VALUE 9\n");  // same source file, another header
