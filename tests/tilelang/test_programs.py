@@ -400,7 +400,8 @@ class TileLangPrograms(unittest.TestCase):
 
         first, entries = run_and_list()
         self.assertEqual((len(entries["lowered"]), len(entries["sources"])), (1, 1))
-        self.assertEqual(len([e for e in entries["modules"] if e.endswith(".bc")]), 2, "the kernel and the CPU libdevice")
+        self.assertEqual(len([e for e in entries["modules"] if e.endswith(".bc")]), 3,
+                         "the kernel, the checks' device runtime and the CPU libdevice")
         self.assertEqual(len(entries["objects"]), 1, "the instrumented kernel's host object code")
         again, entries_again = run_and_list()
         self.assertEqual(entries_again, entries, "the second check wrote nothing new: it was served, object code too")
