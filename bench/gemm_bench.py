@@ -19,15 +19,16 @@ ap.add_argument("--jobs", type=int, default=2)
 
 ap.add_argument("--configs", default="uninstrumented,bounds,all checks",
                 help="which of: uninstrumented, contained, bounds, all checks, all uncontained, race, "
-                     "race uncontained, numerics (comma-separated; configurations named ... uncontained "
-                     "and uninstrumented run without containment, TILE_DOCTOR_BENCH_UNCONTAINED=1)")
+                     "race uncontained, numerics, or any --checks value with its families joined by '+' "
+                     "(comma-separated; configurations named ... uncontained and uninstrumented run without "
+                     "containment, TILE_DOCTOR_BENCH_UNCONTAINED=1)")
 args = ap.parse_args()
 
 every = {"uninstrumented": "launch", "contained": "launch", "bounds": "bounds,launch", "all checks": "all",
          "all uncontained": "all", "race": "race,launch", "race uncontained": "race,launch",
          "numerics": "numerics,launch"}
 uncontained = dict(os.environ, TILE_DOCTOR_BENCH_UNCONTAINED="1")
-configs = {name: every[name] for name in args.configs.split(",")}
+configs = {name: every.get(name, name.replace("+", ",")) for name in args.configs.split(",")}
 if "uninstrumented" not in configs:
     configs = {"uninstrumented": "launch", **configs}
 print(f"{'size':>6} {'config':>15} {'compile s':>10} {'run s':>9} {'wall s':>8} {'run ratio':>10}")

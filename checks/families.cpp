@@ -75,7 +75,7 @@ void unregisterFamily(const std::string& name) {
 }
 
 td_region regionOf(unsigned scope, unsigned flags, unsigned fixedBytes, unsigned bytesPerWord, unsigned bytesPerSite,
-                   unsigned slot) {
+                   unsigned slot, unsigned wordShift) {
   td_region r{};
   r.scope = scope;
   r.flags = flags | TD_REGION_PRESENT;
@@ -83,6 +83,7 @@ td_region regionOf(unsigned scope, unsigned flags, unsigned fixedBytes, unsigned
   r.bytes_per_word = bytesPerWord;
   r.bytes_per_site = bytesPerSite;
   r.slot = slot;
+  r.word_shift = wordShift;
   return r;
 }
 

@@ -59,14 +59,14 @@
 
 typedef struct td_region {
   unsigned int scope, flags;
-  // An instance's size: fixed_bytes, plus bytes_per_word per 4 bytes of the block's shared window (block
-  // scope) or of the buffer (buffer scope), plus bytes_per_site per instrumentation site.
+  // An instance's size: fixed_bytes, plus bytes_per_word per (4 << word_shift) bytes of the block's shared
+  // window (block scope) or of the buffer (buffer scope), plus bytes_per_site per instrumentation site.
   unsigned int fixed_bytes, bytes_per_word, bytes_per_site;
   unsigned int slot;           // buffer scope: the index in td_buffer.region
   unsigned long long bytes;    // set by the executor: an instance's size (block, thread, grid scope)
   unsigned long long base;     // set by the executor: instance 0 in global memory (0: absent or in shared memory)
   unsigned int shared_offset;  // TD_REGION_IN_SHARED: its offset in the block's shared tail
-  unsigned int pad;
+  unsigned int word_shift;     // a "word" of bytes_per_word is 4 << word_shift bytes
 } td_region;
 
 typedef struct td_buffer {

@@ -118,7 +118,7 @@ void unregisterFamily(const std::string& name);
 
 // A region template as a family declares it.
 td_region regionOf(unsigned scope, unsigned flags, unsigned fixedBytes, unsigned bytesPerWord = 0,
-                   unsigned bytesPerSite = 0, unsigned slot = 0);
+                   unsigned bytesPerSite = 0, unsigned slot = 0, unsigned wordShift = 0);
 
 // The regions the named families need, as the control block's table (absent ones zero).
 std::vector<td_region> regionTable(const std::set<std::string>& enabled);

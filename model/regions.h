@@ -4,7 +4,7 @@
 #ifndef TD_REGIONS_H
 #define TD_REGIONS_H
 
-// The shared tail keeps regions in id order: these first four are the ones that prefer it.
+// The shared tail keeps regions in id order: the first four and TD_REGION_SHARED_WRITTEN prefer it.
 #define TD_REGION_BARRIER_SLOTS 0  // sync: per block, its barrier generations and exited lanes (td_block_checks)
 #define TD_REGION_BLOCK_SYNC 1     // race, init, sync: per block, its count of other synchronisation
 #define TD_REGION_THREAD_SYNC 2    // race, init, sync: per thread, full-block barriers and __syncwarps passed
@@ -16,5 +16,6 @@
 #define TD_REGION_NUM_BUFFER 8     // numerics: per buffer, a td_num_granule per 2 bytes
 #define TD_REGION_NUM_SITES 9      // numerics: per store site, its drift (td_num_site), read back
 #define TD_REGION_NUM_LANES 10     // numerics: per thread, its matrix fragments' shadows during an mma
+#define TD_REGION_SHARED_WRITTEN 11  // init: per block, how many bytes of each 256 of its shared window were written
 
 #endif

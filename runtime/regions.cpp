@@ -14,7 +14,7 @@ bool buffersReadBack(const td_region& r) {
 
 uint64_t regionInstanceBytes(const td_region& r, uint64_t measured, uint64_t nsites) {
   bool counted = r.scope == TD_SCOPE_BLOCK || r.scope == TD_SCOPE_BUFFER;
-  uint64_t words = counted ? (measured + 3) / 4 : 0;
+  uint64_t word = 4ull << r.word_shift, words = counted ? (measured + word - 1) / word : 0;
   return r.fixed_bytes + words * r.bytes_per_word + nsites * r.bytes_per_site;
 }
 

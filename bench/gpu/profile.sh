@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Nsight Compute profile of a checked kernel on the GPU (needs ncu): where the instrumented kernel's warps
 # stall, per SASS instruction with its source line, for tuning the device runtime. By default the
-# examples/gemm bundle at SIZE; BUNDLE=path/bundle.toml KERNEL=regex profile another (its own shapes).
+# examples/gemm bundle at SIZE; BUNDLE=path/bundle.toml KERNEL=regex profile another (its own shapes, or
+# PARAMS="--param N=1048576").
 # Usage: bench/gpu/profile.sh TILE_DOCTOR_BINARY OUT_DIR [SIZE] [CHECKS]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -9,6 +10,7 @@ bin=$1 out=$2 n=${3:-256} checks=${4:-all}
 bundle=${BUNDLE:-examples/gemm/bundle.toml} kernel=${KERNEL:-gemm}
 shapes=()
 [ -z "${BUNDLE:-}" ] && shapes=(--param M=$n --param N=$n --param K=$n)
+[ -n "${PARAMS:-}" ] && read -r -a shapes <<< "$PARAMS"
 name=$(basename "$(dirname "$bundle")")-${checks//,/_}  # names the device tool carries back
 mkdir -p "$out"
 TILE_DOCTOR_DUMP_PTX="$out/$name.ptx" ncu --target-processes all --kernel-name "regex:$kernel" --launch-count 1 \

@@ -14,6 +14,11 @@
 #define TD_CHECKS (TD_CHECK_INIT | TD_CHECK_RACE)
 #define TD_ACCESS_VALUE 16u  // a write whose bytes the hook's value_lo/value_hi carry (plain stores of <= 16 bytes)
 
+// TD_REGION_SHARED_WRITTEN: per TD_WRITTEN_CHUNK bytes of a block's shared window, an unsigned int counting
+// the chunk's bytes written in this launch (the init check's summary of the history's written bytes).
+#define TD_WRITTEN_CHUNK 256u
+#define TD_WRITTEN_CHUNK_SHIFT 6u  // log2(TD_WRITTEN_CHUNK / 4): the region's word_shift
+
 // TD_REGION_SHARED_HISTORY and TD_REGION_BUFFER_HISTORY: one granule per 4 bytes of a block's shared window
 // (zeroed when the block starts) and of every global buffer (zeroed at launch): the last write and the
 // last read, each a 64-bit tag (thread, site, block, bytes, atomic, barrier count: race_runtime.cu)

@@ -123,7 +123,16 @@ static __device__ __forceinline__ bool td_same_value(const td_granule& s, unsign
 struct td_space {
   unsigned int raw, uninit, same;
   bool concurrent;  // blocks share this history: exchange atomically
+  // Shared memory, for the init check: bytes written so far of each TD_WRITTEN_CHUNK of the window (null:
+  // none kept). A read of a chunk every byte of which was written needs no look at its granules.
+  unsigned int* written;
 };
+
+// Counts bytes written for the first time (`fresh`, a granule's byte mask) in their chunk's count. Rare: once
+// per byte and launch, so an atomic on both executors.
+static __device__ __forceinline__ void td_count_written(unsigned int* count, unsigned int fresh) {
+  if (count && fresh) __atomic_fetch_add(count, (unsigned int)__builtin_popcount(fresh), __ATOMIC_RELAXED);
+}
 
 static __device__ __forceinline__ unsigned long long td_swap(const td_space& sp, unsigned long long* p,
                                                              unsigned long long v) {
@@ -169,9 +178,10 @@ typedef unsigned int td_u32x4 __attribute__((ext_vector_type(4)));
 
 // One 4-byte granule of an access: `bytes` the granule's bytes it touches, `off` the reported offset, `g`
 // what a write stores there.
+// `written`: the count of the granule's chunk (td_space), or null.
 static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned int bytes, long long off, unsigned int site,
                                                        unsigned int kind, const td_accessor& me, const td_space& sp,
-                                                       const td_granule_write& g) {
+                                                       const td_granule_write& g, unsigned int* written) {
   unsigned int access = kind & TD_ACCESS_MASK;
   bool atomic = access == TD_ACCESS_ATOMIC || access == TD_ACCESS_ATOMIC_READ;
   bool write = access == TD_ACCESS_WRITE || access == TD_ACCESS_ATOMIC;
@@ -210,12 +220,14 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
   }
   if (!race) {
     if ((*(volatile unsigned int*)&s.written & bytes) != bytes) {  // the first write of these bytes
-      if (sp.concurrent) __atomic_fetch_or(&s.written, bytes, __ATOMIC_RELAXED);
-      else __td_block_local_or(&s.written, bytes);
+      unsigned int old = sp.concurrent ? __atomic_fetch_or(&s.written, bytes, __ATOMIC_RELAXED)
+                                       : __td_block_local_or(&s.written, bytes);
+      if (init) td_count_written(written, bytes & ~old);
     }
     return;
   }
   unsigned long long before = td_record_value(s, bytes, g, me.tag, sp);
+  if (init) td_count_written(written, bytes & ~(unsigned int)before & 0xfu);
   // The last write's tag and its counts are two words, replaced together: the tag is taken (TD_TAG_BUSY)
   // while its counts are read and replaced, then put back, after them. Exchanged one after the other, a
   // writer interrupted between the two (a lane of a diverged warp, which the GPU runs by turns) left the
@@ -251,6 +263,11 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
   }
 }
 
+// The count of granule `g`'s chunk, or null.
+static __device__ __forceinline__ unsigned int* td_chunk_count(const td_space& sp, unsigned long long g) {
+  return sp.written ? sp.written + g / (TD_WRITTEN_CHUNK / 4) : nullptr;
+}
+
 // Walks the granules of the `size` bytes at `off` of a history; bytes, not granules, decide: two threads
 // writing the two halves of one 4-byte word do not race. `p`: the access's first byte in memory; `v`: what
 // a write stores.
@@ -264,14 +281,15 @@ static __device__ __forceinline__ void td_race_range(td_granule* history, unsign
   const volatile unsigned char* granule0 = (const volatile unsigned char*)p - lead;
   if (lead + size <= 4) {  // within one granule, as nearly every access is: no loop
     td_race_granule(history[off / 4], ((1u << size) - 1) << lead, (long long)(off - base), site, kind, me, sp,
-                    td_granule_write{(unsigned int)(v.lo << (8 * lead)), v.known, granule0});
+                    td_granule_write{(unsigned int)(v.lo << (8 * lead)), v.known, granule0}, td_chunk_count(sp, off / 4));
     return;
   }
   if (lead == 0 && (size & 3) == 0) {  // whole words (a vector access): every byte of each granule
     for (unsigned int k = 0; k < size / 4; ++k)
       td_race_granule(history[off / 4 + k], 0xfu, (long long)(off + 4 * k - base), site, kind, me, sp,
                       td_granule_write{(unsigned int)((k < 2 ? v.lo : v.hi) >> (32 * (k & 1))), v.known && k < 4,
-                                       granule0 + 4 * k});
+                                       granule0 + 4 * k},
+                      td_chunk_count(sp, off / 4 + k));
     return;
   }
   unsigned long long end = off + size;
@@ -281,7 +299,7 @@ static __device__ __forceinline__ void td_race_range(td_granule* history, unsign
     unsigned int bytes = (0xfu >> (4 - (hi - lo))) << lo, value = 0;
     for (unsigned int j = lo; j < hi; ++j) value |= td_stored_byte(v, g * 4 + j - off) << (8 * j);
     td_race_granule(history[g], bytes, (long long)(g * 4 + lo - base), site, kind, me, sp,
-                    td_granule_write{value, v.known && size <= 16, granule0 + (g * 4 - off / 4 * 4)});
+                    td_granule_write{value, v.known && size <= 16, granule0 + (g * 4 - off / 4 * 4)}, td_chunk_count(sp, g));
   }
 }
 
@@ -306,8 +324,14 @@ TD_INLINE_ON_CPU __device__ void __td_race_shared(unsigned int site, const char*
     end = end < limit ? end : limit;
   }
   if (end > td_region_bytes(TD_REGION_SHARED_HISTORY) / sizeof(td_granule) * 4) return;  // beyond the history
+  unsigned int* written = (unsigned int*)__td_region(TD_REGION_SHARED_WRITTEN);
+  // A read checked for init alone, of chunks written through: nothing to check (the counts only grow; a
+  // count read stale sends the read the long way, which finds the same).
+  if ((kind & (TD_ACCESS_MASK | TD_CHECKS)) == (TD_ACCESS_READ | TD_CHECK_INIT) && written &&
+      written[off / TD_WRITTEN_CHUNK] == TD_WRITTEN_CHUNK && written[(end - 1) / TD_WRITTEN_CHUNK] == TD_WRITTEN_CHUNK)
+    return;
   td_race_range((td_granule*)__td_region(TD_REGION_SHARED_HISTORY), off, end - off, site, kind,
-                td_space{TD_KIND_SHARED_RAW, TD_KIND_SHARED_UNINIT, TD_KIND_SHARED_SAME_VALUE, false}, p,
+                td_space{TD_KIND_SHARED_RAW, TD_KIND_SHARED_UNINIT, TD_KIND_SHARED_SAME_VALUE, false, written}, p,
                 td_stored{value_lo, value_hi, (kind & TD_ACCESS_VALUE) != 0}, base);
 }
 
@@ -323,7 +347,7 @@ TD_INLINE_ON_CPU __device__ void __td_race_global(unsigned int site, unsigned in
   if (!(b.flags & TD_BUFFER_UNINIT)) kind &= ~TD_CHECK_INIT;
   if (!(kind & TD_CHECKS)) return;  // a read-only buffer that starts initialised: nothing to check
   td_race_range(history, off, size, site, kind,
-                td_space{TD_KIND_GLOBAL_RAW, TD_KIND_GLOBAL_UNINIT, TD_KIND_GLOBAL_SAME_VALUE, true}, p,
+                td_space{TD_KIND_GLOBAL_RAW, TD_KIND_GLOBAL_UNINIT, TD_KIND_GLOBAL_SAME_VALUE, true, nullptr}, p,
                 td_stored{value_lo, value_hi, (kind & TD_ACCESS_VALUE) != 0});
 }
 

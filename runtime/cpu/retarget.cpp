@@ -143,7 +143,9 @@ class Lowering {
       if (!v) {
         llvm::Instruction* base = llvm::cast<llvm::Instruction>(sharedBase(f));
         llvm::IRBuilder<> b(base->getNextNode());
-        llvm::Value* addr = b.CreateConstGEP1_64(llvm::Type::getInt8Ty(ctx_), base, offset);
+        // In bounds of the window: so the optimiser knows the array's address is not null (a check's
+        // `obj ? ... : ...` folds) and keeps its alignment.
+        llvm::Value* addr = b.CreateConstInBoundsGEP1_64(llvm::Type::getInt8Ty(ctx_), base, offset);
         v = b.CreateAddrSpaceCast(addr, gv->getType());
       }
       u->set(v);
@@ -214,7 +216,7 @@ class Lowering {
                     : primitive == Hook::block_local_or ? b.CreateOr(old, v)
                                                         : b.CreateSelect(b.CreateICmpEQ(old, arg(1)), v, old),
                     arg(0));
-      if (primitive != Hook::block_local_or) repl = old;
+      repl = old;
     } else if (isPrimitive && primitive == Hook::mark_site) {
       b.CreateStore(arg(0), b.CreateConstGEP1_32(i32_, threadCtx(f), kLastSite));
     } else if (isPrimitive && (primitive == Hook::block_start || primitive == Hook::block_order)) {

@@ -88,7 +88,7 @@ __device__ void __td_block_start() {
 
 // A block's threads run concurrently on the GPU: whole-word atomics.
 __device__ unsigned long long __td_block_local_swap(unsigned long long* p, unsigned long long v) { return __atomic_exchange_n(p, v, __ATOMIC_RELAXED); }
-__device__ void __td_block_local_or(unsigned int* p, unsigned int v) { __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }
+__device__ unsigned int __td_block_local_or(unsigned int* p, unsigned int v) { return __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }
 __device__ unsigned long long __td_block_local_cas(unsigned long long* p, unsigned long long expected, unsigned long long v) {
   __atomic_compare_exchange_n(p, &expected, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   return expected;

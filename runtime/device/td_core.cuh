@@ -23,7 +23,7 @@ __device__ void* __td_region(unsigned int id);
 // Word updates of memory only the calling block's threads use: atomic where they run concurrently (the
 // GPU), plain where one OS thread runs the block (the CPU).
 __device__ unsigned long long __td_block_local_swap(unsigned long long* p, unsigned long long v);
-__device__ void __td_block_local_or(unsigned int* p, unsigned int v);
+__device__ unsigned int __td_block_local_or(unsigned int* p, unsigned int v);
 __device__ unsigned long long __td_block_local_cas(unsigned long long* p, unsigned long long expected, unsigned long long v);
 // The calling block's threads see this thread's memory accesses before the call before those after it (a
 // fence of the block's scope on the GPU; nothing where one OS thread runs the block).
