@@ -324,7 +324,11 @@ TD_INLINE_ON_CPU __device__ void __td_race_shared(unsigned int site, const char*
     end = end < limit ? end : limit;
   }
   if (end > td_region_bytes(TD_REGION_SHARED_HISTORY) / sizeof(td_granule) * 4) return;  // beyond the history
-  unsigned int* written = (unsigned int*)__td_region(TD_REGION_SHARED_WRITTEN);
+  // The counts pay where the history lies in memory caches must hold (the CPU executor's; a GPU's when it
+  // does not fit the shared tail): in the GPU's shared memory a granule is as near as its chunk's count, and
+  // the count's test only adds to the granule's (measured on the H100: init 4.4x -> 4.7x on the GEMM).
+  unsigned int* written = td_region_in_shared(TD_REGION_SHARED_HISTORY) ? nullptr
+                                                                        : (unsigned int*)__td_region(TD_REGION_SHARED_WRITTEN);
   // A read checked for init alone, of chunks written through: nothing to check (the counts only grow; a
   // count read stale sends the read the long way, which finds the same).
   if ((kind & (TD_ACCESS_MASK | TD_CHECKS)) == (TD_ACCESS_READ | TD_CHECK_INIT) && written &&

@@ -88,6 +88,12 @@ static __device__ __forceinline__ void* td_buffer_region(unsigned int id, unsign
   return (void*)__td_ctl.buffers[arg].region[__td_ctl.regions[id].slot];
 }
 
+// Does this launch keep region `id` in the block's shared memory (a GPU's shared tail)? Folds: the control
+// block is baked into the module.
+static __device__ __forceinline__ bool td_region_in_shared(unsigned int id) {
+  return (__td_ctl.regions[id].flags & TD_REGION_IN_SHARED) != 0;
+}
+
 // The bytes of an instance of region `id` (block, thread or grid scope).
 static __device__ __forceinline__ unsigned long long td_region_bytes(unsigned int id) {
   return __td_ctl.regions[id].bytes;
