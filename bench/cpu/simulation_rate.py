@@ -20,7 +20,7 @@ args = ap.parse_args()
 warp = {int(k): float(v) for k, v in (p.split("=") for p in args.warp_instructions.split(",") if p)}
 
 native = Path(tempfile.mkdtemp()) / "native_gemm"
-subprocess.run(["clang-19", "-O2", "-march=native", "-o", str(native), str(root / "bench/cpu/native_gemm.cpp")], check=True)
+subprocess.run(["clang++-19", "-O2", "-march=native", "-o", str(native), str(root / "bench/cpu/native_gemm.cpp")], check=True)
 
 
 def simulated(n, checks, uncontained):
