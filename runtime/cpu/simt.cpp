@@ -133,7 +133,7 @@ bool Worker::runBlock(uint64_t linear) {
     sctx.sp = top;
     th.fiber = boost::context::fiber(std::allocator_arg, boost::context::preallocated(top, stackBytes_, sctx),
                                      BorrowedStack{}, [this, t](boost::context::fiber&& sched) {
-                                       scheduler_ = std::move(sched);
+                                       if (sched) scheduler_ = std::move(sched);  // empty: started by a thread
                                        fn_(args_);
                                        SimThread& me = threads_[t];
                                        me.state = ThreadState::Done;
@@ -155,11 +155,14 @@ bool Worker::runBlock(uint64_t linear) {
   for (;;) {
     bool ran = false;
     if (shape_.schedule == Schedule::Random) std::shuffle(order_.begin(), order_.end(), shuffle);
-    for (uint32_t t : order_) {
+    for (pos_ = 0; pos_ < order_.size();) {
+      uint32_t t = order_[pos_++];
       if (threads_[t].state != ThreadState::Ready) continue;
       current_ = static_cast<int>(t);
       currentThread.store(static_cast<int>(t), std::memory_order_relaxed);
-      threads_[t].fiber = std::move(threads_[t].fiber).resume();
+      // Back here from the round's last thread to run (threads pass the round on among themselves).
+      boost::context::fiber back = std::move(threads_[t].fiber).resume();
+      threads_[current_].fiber = std::move(back);
       ran = true;
     }
     if (live_ == 0) break;
@@ -196,7 +199,26 @@ std::vector<WaitInfo> Worker::snapshot() const {
   return out;
 }
 
-void Worker::yieldToScheduler() { scheduler_ = std::move(scheduler_).resume(); }
+// A thread that waits or yields passes the round straight on to the next ready thread in its order, as the
+// scheduler would: one fiber switch where going through the scheduler took two (the switches were 37% of a
+// simulated GEMM's time, docs/performance.md). The round's last one goes back to the scheduler.
+void Worker::yieldToScheduler() {
+  while (pos_ < order_.size() && threads_[order_[pos_]].state != ThreadState::Ready) ++pos_;
+  // Whoever resumes this thread later hands over the scheduler (a later round) or nothing (a thread, which
+  // leaves the scheduler where the round's first thread put it).
+  if (pos_ == order_.size()) {
+    if (boost::context::fiber from = std::move(scheduler_).resume()) scheduler_ = std::move(from);
+    return;
+  }
+  int me = current_, next = static_cast<int>(order_[pos_++]);
+  current_ = next;
+  currentThread.store(next, std::memory_order_relaxed);
+  boost::context::fiber from = std::move(threads_[next].fiber).resume_with([this, me](boost::context::fiber&& mine) {
+    threads_[me].fiber = std::move(mine);
+    return boost::context::fiber{};
+  });
+  if (from) scheduler_ = std::move(from);
+}
 
 void Worker::releaseBarrier(uint32_t id) {
   uint32_t acc = 0;

@@ -119,6 +119,7 @@ class Worker {
   uint32_t nthreads_;
   std::vector<SimThread> threads_;
   std::vector<uint32_t> order_;  // the schedule: which thread a round resumes first
+  size_t pos_ = 0;               // the round's next place in order_ (the scheduler's and the threads' own)
   std::vector<char> shared_;
   char* stacks_ = nullptr;
   size_t stackBytes_ = 0, stackStride_ = 0;
