@@ -12,6 +12,7 @@
 
 #include "instrument/accesses.h"
 #include "checks/race/barrier_intervals.h"
+#include "checks/race/hoisted_init_reads.h"
 #include "instrument/shared_objects.h"
 #include "instrument/pointer_roots.h"
 #include "instrument/ptx_catalogue.h"
@@ -187,7 +188,10 @@ void hookTrackedAccesses(llvm::Module& m, SiteTable& table_, const TrackedChecks
   std::set<unsigned> writtenArgs = checks.race ? writtenArguments(m, unknownWrite) : std::set<unsigned>{};
   // Only with the sync family on: the intervals assume every thread passes the same barriers, which is
   // what its barrier-divergence check verifies.
-  std::set<const llvm::Instruction*> quietReads = checks.race && checks.barriersChecked ? readsNoWriteCanRace(m) : std::set<const llvm::Instruction*>{};
+  // Their init checks may move out of their loops (hoisted_init_reads.h), with or without the race check.
+  std::set<const llvm::Instruction*> quietReads = checks.barriersChecked ? readsNoWriteCanRace(m) : std::set<const llvm::Instruction*>{};
+  llvm::FunctionCallee rangeHook = hookFunction(m, Hook::init_shared_strided);
+  std::map<llvm::Function*, std::unique_ptr<LoopReadRanges>> loopRanges;
   std::map<const llvm::GlobalVariable*, std::string> opaque = sharedArraysBehindUnknownAsm(m);
   for (auto& [var, statement] : opaque) {
     int id = sharedIds.lookup(var);
@@ -232,6 +236,21 @@ void hookTrackedAccesses(llvm::Module& m, SiteTable& table_, const TrackedChecks
       b.CreateCall(globalHook,
                    {b.getInt32(id), b.getInt32(root.argNo), generic, a.size, b.getInt32(kind | accessFlags), lo, hi});
       return;
+    }
+    // A quiet read in a loop, checked for init alone: checked before the loop, element by element.
+    auto* load = llvm::dyn_cast<llvm::LoadInst>(a.inst);
+    if (accessFlags == TD_CHECK_INIT && kind == TD_ACCESS_READ && load && a.width && root.kind == PointerRoot::SharedVar &&
+        quietReads.count(a.inst)) {
+      std::unique_ptr<LoopReadRanges>& ranges = loopRanges[load->getFunction()];
+      if (!ranges) ranges = std::make_unique<LoopReadRanges>(*load->getFunction());
+      if (std::optional<HoistedRead> h = ranges->of(*load, a.ptr, *root.var)) {
+        llvm::IRBuilder<> pre(h->before);
+        setHookLocation(pre, a.inst);
+        pre.CreateCall(rangeHook, {pre.getInt32(id), llvm::ConstantExpr::getAddrSpaceCast(root.var, ptr),
+                                   pre.getInt64(table_.shared[s.object].bytes), h->first, pre.getInt64(h->stride), h->count,
+                                   pre.getInt32(a.width)});
+        return;
+      }
     }
     // The array the access belongs to: an access outside it is the bounds check's (and is skipped).
     llvm::Value* obj = llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx, 0));

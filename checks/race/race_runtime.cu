@@ -339,6 +339,30 @@ TD_INLINE_ON_CPU __device__ void __td_race_shared(unsigned int site, const char*
                 td_stored{value_lo, value_hi, (kind & TD_ACCESS_VALUE) != 0}, base);
 }
 
+// The init checks of a loop's reads of a shared array, before the loop (checks/race/hoisted_init_reads.h):
+// `count` reads of `size` bytes at offsets `first` + k * `stride` in the array, each checked as
+// __td_race_shared checks it.
+TD_INLINE_ON_CPU __device__ void __td_init_shared_strided(unsigned int site, const char* obj, unsigned long long obj_bytes,
+                                                          unsigned long long first, unsigned long long stride,
+                                                          unsigned long long count, unsigned int size) {
+  if (stride == 0 && count) count = 1;  // one element, read again and again
+  if (!count || !size) return;
+  // Where the chunk counts are kept (not in a GPU's shared tail: __td_race_shared), chunks written through
+  // cover the whole span at once: one count per 256 bytes instead of one test per element.
+  long long last = (long long)first + (long long)(count - 1) * (long long)stride;
+  unsigned long long lo = last < (long long)first ? (unsigned long long)last : first;
+  unsigned long long hi = (last < (long long)first ? first : (unsigned long long)last) + size;
+  if (!td_region_in_shared(TD_REGION_SHARED_HISTORY) && obj_bytes && (long long)lo >= 0 && hi <= obj_bytes) {
+    const unsigned int* written = (const unsigned int*)__td_region(TD_REGION_SHARED_WRITTEN);
+    unsigned long long base = __td_shared_window_offset(obj), c = (base + lo) / TD_WRITTEN_CHUNK;
+    while (c <= (base + hi - 1) / TD_WRITTEN_CHUNK && written[c] == TD_WRITTEN_CHUNK) ++c;
+    if (c > (base + hi - 1) / TD_WRITTEN_CHUNK) return;
+  }
+  unsigned int off = (unsigned int)first;
+  for (unsigned long long k = 0; k < count; ++k, off += (unsigned int)stride)
+    __td_race_shared(site, obj + off, size, TD_ACCESS_READ | TD_CHECK_INIT, obj, obj_bytes, off, 0, 0);
+}
+
 // A global access through kernel argument `arg`: races within and across blocks, and reads of an
 // init = "uninit" buffer's bytes nobody wrote. Accesses outside the buffer are the bounds check's.
 TD_INLINE_ON_CPU __device__ void __td_race_global(unsigned int site, unsigned int arg, const char* p, unsigned int size,

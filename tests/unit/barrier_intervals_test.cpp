@@ -16,7 +16,8 @@ using namespace td::test;
 namespace {
 
 // For each source line, the access kinds its __td_race_shared hooks pass (0 read, 1 write; +4 init, +8 race;
-// +16 a write whose value the hook gets).
+// +16 a write whose value the hook gets); a loop's reads checked before it (__td_init_shared_strided) count as
+// reads checked for init.
 std::map<unsigned, std::set<unsigned>> sharedHookKinds(const std::string& bundlePath, const std::string& checks) {
   Bundle b = loadBundle(bundlePath, {});
   KernelModule km = buildKernelModule(b, CheckSet::parse(checks));
@@ -24,10 +25,12 @@ std::map<unsigned, std::set<unsigned>> sharedHookKinds(const std::string& bundle
   for (llvm::Function& f : *km.module)
     for (llvm::BasicBlock& bb : f)
       for (llvm::Instruction& i : bb)
-        if (auto* c = llvm::dyn_cast<llvm::CallInst>(&i); c && c->getCalledFunction() &&
-                                                          c->getCalledFunction()->getName() == "__td_race_shared")
-          kinds[c->getDebugLoc() ? c->getDebugLoc().getLine() : 0].insert(
-              static_cast<unsigned>(llvm::cast<llvm::ConstantInt>(c->getArgOperand(3))->getZExtValue()));
+        if (auto* c = llvm::dyn_cast<llvm::CallInst>(&i); c && c->getCalledFunction()) {
+          unsigned line = c->getDebugLoc() ? c->getDebugLoc().getLine() : 0;
+          if (c->getCalledFunction()->getName() == "__td_race_shared")
+            kinds[line].insert(static_cast<unsigned>(llvm::cast<llvm::ConstantInt>(c->getArgOperand(3))->getZExtValue()));
+          if (c->getCalledFunction()->getName() == "__td_init_shared_strided") kinds[line].insert(0 | 4);
+        }
   return kinds;
 }
 

@@ -13,14 +13,8 @@ using namespace td::test;
 
 namespace {
 
-CheckResult checkWith(const std::string& manifest, const std::string& checks) {
-  CheckRequest r;
-  r.bundlePath = bundleFile("generator_finds", manifest);
-  r.target = "nvidia-h200";
-  r.checks = checks;
-  r.launch.jobs = 2;
-  r.launch.timeoutSeconds = 30;
-  return runCheck(r);
+CheckResult checkGenerated(const std::string& manifest, const std::string& checks) {
+  return checkWith(bundleFile("generator_finds", manifest), checks);
 }
 
 uint32_t bitsOf(float f) {
@@ -32,7 +26,7 @@ uint32_t bitsOf(float f) {
 }  // namespace
 
 TEST(GeneratorFinds, ProductsFuseAsTheGpuFusesThemCheckedOrNot) {
-  CheckResult plain = checkWith("products_used_twice", "launch");
+  CheckResult plain = checkGenerated("products_used_twice", "launch");
   auto x = values(plain, "x"), y = values(plain, "y"), z = values(plain, "z");
   ASSERT_EQ(y.size(), 200u);
   for (size_t i = 0; i < y.size(); ++i) {
@@ -43,7 +37,7 @@ TEST(GeneratorFinds, ProductsFuseAsTheGpuFusesThemCheckedOrNot) {
   }
   for (const char* checks : {"bounds", "race", "init", "sync", "numerics", "all"}) {
     SCOPED_TRACE(std::string("--checks ") + checks);
-    CheckResult r = checkWith("products_used_twice", checks);
+    CheckResult r = checkGenerated("products_used_twice", checks);
     EXPECT_TRUE(r.report.findings.empty());
     for (const char* out : {"y", "z"}) {
       auto checked = values(r, out), unchecked = values(plain, out);
@@ -56,18 +50,18 @@ TEST(GeneratorFinds, ProductsFuseAsTheGpuFusesThemCheckedOrNot) {
 
 TEST(GeneratorFinds, AHelpersReadOfSharedMemoryIsChecked) {
   for (const char* checks : {"race", "init", "all"})
-    EXPECT_TRUE(checkWith("helper_reads_shared", checks).report.findings.empty()) << checks;
-  CheckResult r = checkWith("helper_reads_shared_no_barrier", "race");
+    EXPECT_TRUE(checkGenerated("helper_reads_shared", checks).report.findings.empty()) << checks;
+  CheckResult r = checkGenerated("helper_reads_shared_no_barrier", "race");
   const Finding* f = find(r, "shared-race-raw");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->loc.function, "read_slot");  // the read in the helper
   EXPECT_EQ(f->partner.function, "helper_reads_shared");  // the write in the kernel
-  EXPECT_NE(find(checkWith("helper_reads_shared_no_barrier", "init"), "uninitialized-shared-read"), nullptr);
+  EXPECT_NE(find(checkGenerated("helper_reads_shared_no_barrier", "init"), "uninitialized-shared-read"), nullptr);
 }
 
 TEST(GeneratorFinds, ACounterResetRacesWithTheIncrementsItDoesNotPrecede) {
-  EXPECT_TRUE(checkWith("counter_reset", "all").report.findings.empty());
-  CheckResult r = checkWith("counter_reset_no_barrier", "race");
+  EXPECT_TRUE(checkGenerated("counter_reset", "all").report.findings.empty());
+  CheckResult r = checkGenerated("counter_reset_no_barrier", "race");
   const Finding* f = find(r, "shared-race-waw");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->loc.line, 37u);      // the atomicAdd

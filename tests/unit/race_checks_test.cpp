@@ -73,11 +73,7 @@ TEST(SharedRaces, UninitializedSharedRead) {
 // granules; bytes stored again must not count again, or a chunk short of a few bytes would look written.
 TEST(SharedRaces, UninitialisedBytesAmongRewrittenOnesAreFound) {
   for (const char* checks : {"init,launch", "all"}) {
-    CheckRequest q;
-    q.bundlePath = races("uninit_one_of_many");
-    q.checks = checks;
-    q.launch.jobs = 2;
-    CheckResult r = runCheck(q);
+    CheckResult r = checkWith(races("uninit_one_of_many"), checks);
     ASSERT_EQ(r.report.findings.size(), 1u) << checks;
     const Finding& f = r.report.findings[0];
     EXPECT_EQ(f.kind, "uninitialized-shared-read");

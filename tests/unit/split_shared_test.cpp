@@ -9,20 +9,6 @@
 using namespace td;
 using namespace td::test;
 
-namespace {
-
-CheckResult checkWith(const std::string& path, const std::string& checks) {
-  CheckRequest r;
-  r.bundlePath = path;
-  r.target = "nvidia-h200";
-  r.checks = checks;
-  r.launch.jobs = 2;
-  r.launch.timeoutSeconds = 30;
-  return runCheck(r);
-}
-
-}  // namespace
-
 TEST(SplitSharedArrays, EveryFamilyInstrumentsTwoElementStatistics) {
   for (const char* kernel : {"row_softmax", "row_layernorm"})
     for (const char* checks : {"bounds", "race", "init", "sync", "numerics", "launch", "all"}) {

@@ -33,6 +33,17 @@ inline CheckResult check(const std::string& path, const std::string& target = "n
   return runCheck(r);
 }
 
+// The same with the families `checks` names (--checks).
+inline CheckResult checkWith(const std::string& path, const std::string& checks) {
+  CheckRequest r;
+  r.bundlePath = path;
+  r.target = "nvidia-h200";
+  r.checks = checks;
+  r.launch.jobs = 2;
+  r.launch.timeoutSeconds = 30;
+  return runCheck(r);
+}
+
 // A buffer argument's elements as doubles.
 inline std::vector<double> values(const CheckResult& r, const std::string& name) {
   for (const ArgValue& a : r.args)
