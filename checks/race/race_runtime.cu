@@ -339,24 +339,50 @@ TD_INLINE_ON_CPU __device__ void __td_race_shared(unsigned int site, const char*
                 td_stored{value_lo, value_hi, (kind & TD_ACCESS_VALUE) != 0}, base);
 }
 
+// The bytes of `size` at window offset `off` that no thread wrote, as a mask over their granules (0: all written).
+// No branch: as many granules as `size` bytes can touch at any alignment (a constant where `size` is), the
+// last one again where they touch fewer, so a loop over elements issues its loads together. Plain loads:
+// the moved checks run where no thread writes the array (hoisted_init_reads.h).
+static __device__ __forceinline__ unsigned int td_unwritten(const td_granule* history, unsigned int off, unsigned int size) {
+  unsigned int missing = 0, end = off + size, last = (end - 1) / 4;
+  for (unsigned int j = 0; j <= (size + 2) / 4; ++j) {
+    unsigned int g = off / 4 + j < last ? off / 4 + j : last;
+    unsigned int lo = g * 4 < off ? off - g * 4 : 0u;
+    unsigned int hi = end - g * 4 < 4 ? end - g * 4 : 4u;
+    missing |= ((0xfu >> (4 - (hi - lo))) << lo) & ~history[g].written;
+  }
+  return missing;
+}
+
 // The init checks of a loop's reads of a shared array, before the loop (checks/race/hoisted_init_reads.h):
 // `count` reads of `size` bytes at offsets `first` + k * `stride` in the array, each checked as
-// __td_race_shared checks it.
+// __td_race_shared checks it. First without a branch per element (the loads issue together); only where
+// some byte is missing, element by element with the reports.
 TD_INLINE_ON_CPU __device__ void __td_init_shared_strided(unsigned int site, const char* obj, unsigned long long obj_bytes,
                                                           unsigned long long first, unsigned long long stride,
                                                           unsigned long long count, unsigned int size) {
   if (stride == 0 && count) count = 1;  // one element, read again and again
   if (!count || !size) return;
-  // Where the chunk counts are kept (not in a GPU's shared tail: __td_race_shared), chunks written through
-  // cover the whole span at once: one count per 256 bytes instead of one test per element.
   long long last = (long long)first + (long long)(count - 1) * (long long)stride;
   unsigned long long lo = last < (long long)first ? (unsigned long long)last : first;
   unsigned long long hi = (last < (long long)first ? first : (unsigned long long)last) + size;
-  if (!td_region_in_shared(TD_REGION_SHARED_HISTORY) && obj_bytes && (long long)lo >= 0 && hi <= obj_bytes) {
-    const unsigned int* written = (const unsigned int*)__td_region(TD_REGION_SHARED_WRITTEN);
-    unsigned long long base = __td_shared_window_offset(obj), c = (base + lo) / TD_WRITTEN_CHUNK;
-    while (c <= (base + hi - 1) / TD_WRITTEN_CHUNK && written[c] == TD_WRITTEN_CHUNK) ++c;
-    if (c > (base + hi - 1) / TD_WRITTEN_CHUNK) return;
+  if (obj_bytes && (long long)lo >= 0 && hi <= obj_bytes) {  // every element inside the array
+    unsigned long long base = __td_shared_window_offset(obj);
+    // Where the chunk counts are kept (not in a GPU's shared tail: __td_race_shared), chunks written through
+    // cover the whole span at once: one count per 256 bytes.
+    if (!td_region_in_shared(TD_REGION_SHARED_HISTORY)) {
+      const unsigned int* written = (const unsigned int*)__td_region(TD_REGION_SHARED_WRITTEN);
+      unsigned long long c = (base + lo) / TD_WRITTEN_CHUNK, end = (base + hi - 1) / TD_WRITTEN_CHUNK;
+      while (c <= end && written[c] == TD_WRITTEN_CHUNK) ++c;
+      if (c > end) return;
+    }
+    if (base + hi <= td_region_bytes(TD_REGION_SHARED_HISTORY) / sizeof(td_granule) * 4) {
+      const td_granule* history = (const td_granule*)__td_region(TD_REGION_SHARED_HISTORY);
+      unsigned int missing = 0, off = (unsigned int)(base + first);
+#pragma unroll 4
+      for (unsigned long long k = 0; k < count; ++k, off += (unsigned int)stride) missing |= td_unwritten(history, off, size);
+      if (!missing) return;
+    }
   }
   unsigned int off = (unsigned int)first;
   for (unsigned long long k = 0; k < count; ++k, off += (unsigned int)stride)

@@ -27,7 +27,7 @@ cases = [
     (B("wild_pointer"), []), (B("hang"), ["--timeout", "5"]), (B("deadlock"), ["--timeout", "5"]),
     (B("device_stops"), []), (B("device_stops"), ["--param", "N=20"]), (B("device_stops"), ["--param", "TRAP_AT=5"]), (B("device_stops"), ["--param", "GUARD_AT=4"]),
     (B("missing_barrier"), []), ("tests/bundles/missing_barrier/bundle_fixed.toml", []), ("examples/gemm/racy_gemm.toml", []),
-] + [(str(p.relative_to(root)), ["--timeout", "5"]) for d in ("races", "global_races", "sync_checks")
+] + [(str(p.relative_to(root)), ["--timeout", "5"]) for d in ("races", "global_races", "sync_checks", "init_loops")
      for p in sorted((root / "tests/bundles" / d).glob("bundle_*.toml"))
 ] + [(str(p.relative_to(root)), []) for p in sorted((root / "tests/bundles/same_value").glob("*.toml"))
 # The split statistics' no-barrier twins read them before they are written: what the division then makes of
