@@ -378,9 +378,25 @@ TD_INLINE_ON_CPU __device__ void __td_init_shared_strided(unsigned int site, con
     }
     if (base + hi <= td_region_bytes(TD_REGION_SHARED_HISTORY) / sizeof(td_granule) * 4) {
       const td_granule* history = (const td_granule*)__td_region(TD_REGION_SHARED_HISTORY);
-      unsigned int missing = 0, off = (unsigned int)(base + first);
+      unsigned int missing = 0, off = (unsigned int)(base + first), span = (unsigned int)(hi - lo);
+      long long step = (long long)stride;
+      if (step <= (long long)size && -step <= (long long)size) {
+        // Elements that touch or overlap (a row read along): one span, each granule once.
+        unsigned int from = (unsigned int)(base + lo);
 #pragma unroll 4
-      for (unsigned long long k = 0; k < count; ++k, off += (unsigned int)stride) missing |= td_unwritten(history, off, size);
+        for (unsigned int g = 0; g < (from % 4 + span + 3) / 4; ++g) {
+          unsigned int at = from / 4 * 4 + 4 * g, a = at < from ? from - at : 0u, b = from + span - at < 4 ? from + span - at : 4u;
+          missing |= ((0xfu >> (4 - (b - a))) << a) & ~history[from / 4 + g].written;
+        }
+      } else if (((off | (unsigned int)stride | size) & 3) == 0) {
+        // Whole granules (a column of aligned words): no masks.
+#pragma unroll 4
+        for (unsigned long long k = 0; k < count; ++k, off += (unsigned int)stride)
+          for (unsigned int j = 0; j < size / 4; ++j) missing |= ~history[off / 4 + j].written & 0xfu;
+      } else {
+#pragma unroll 4
+        for (unsigned long long k = 0; k < count; ++k, off += (unsigned int)stride) missing |= td_unwritten(history, off, size);
+      }
       if (!missing) return;
     }
   }

@@ -33,7 +33,7 @@ int callsOf(const std::string& bundlePath, const std::string& checks, const std:
 TEST(HoistedInitReads, QuietLoopReadsAreCheckedBeforeTheirLoop) {
   // The GEMM's compute loop: four reads of As, one vector read of Bs, none left in the loop.
   EXPECT_EQ(callsOf(example("gemm"), "all", "__td_init_shared_strided"), 5);
-  for (const char* name : {"sum_missing_one", "reverse_stride_missing", "column_sum_padded"})
+  for (const char* name : {"sum_missing_one", "reverse_stride_missing", "column_sum_padded", "prefix_of_tile", "every_third_half"})
     EXPECT_GE(callsOf(loops(name), "all", "__td_init_shared_strided"), 1) << name;
 }
 
@@ -48,13 +48,16 @@ TEST(HoistedInitReads, OnlyWhereEveryElementCheckedIsRead) {
 
 TEST(HoistedInitReads, MovedChecksFindWhatPerReadChecksFind) {
   // "init,launch" keeps every read's own check (no sync family): the reference.
-  for (auto [name, element] : {std::pair{"sum_missing_one", 37}, std::pair{"reverse_stride_missing", 45}}) {
+  // The three ways the elements are looked at: a span (in order), whole granules (every third float, backwards),
+  // and bytes within granules (every third half-word).
+  for (auto [name, element] : {std::pair{"sum_missing_one", 37}, std::pair{"reverse_stride_missing", 45},
+                               std::pair{"every_third_half_missing", 201}}) {
     CheckResult moved = checkWith(loops(name), "all"), perRead = checkWith(loops(name), "init,launch");
     ASSERT_EQ(moved.report.findings.size(), 1u) << name;
     ASSERT_EQ(perRead.report.findings.size(), 1u) << name;
     const Finding &m = moved.report.findings[0], &p = perRead.report.findings[0];
     EXPECT_EQ(m.kind, "uninitialized-shared-read") << name;
-    EXPECT_EQ(m.buffer, "tile");
+    EXPECT_EQ(m.buffer, std::string(name).find("half") == std::string::npos ? "tile" : "h");
     EXPECT_EQ(m.element, element) << name;
     EXPECT_EQ(m.count, 128u) << name << ": every thread of both blocks reads it once";
     EXPECT_EQ(m.loc.line, p.loc.line) << name;
@@ -64,7 +67,8 @@ TEST(HoistedInitReads, MovedChecksFindWhatPerReadChecksFind) {
 }
 
 TEST(HoistedInitReads, LoopsReadingOnlyWrittenElementsStayClean) {
-  for (const char* name : {"column_sum_padded", "search_stops_early", "bounded_reads", "writes_then_reads_in_loop"}) {
+  for (const char* name : {"column_sum_padded", "search_stops_early", "bounded_reads", "writes_then_reads_in_loop", "every_third_half",
+                           "prefix_of_tile"}) {
     CheckResult r = checkWith(loops(name), "all");
     EXPECT_TRUE(r.report.findings.empty()) << name << ": " << r.report.findings[0].title;
   }

@@ -54,7 +54,8 @@ __global__ void search_stops_early(int* out) {
   out[blockIdx.x * blockDim.x + t] = found;
 }
 
-// Reads under a bound the loop does not know: only the first `limit` elements, all written.
+// Reads under a bound the loop does not know: only the first `limit` elements, all written (100: the last
+// 256-byte chunk read is written in part).
 __global__ void bounded_reads(float* out, int limit) {
   __shared__ float tile[N];
   int t = threadIdx.x;
@@ -75,5 +76,35 @@ __global__ void writes_then_reads_in_loop(float* out) {
     rows[t % 64][k] = (float)(t + k);
     sum += rows[t % 64][k];
   }
+  out[blockIdx.x * blockDim.x + t] = sum;
+}
+
+// Every third element of a half-word tile, written and read: the two between stay unwritten, and the checks
+// before the loop look at the read bytes only. bundle_every_third_half_missing.toml leaves one out (MISSING).
+#ifndef MISSING
+#define MISSING -1
+#endif
+__global__ void every_third_half(float* out) {
+  __shared__ unsigned short h[3 * 96];
+  int t = threadIdx.x;
+  for (int i = t; i < 96; i += blockDim.x)
+    if (3 * i != MISSING) h[3 * i] = (unsigned short)i;
+  __syncthreads();
+  float sum = 0;
+#pragma unroll 1
+  for (int k = 0; k < 96; ++k) sum += h[3 * k];
+  out[blockIdx.x * blockDim.x + t] = sum;
+}
+
+// The first 100 elements, written and read in order: the second 256-byte chunk of the tile is written in
+// part, so the span of the reads is looked at granule by granule.
+__global__ void prefix_of_tile(float* out) {
+  __shared__ float tile[N];
+  int t = threadIdx.x;
+  for (int i = t; i < 100; i += blockDim.x) tile[i] = (float)i;
+  __syncthreads();
+  float sum = 0;
+#pragma unroll 1
+  for (int k = 0; k < 100; ++k) sum += tile[k];
   out[blockIdx.x * blockDim.x + t] = sum;
 }
