@@ -222,7 +222,7 @@ static __device__ __forceinline__ void td_race_granule(td_granule& s, unsigned i
     if ((*(volatile unsigned int*)&s.written & bytes) != bytes) {  // the first write of these bytes
       unsigned int old = sp.concurrent ? __atomic_fetch_or(&s.written, bytes, __ATOMIC_RELAXED)
                                        : __td_block_local_or(&s.written, bytes);
-      if (init) td_count_written(written, bytes & ~old);
+      td_count_written(written, bytes & ~old);  // a write without the race check carries the init check
     }
     return;
   }

@@ -12,6 +12,7 @@
 #include "runtime/bake.h"
 #include "runtime/buffers.h"
 #include "runtime/control_block.h"
+#include "runtime/regions.h"
 #include "runtime/cuda/address_constants.h"
 #include "runtime/cuda/cuda_executor.h"
 #include "runtime/cuda/ptx.h"
@@ -55,7 +56,7 @@ std::string ptxFor(const std::string& bundlePath, uint32_t sharedTailBytes = 0, 
   for (size_t i = 0; i < regions.size(); ++i) {
     td_region& r = regions[i];
     if (!(r.flags & TD_REGION_PRESENT)) continue;
-    r.bytes = r.fixed_bytes + 1024 * r.bytes_per_word;
+    r.bytes = regionInstanceBytes(r, 1024, 0);  // as the executors size them, for a 1 KiB window
     bool inTail = sharedTailBytes && (r.flags & TD_REGION_PREFER_SHARED);
     if (inTail) r.flags |= TD_REGION_IN_SHARED, r.shared_offset = static_cast<uint32_t>(i) * 1024;
     else r.base = 0x7e0200000000ull + shift + (i << 32);
