@@ -310,7 +310,9 @@ extern "C" {
 // `obj`/`obj_bytes`: the array the access belongs to (0 bytes: the dynamic array; obj null: unknown),
 // and `obj_offset` the access's offset in it (negative ones wrap).
 // Records carry the offset in `obj`, or in the window when the array is unknown.
-TD_INLINE_ON_CPU __device__ void __td_race_shared(unsigned int site, const char* p, unsigned int size, unsigned int kind,
+// Inlined on the GPU too: called, its body for every size and kind held the GEMM's race+sync kernel at 128
+// registers (80 inlined, each call site folding to its access's own path).
+TD_INLINE_ON_CPU __attribute__((always_inline)) __device__ void __td_race_shared(unsigned int site, const char* p, unsigned int size, unsigned int kind,
                                  const char* obj, unsigned long long obj_bytes, unsigned int obj_offset,
                                  unsigned long long value_lo, unsigned long long value_hi) {
   if (size == 0) return;
