@@ -221,6 +221,22 @@ void hookTrackedAccesses(llvm::Module& m, SiteTable& table_, const TrackedChecks
     if (root.kind == PointerRoot::SharedVar) s.object = sharedIds.lookup(root.var);
     if (root.kind == PointerRoot::KernelArg) s.object = static_cast<int>(root.argNo);
     unsigned id = table_.add(s);
+    // A quiet read in a loop, checked for init alone: checked before the loop, element by element (nothing
+    // is placed at the read itself).
+    auto* load = llvm::dyn_cast<llvm::LoadInst>(a.inst);
+    if (load && accessFlags == TD_CHECK_INIT && !a.atomicRead && a.width && root.kind == PointerRoot::SharedVar &&
+        quietReads.count(a.inst)) {
+      std::unique_ptr<LoopReadRanges>& ranges = loopRanges[load->getFunction()];
+      if (!ranges) ranges = std::make_unique<LoopReadRanges>(*load->getFunction());
+      if (std::optional<HoistedRead> h = ranges->of(*load, a.ptr, *root.var)) {
+        llvm::IRBuilder<> pre(h->before);
+        setHookLocation(pre, a.inst);
+        pre.CreateCall(rangeHook, {pre.getInt32(id), llvm::ConstantExpr::getAddrSpaceCast(root.var, ptr),
+                                   pre.getInt64(table_.shared[s.object].bytes), h->first, pre.getInt64(h->stride), h->count,
+                                   pre.getInt32(a.width)});
+        return;
+      }
+    }
     llvm::IRBuilder<> b(a.inst);
     setHookLocation(b, a.inst);
     llvm::Value* generic = genericPointer(b, a.ptr);
@@ -236,21 +252,6 @@ void hookTrackedAccesses(llvm::Module& m, SiteTable& table_, const TrackedChecks
       b.CreateCall(globalHook,
                    {b.getInt32(id), b.getInt32(root.argNo), generic, a.size, b.getInt32(kind | accessFlags), lo, hi});
       return;
-    }
-    // A quiet read in a loop, checked for init alone: checked before the loop, element by element.
-    auto* load = llvm::dyn_cast<llvm::LoadInst>(a.inst);
-    if (accessFlags == TD_CHECK_INIT && kind == TD_ACCESS_READ && load && a.width && root.kind == PointerRoot::SharedVar &&
-        quietReads.count(a.inst)) {
-      std::unique_ptr<LoopReadRanges>& ranges = loopRanges[load->getFunction()];
-      if (!ranges) ranges = std::make_unique<LoopReadRanges>(*load->getFunction());
-      if (std::optional<HoistedRead> h = ranges->of(*load, a.ptr, *root.var)) {
-        llvm::IRBuilder<> pre(h->before);
-        setHookLocation(pre, a.inst);
-        pre.CreateCall(rangeHook, {pre.getInt32(id), llvm::ConstantExpr::getAddrSpaceCast(root.var, ptr),
-                                   pre.getInt64(table_.shared[s.object].bytes), h->first, pre.getInt64(h->stride), h->count,
-                                   pre.getInt32(a.width)});
-        return;
-      }
     }
     // The array the access belongs to: an access outside it is the bounds check's (and is skipped).
     llvm::Value* obj = llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx, 0));

@@ -77,6 +77,17 @@ static __device__ __forceinline__ unsigned int td_byte_mask(unsigned int bytes) 
   return (bytes & 1u ? 0xffu : 0u) | (bytes & 2u ? 0xff00u : 0u) | (bytes & 4u ? 0xff0000u : 0u) | (bytes & 8u ? 0xff000000u : 0u);
 }
 
+// The part of 4-byte granule `g` that bytes [off, end) cover: its bytes lo..hi-1, as a mask (bit i: byte i).
+struct td_granule_part {
+  unsigned int lo, hi, bytes;
+};
+template <typename T>
+static __device__ __forceinline__ td_granule_part td_part_of_granule(T g, T off, T end) {
+  unsigned int lo = g * 4 < off ? (unsigned int)(off - g * 4) : 0u;
+  unsigned int hi = end - g * 4 < 4 ? (unsigned int)(end - g * 4) : 4u;
+  return td_granule_part{lo, hi, (0xfu >> (4 - (hi - lo))) << lo};
+}
+
 // Byte `i` of what a write stores.
 static __device__ __forceinline__ unsigned int td_stored_byte(const td_stored& v, unsigned long long i) {
   return i < 8 ? (unsigned int)(v.lo >> (8 * i)) & 0xffu : i < 16 ? (unsigned int)(v.hi >> (8 * (i - 8))) & 0xffu : 0u;
@@ -294,11 +305,10 @@ static __device__ __forceinline__ void td_race_range(td_granule* history, unsign
   }
   unsigned long long end = off + size;
   for (unsigned long long g = off / 4; g * 4 < end; ++g) {
-    unsigned int lo = g * 4 < off ? (unsigned int)(off - g * 4) : 0u;
-    unsigned int hi = end - g * 4 < 4 ? (unsigned int)(end - g * 4) : 4u;
-    unsigned int bytes = (0xfu >> (4 - (hi - lo))) << lo, value = 0;
-    for (unsigned int j = lo; j < hi; ++j) value |= td_stored_byte(v, g * 4 + j - off) << (8 * j);
-    td_race_granule(history[g], bytes, (long long)(g * 4 + lo - base), site, kind, me, sp,
+    td_granule_part part = td_part_of_granule(g, off, end);
+    unsigned int value = 0;
+    for (unsigned int j = part.lo; j < part.hi; ++j) value |= td_stored_byte(v, g * 4 + j - off) << (8 * j);
+    td_race_granule(history[g], part.bytes, (long long)(g * 4 + part.lo - base), site, kind, me, sp,
                     td_granule_write{value, v.known && size <= 16, granule0 + (g * 4 - off / 4 * 4)}, td_chunk_count(sp, g));
   }
 }
@@ -349,9 +359,7 @@ static __device__ __forceinline__ unsigned int td_unwritten(const td_granule* hi
   unsigned int missing = 0, end = off + size, last = (end - 1) / 4;
   for (unsigned int j = 0; j <= (size + 2) / 4; ++j) {
     unsigned int g = off / 4 + j < last ? off / 4 + j : last;
-    unsigned int lo = g * 4 < off ? off - g * 4 : 0u;
-    unsigned int hi = end - g * 4 < 4 ? end - g * 4 : 4u;
-    missing |= ((0xfu >> (4 - (hi - lo))) << lo) & ~history[g].written;
+    missing |= td_part_of_granule(g, off, end).bytes & ~history[g].written;
   }
   return missing;
 }
@@ -384,12 +392,9 @@ TD_INLINE_ON_CPU __device__ void __td_init_shared_strided(unsigned int site, con
       long long step = (long long)stride;
       if (step <= (long long)size && -step <= (long long)size) {
         // Elements that touch or overlap (a row read along): one span, each granule once.
-        unsigned int from = (unsigned int)(base + lo);
+        unsigned int from = (unsigned int)(base + lo), end = from + span;
 #pragma unroll 4
-        for (unsigned int g = 0; g < (from % 4 + span + 3) / 4; ++g) {
-          unsigned int at = from / 4 * 4 + 4 * g, a = at < from ? from - at : 0u, b = from + span - at < 4 ? from + span - at : 4u;
-          missing |= ((0xfu >> (4 - (b - a))) << a) & ~history[from / 4 + g].written;
-        }
+        for (unsigned int g = from / 4; g * 4 < end; ++g) missing |= td_part_of_granule(g, from, end).bytes & ~history[g].written;
       } else if (((off | (unsigned int)stride | size) & 3) == 0) {
         // Whole granules (a column of aligned words): no masks.
 #pragma unroll 4
