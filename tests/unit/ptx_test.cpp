@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <regex>
 
 #include "model/family.h"
 #include "checks/numerics/numerics_abi.h"
@@ -110,6 +111,21 @@ TEST(Ptx, RaceStateInSharedMemoryUsesSharedAtomics) {
   EXPECT_EQ(inGlobal.find("atom.shared.exch.b64"), std::string::npos) << "without the tail the shadow is in global memory";
   EXPECT_EQ(inGlobal.find("__td_dynamic_shared"), std::string::npos);
   expectAssembles(inShared, "gemm_shared_tail");
+}
+
+// The checks' own per-thread state stays in registers: a hook's allocas are promoted only from the kernel's
+// entry block, so the block's set-up (a loop on the GPU, inlined) must not split them off it. Local memory keeps
+// only the births of non-finite values, filled on their cold path; the numerics family's 16 store tallies of
+// the GEMM's epilogue (80 bytes each) are not there, with the shared tail or without.
+TEST(Ptx, ChecksStateStaysOutOfLocalMemory) {
+  static const std::regex depot(R"(\.local \.align \d+ \.b8\s+__local_depot\d+\[(\d+)\])");
+  for (uint32_t tail : {0u, 64u * 1024}) {
+    std::string ptx = ptxFor(example("gemm"), tail);
+    size_t largest = 0;
+    for (std::sregex_iterator it(ptx.begin(), ptx.end(), depot), end; it != end; ++it)
+      largest = std::max<size_t>(largest, std::stoul((*it)[1]));
+    EXPECT_EQ(largest, TD_NUM_BIRTHS * sizeof(td_num_birth)) << "shared tail " << tail;
+  }
 }
 
 TEST(Ptx, MathAndWarpShufflesNeedLibdevice) {

@@ -91,6 +91,23 @@ TEST(SharedRaces, CorrectPatternsReportNothing) {
   for (double b : bins) EXPECT_EQ(b, 8.0) << "128 values spread over 16 bins";
 }
 
+// Lanes of one warp storing the two halves of a word in one store do not race; two lanes of one warp storing
+// the same half do, and the half neither stored is read uninitialised (tests/gpu/parity.py runs both bundles on
+// the GPU, where such lanes update one history granule at once).
+TEST(SharedRaces, WarpMatesStoringOneWord) {
+  EXPECT_TRUE(check(races("half_pairs")).report.findings.empty());
+  CheckResult r = check(races("half_pairs_overlap"));
+  ASSERT_EQ(r.report.findings.size(), 2u);
+  expectRace(r, "shared-race-waw", 152, 152, "h");
+  const Finding* waw = find(r, "shared-race-waw");
+  EXPECT_EQ(waw->coords, (std::vector<int64_t>{30}));
+  EXPECT_EQ(waw->count, 16u) << "lane 31 of each of 8 warps in 2 blocks";
+  const Finding* uninit = find(r, "uninitialized-shared-read");
+  ASSERT_NE(uninit, nullptr);
+  EXPECT_EQ(uninit->coords, (std::vector<int64_t>{31}));
+  EXPECT_EQ(uninit->count, 16u) << "lane 30 of each warp reads the half lane 31 left";
+}
+
 TEST(SharedRaces, RacyGemmGivesOneFindingPerSitePairAndAShortReport) {
   Cli r = runCli("check " + exampleFile("gemm", "racy_gemm"));
   EXPECT_EQ(r.code, 1);

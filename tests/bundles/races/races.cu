@@ -140,3 +140,19 @@ __global__ void uninit_one_of_many(float* out) {
   for (int i = 0; i < 512; ++i) sum += tile[(i + t) % 512];
   out[blockIdx.x * blockDim.x + t] = sum;
 }
+
+// Lanes of one warp store the two halves of a word in one store (as a tile of halves is loaded): no race.
+// With -DOVERLAP the last lane of each warp stores its neighbour's half instead of its own, in the same
+// store: two lanes of one warp write the same two bytes with different values (a race), and the half
+// nobody stores is read uninitialised. On the GPU such lanes update one history granule at once.
+__global__ void half_pairs(const float* in, float* out) {
+  __shared__ unsigned short h[256];
+  int t = threadIdx.x;
+#ifdef OVERLAP
+  h[t % 32 == 31 ? t - 1 : t] = (unsigned short)(in[t] * 3.0f);
+#else
+  h[t] = (unsigned short)(in[t] * 3.0f);
+#endif
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + t] = h[t ^ 1];
+}
