@@ -78,18 +78,18 @@ static __device__ __forceinline__ double td_num_ratio(double x, double y) {
   return floatHolds ? (double)__fdividef((float)x, (float)y) : x / y;
 }
 
-// Raises *p to x (a non-negative double, kept as its bits); true when x is the new maximum. The plain load
-// first spares most atomics (a stale value only costs one).
-static __device__ __forceinline__ bool td_num_raise(unsigned long long* p, double x) {
+// Raises *p, whose value was `seen` a moment ago, to x (a non-negative double, kept as its bits); true when x
+// is the new maximum. Comparing with `seen` first spares most atomics (a stale value only costs one).
+static __device__ __forceinline__ bool td_num_raise(unsigned long long* p, unsigned long long seen, double x) {
   unsigned long long bits = td_num_bits(x);
-  if (bits <= *p) return false;
+  if (bits <= seen) return false;
   return atomicMax(p, bits) < bits;
 }
 
 // The same where nothing waits for the answer: the GPU sends the atomic off (red) and goes on.
-static __device__ __forceinline__ void td_num_raise_quietly(unsigned long long* p, double x) {
+static __device__ __forceinline__ void td_num_raise_quietly(unsigned long long* p, unsigned long long seen, double x) {
   unsigned long long bits = td_num_bits(x);
-  if (bits > *p) atomicMax(p, bits);
+  if (bits > seen) atomicMax(p, bits);
 }
 
 // The drift level of relative error `rel` (TD_NUM_LEVELS), -1 below the lowest: from its exponent bits.
@@ -143,13 +143,16 @@ static __device__ __forceinline__ float td_num_warp_sum(float x) {
 // Adds a tally (one thread's, or a warp's combined) to a site's record; where its worst store is the
 // worst so far, says where (racy between equal errors), `thread` being the thread that made it.
 static __device__ __forceinline__ void td_num_add_to_site(td_num_site* s, const td_num_tally* t, unsigned int thread) {
+  // The record's maxima read first, together: the warp waits once for the four loads, not once per load
+  // between atomics (the reduction's flushes before its barriers stalled every warp behind them).
+  unsigned long long seenErr = s->max_err, seenMag = s->max_mag, seenUlps = s->max_ulps, seenRel = s->max_rel;
   atomicAdd(&s->count, (unsigned long long)t->count);
   atomicAdd(&s->sum_err, t->sum_err);
   atomicAdd(&s->sum_mag, t->sum_mag);
-  td_num_raise_quietly(&s->max_mag, t->max_mag);
-  td_num_raise_quietly(&s->max_ulps, t->max_ulps);
-  if (t->max_rel > 0) td_num_raise_quietly(&s->max_rel, t->max_rel);
-  if (td_num_raise(&s->max_err, t->max_err)) {
+  td_num_raise_quietly(&s->max_mag, seenMag, t->max_mag);
+  td_num_raise_quietly(&s->max_ulps, seenUlps, t->max_ulps);
+  if (t->max_rel > 0) td_num_raise_quietly(&s->max_rel, seenRel, t->max_rel);
+  if (td_num_raise(&s->max_err, seenErr, t->max_err)) {
     s->where_value = t->where_value;
     s->where_shadow = t->where_shadow;
     s->where_offset = t->where_offset;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
 #include <functional>
@@ -181,17 +182,22 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
     });
 
     char log[8192] = {0};
-    int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize};
-    void* values[] = {log, reinterpret_cast<void*>(sizeof log)};
+    int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize, kJitMaxRegisters};
+    void* values[] = {log, reinterpret_cast<void*>(sizeof log), nullptr};
+    // Bench-only: TILE_DOCTOR_BENCH_MAX_REGISTERS=N caps the registers per thread (ptxas's -maxrregcount),
+    // to measure what occupancy is worth to a checked kernel.
+    const char* maxRegisters = std::getenv("TILE_DOCTOR_BENCH_MAX_REGISTERS");
+    if (maxRegisters) values[2] = reinterpret_cast<void*>(static_cast<uintptr_t>(std::atoi(maxRegisters)));
+    const unsigned nOptions = maxRegisters ? 3 : 2;
     CUmodule mod;
-    CUresult r = d.cuModuleLoadDataEx(&mod, ptx.c_str(), 2, options, values);
+    CUresult r = d.cuModuleLoadDataEx(&mod, ptx.c_str(), nOptions, options, values);
     // An inline instruction that needs a later PTX ISA than LLVM 19 writes (TileLang's sm_90 fp8 TMA copies:
     // 8.6): the same PTX again under the version ptxas asked for, once. Still refused, it is this executor's
     // limit; any other refusal of the PTX is ours and stays a crash.
     if (std::string version = r != 0 ? ptxVersionTheLogAsks(log) : ""; !version.empty()) {
       ptx = withPtxVersion(ptx, version);
       log[0] = 0;
-      r = d.cuModuleLoadDataEx(&mod, ptx.c_str(), 2, options, values);
+      r = d.cuModuleLoadDataEx(&mod, ptx.c_str(), nOptions, options, values);
     }
     if (r != 0 && std::strstr(log, "requires PTX ISA"))
       throw cannotRunHere(b, fmt::format("ptxas refuses the PTX tile-doctor wrote for this kernel: it needs a newer PTX "

@@ -20,7 +20,7 @@ using CUevent = struct CUevent_st*;
 constexpr int kAttrComputeMajor = 75, kAttrComputeMinor = 76, kAttrMaxSharedPerBlockOptin = 97;
 constexpr int kFuncSharedSizeBytes = 1, kFuncMaxDynamicSharedBytes = 8;
 constexpr unsigned kHostRegisterPortable = 0x01, kHostRegisterDeviceMap = 0x02, kHostAllocDeviceMap = 0x02;
-constexpr int kJitErrorLogBuffer = 5, kJitErrorLogBufferSize = 6;
+constexpr int kJitMaxRegisters = 0, kJitErrorLogBuffer = 5, kJitErrorLogBufferSize = 6;
 constexpr unsigned kStreamNonBlocking = 0x1;
 
 struct Driver {
