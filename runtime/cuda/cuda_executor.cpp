@@ -31,7 +31,10 @@
 #include "runtime/cuda/nvml.h"
 #include "runtime/cuda/tensor_maps.h"
 #include "runtime/cuda/ptx.h"
+#include "runtime/cuda/kernel_as_written.h"
 #include "runtime/cuda/ptx_cache.h"
+#include "runtime/cuda/register_cap.h"
+#include "profiler/occupancy.h"
 #include "runtime/executor_limit.h"
 #include "model/hooks.h"
 
@@ -89,6 +92,26 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
     if (r != 0) copyText(st->hangNote, sizeof st->hangNote, fmt::format("{}: {}", step, d.errorName(r)));
     st->hangCopy.store(r == 0 ? 2 : 3);
   }).detach();
+}
+
+// The checked kernel's registers capped to keep the occupancy of the kernel as written (register_cap.h); what
+// was done, for the report's device line ("" where nothing was). Bench-only: TILE_DOCTOR_BENCH_MAX_REGISTERS=N
+// sets the cap instead (0: none), to measure what occupancy is worth.
+std::string capToOccupancyAsWritten(const Driver& d, CUdevice dev, KernelModule& km, const Bundle& b,
+                                    const std::string& arch, uint32_t dynamicShared) {
+  if (const char* bench = std::getenv("TILE_DOCTOR_BENCH_MAX_REGISTERS")) {
+    int64_t cap = std::atoi(bench);
+    return cap > 0 && capRegisters(*km.module, km.entrySymbol, cap) ? fmt::format("registers capped at {} a thread (bench)", cap) : "";
+  }
+  std::optional<KernelResources> written = kernelAsWritten(d, b, arch);
+  if (!written) return "";
+  int64_t checkedShared = written->sharedPerBlock - b.dynamicShared + dynamicShared;
+  Profile sm = deviceOccupancy(d, dev);
+  int64_t cap = registerCap(*written, checkedShared, b.threadsPerBlock(), sm);
+  if (!cap || !capRegisters(*km.module, km.entrySymbol, cap)) return "";
+  int64_t blocks = occupancyOf({b.threadsPerBlock(), written->sharedPerBlock, written->registers}, sm).blocksPerSm;
+  return fmt::format("registers capped at {} a thread for the occupancy of the kernel as written ({} registers, {} blocks per SM)",
+                     cap, written->registers, blocks);
 }
 
 [[noreturn]] void childMain(KernelModule& km, const Bundle& b, std::vector<ArgValue>& args, const LaunchOptions& opts,
@@ -171,6 +194,7 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
     bakeArguments(*km.module, km.entrySymbol, std::vector<const void*>(params.begin(), params.end()), pointerSymbols);
     // A source written for the device's architecture-specific features (sm_90a: wgmma, setmaxnreg) keeps them.
     std::string ptxArch = b.arch == arch + "a" ? b.arch : arch;
+    copyText(st->registers, sizeof st->registers, capToOccupancyAsWritten(d, dev, km, b, ptxArch, dynamicShared));
     // A repeated check of an unchanged kernel and launch shape takes its PTX from the cache (ptx_cache.h).
     std::vector<std::string> addressSymbols;
     for (const auto& [symbol, value] : runAddresses.values) addressSymbols.push_back(symbol);
@@ -182,13 +206,9 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
     });
 
     char log[8192] = {0};
-    int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize, kJitMaxRegisters};
-    void* values[] = {log, reinterpret_cast<void*>(sizeof log), nullptr};
-    // Bench-only: TILE_DOCTOR_BENCH_MAX_REGISTERS=N caps the registers per thread (ptxas's -maxrregcount),
-    // to measure what occupancy is worth to a checked kernel.
-    const char* maxRegisters = std::getenv("TILE_DOCTOR_BENCH_MAX_REGISTERS");
-    if (maxRegisters) values[2] = reinterpret_cast<void*>(static_cast<uintptr_t>(std::atoi(maxRegisters)));
-    const unsigned nOptions = maxRegisters ? 3 : 2;
+    int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize};
+    void* values[] = {log, reinterpret_cast<void*>(sizeof log)};
+    const unsigned nOptions = 2;
     CUmodule mod;
     CUresult r = d.cuModuleLoadDataEx(&mod, ptx.c_str(), nOptions, options, values);
     // An inline instruction that needs a later PTX ISA than LLVM 19 writes (TileLang's sm_90 fp8 TMA copies:
@@ -320,6 +340,7 @@ LaunchOutcome runOnCuda(KernelModule& km, const Bundle& b, std::vector<ArgValue>
   auto text = [](const char* s, size_t n) { return std::string(s, strnlen(s, n)); };  // the child's: maybe unterminated
   out.device = st->device[0] ? text(st->device, sizeof st->device) : "CUDA device " + std::to_string(opts.device);
   if (st->records[0]) out.device += "; " + text(st->records, sizeof st->records);
+  if (st->registers[0]) out.device += "; " + text(st->registers, sizeof st->registers);
   out.seconds = st->seconds;
   out.timing.ms.assign(st->timingMs, st->timingMs + std::clamp(st->timingCount, 0, kMaxTimingSamples));
   out.timing.clocks.assign(st->clocks, st->clocks + std::clamp(st->clockCount, 0, kMaxClockSamples));

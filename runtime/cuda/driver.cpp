@@ -30,6 +30,7 @@ bool Driver::open(std::string& why) {
   bind(cuCtxSetCurrent, "cuCtxSetCurrent");
   bind(cuCtxSynchronize, "cuCtxSynchronize");
   bind(cuModuleLoadDataEx, "cuModuleLoadDataEx");
+  bind(cuModuleUnload, "cuModuleUnload");
   bind(cuModuleGetFunction, "cuModuleGetFunction");
   bind(cuModuleGetGlobal, "cuModuleGetGlobal_v2");
   bind(cuFuncGetAttribute, "cuFuncGetAttribute");

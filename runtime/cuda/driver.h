@@ -18,9 +18,11 @@ using CUevent = struct CUevent_st*;
 
 // Enum values of cuda.h (CUDA 12/13).
 constexpr int kAttrComputeMajor = 75, kAttrComputeMinor = 76, kAttrMaxSharedPerBlockOptin = 97;
-constexpr int kFuncSharedSizeBytes = 1, kFuncMaxDynamicSharedBytes = 8;
+constexpr int kAttrMaxThreadsPerSm = 39, kAttrMaxSharedPerSm = 81, kAttrMaxRegistersPerSm = 82,
+              kAttrMaxBlocksPerSm = 106, kAttrReservedSharedPerBlock = 111, kAttrMaxRegistersPerBlock = 12;
+constexpr int kFuncSharedSizeBytes = 1, kFuncNumRegisters = 4, kFuncMaxDynamicSharedBytes = 8;
 constexpr unsigned kHostRegisterPortable = 0x01, kHostRegisterDeviceMap = 0x02, kHostAllocDeviceMap = 0x02;
-constexpr int kJitMaxRegisters = 0, kJitErrorLogBuffer = 5, kJitErrorLogBufferSize = 6;
+constexpr int kJitErrorLogBuffer = 5, kJitErrorLogBufferSize = 6;
 constexpr unsigned kStreamNonBlocking = 0x1;
 
 struct Driver {
@@ -34,6 +36,7 @@ struct Driver {
   CUresult (*cuCtxSetCurrent)(CUcontext);
   CUresult (*cuCtxSynchronize)();
   CUresult (*cuModuleLoadDataEx)(CUmodule*, const void*, unsigned, int*, void**);
+  CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*);
   CUresult (*cuModuleGetGlobal)(CUdeviceptr*, size_t*, CUmodule, const char*);
   CUresult (*cuFuncGetAttribute)(int*, int, CUfunction);

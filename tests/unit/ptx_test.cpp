@@ -18,6 +18,8 @@
 #include "runtime/cuda/cuda_executor.h"
 #include "runtime/cuda/ptx.h"
 #include "runtime/cuda/ptx_cache.h"
+#include "runtime/cuda/register_cap.h"
+#include "profiler/ptxas_usage.h"
 #include "test_support.h"
 
 using namespace td;
@@ -30,9 +32,10 @@ namespace {
 // symbols, which the optimised module then reads from parameters and .const variables (address_constants.h).
 // `shift` moves every made-up address, as ASLR moves the real ones between runs.
 std::string ptxFor(const std::string& bundlePath, uint32_t sharedTailBytes = 0, const std::string& arch = "sm_90",
-                   std::vector<std::string>* unchecked = nullptr, uint64_t shift = 0) {
+                   std::vector<std::string>* unchecked = nullptr, uint64_t shift = 0, int64_t registerCap = 0) {
   Bundle b = loadBundle(bundlePath, {});
   KernelModule km = buildKernelModule(b, CheckSet::parse("all"));
+  if (registerCap) EXPECT_TRUE(cuda::capRegisters(*km.module, km.entrySymbol, registerCap));
   std::vector<ArgValue> args = makeArguments(b, 1, 0);
   td_ctl ctl{};
   ctl.abi_version = TD_ABI_VERSION;
@@ -126,6 +129,20 @@ TEST(Ptx, ChecksStateStaysOutOfLocalMemory) {
       largest = std::max<size_t>(largest, std::stoul((*it)[1]));
     EXPECT_EQ(largest, TD_NUM_BIRTHS * sizeof(td_num_birth)) << "shared tail " << tail;
   }
+}
+
+// The register cap that keeps a checked kernel's occupancy (runtime/cuda/register_cap.h) reaches ptxas as
+// .maxnreg: the block reduction with every check takes 92-94 registers uncapped, and keeps to 32 capped.
+TEST(Ptx, ACappedKernelKeepsToItsRegisters) {
+  std::string capped = ptxFor(bundle("reduce"), 64 * 1024, "sm_90", nullptr, 0, 32);
+  EXPECT_NE(capped.find(".maxnreg 32"), std::string::npos);
+  if (findPtxas().empty()) GTEST_SKIP() << "ptxas not installed";
+  std::string why;
+  std::optional<PtxasUsage> uncapped = ptxasUsage(ptxFor(bundle("reduce"), 64 * 1024), "sm_90", "_Z9block_sumPKfPfi", &why);
+  std::optional<PtxasUsage> used = ptxasUsage(capped, "sm_90", "_Z9block_sumPKfPfi", &why);
+  ASSERT_TRUE(uncapped && used) << why;
+  EXPECT_GT(uncapped->registers, 64);
+  EXPECT_LE(used->registers, 32);
 }
 
 TEST(Ptx, MathAndWarpShufflesNeedLibdevice) {

@@ -1,0 +1,21 @@
+// The kernel as written (compiled again without checks), loaded by the driver: the registers and shared memory
+// the GPU gives it, which the checked kernel's register cap keeps the occupancy of (register_cap.h). Its PTX
+// goes through the PTX cache and its cubin through the driver's, so a repeated check pays a module load.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "frontend/manifest.h"
+#include "runtime/cuda/driver.h"
+#include "runtime/cuda/register_cap.h"
+
+namespace td::cuda {
+
+// nullopt where the kernel as written does not compile or load here (then nothing is capped).
+std::optional<KernelResources> kernelAsWritten(const Driver& d, const Bundle& b, const std::string& arch);
+
+// The device's occupancy figures (profiler/occupancy.h) as its driver gives them; allocation units as the CUDA
+// occupancy calculator's for compute capability 7.0 on (registers 256 a warp, shared memory 128 bytes).
+Profile deviceOccupancy(const Driver& d, CUdevice dev);
+
+}  // namespace td::cuda
