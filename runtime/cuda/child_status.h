@@ -28,7 +28,7 @@ struct SharedStatus {
   char clocksNote[200];  // why no clocks were read
   char device[160];
   char records[160];   // how records reach the host
-  char registers[160]; // the checked kernel's register cap, if any
+  char registers[256]; // the checked kernel's register cap, if any
   char error[96];      // CUDA error name
   char message[1024];  // what failed
 };

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
 #include <functional>
@@ -31,10 +30,8 @@
 #include "runtime/cuda/nvml.h"
 #include "runtime/cuda/tensor_maps.h"
 #include "runtime/cuda/ptx.h"
-#include "runtime/cuda/kernel_as_written.h"
+#include "runtime/cuda/capped_load.h"
 #include "runtime/cuda/ptx_cache.h"
-#include "runtime/cuda/register_cap.h"
-#include "profiler/occupancy.h"
 #include "runtime/executor_limit.h"
 #include "model/hooks.h"
 
@@ -92,26 +89,6 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
     if (r != 0) copyText(st->hangNote, sizeof st->hangNote, fmt::format("{}: {}", step, d.errorName(r)));
     st->hangCopy.store(r == 0 ? 2 : 3);
   }).detach();
-}
-
-// The checked kernel's registers capped to keep the occupancy of the kernel as written (register_cap.h); what
-// was done, for the report's device line ("" where nothing was). Bench-only: TILE_DOCTOR_BENCH_MAX_REGISTERS=N
-// sets the cap instead (0: none), to measure what occupancy is worth.
-std::string capToOccupancyAsWritten(const Driver& d, CUdevice dev, KernelModule& km, const Bundle& b,
-                                    const std::string& arch, uint32_t dynamicShared) {
-  if (const char* bench = std::getenv("TILE_DOCTOR_BENCH_MAX_REGISTERS")) {
-    int64_t cap = std::atoi(bench);
-    return cap > 0 && capRegisters(*km.module, km.entrySymbol, cap) ? fmt::format("registers capped at {} a thread (bench)", cap) : "";
-  }
-  std::optional<KernelResources> written = kernelAsWritten(d, b, arch);
-  if (!written) return "";
-  int64_t checkedShared = written->sharedPerBlock - b.dynamicShared + dynamicShared;
-  Profile sm = deviceOccupancy(d, dev);
-  int64_t cap = registerCap(*written, checkedShared, b.threadsPerBlock(), sm);
-  if (!cap || !capRegisters(*km.module, km.entrySymbol, cap)) return "";
-  int64_t blocks = occupancyOf({b.threadsPerBlock(), written->sharedPerBlock, written->registers}, sm).blocksPerSm;
-  return fmt::format("registers capped at {} a thread for the occupancy of the kernel as written ({} registers, {} blocks per SM)",
-                     cap, written->registers, blocks);
 }
 
 [[noreturn]] void childMain(KernelModule& km, const Bundle& b, std::vector<ArgValue>& args, const LaunchOptions& opts,
@@ -194,7 +171,6 @@ std::string capToOccupancyAsWritten(const Driver& d, CUdevice dev, KernelModule&
     bakeArguments(*km.module, km.entrySymbol, std::vector<const void*>(params.begin(), params.end()), pointerSymbols);
     // A source written for the device's architecture-specific features (sm_90a: wgmma, setmaxnreg) keeps them.
     std::string ptxArch = b.arch == arch + "a" ? b.arch : arch;
-    copyText(st->registers, sizeof st->registers, capToOccupancyAsWritten(d, dev, km, b, ptxArch, dynamicShared));
     // A repeated check of an unchanged kernel and launch shape takes its PTX from the cache (ptx_cache.h).
     std::vector<std::string> addressSymbols;
     for (const auto& [symbol, value] : runAddresses.values) addressSymbols.push_back(symbol);
@@ -208,22 +184,22 @@ std::string capToOccupancyAsWritten(const Driver& d, CUdevice dev, KernelModule&
     char log[8192] = {0};
     int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize};
     void* values[] = {log, reinterpret_cast<void*>(sizeof log)};
-    const unsigned nOptions = 2;
     CUmodule mod;
-    CUresult r = d.cuModuleLoadDataEx(&mod, ptx.c_str(), nOptions, options, values);
+    CUresult r = d.cuModuleLoadDataEx(&mod, ptx.c_str(), 2, options, values);
     // An inline instruction that needs a later PTX ISA than LLVM 19 writes (TileLang's sm_90 fp8 TMA copies:
     // 8.6): the same PTX again under the version ptxas asked for, once. Still refused, it is this executor's
     // limit; any other refusal of the PTX is ours and stays a crash.
     if (std::string version = r != 0 ? ptxVersionTheLogAsks(log) : ""; !version.empty()) {
       ptx = withPtxVersion(ptx, version);
       log[0] = 0;
-      r = d.cuModuleLoadDataEx(&mod, ptx.c_str(), nOptions, options, values);
+      r = d.cuModuleLoadDataEx(&mod, ptx.c_str(), 2, options, values);
     }
     if (r != 0 && std::strstr(log, "requires PTX ISA"))
       throw cannotRunHere(b, fmt::format("ptxas refuses the PTX tile-doctor wrote for this kernel: it needs a newer PTX "
                                          "ISA than LLVM 19's NVPTX back end writes ({}): {}", d.errorName(r), log));
     if (r != 0) throw std::runtime_error(fmt::format("loading the PTX failed: {}\n{}", d.errorName(r), log));
     if (ptx != cachedPtx) storePtx(ptxCacheKey, ptx);  // the text that loaded, after any version retry
+    copyText(st->registers, sizeof st->registers, capForOccupancy(d, dev, b, ptxArch, km.entrySymbol, ptx, dynamicShared, mod));
     // What the module reads its addresses from: the control block's bytes and the address constants.
     CUdeviceptr ctlSlot = 0;
     size_t ctlBytes = 0;

@@ -20,7 +20,7 @@ using CUevent = struct CUevent_st*;
 constexpr int kAttrComputeMajor = 75, kAttrComputeMinor = 76, kAttrMaxSharedPerBlockOptin = 97;
 constexpr int kAttrMaxThreadsPerSm = 39, kAttrMaxSharedPerSm = 81, kAttrMaxRegistersPerSm = 82,
               kAttrMaxBlocksPerSm = 106, kAttrReservedSharedPerBlock = 111, kAttrMaxRegistersPerBlock = 12;
-constexpr int kFuncSharedSizeBytes = 1, kFuncNumRegisters = 4, kFuncMaxDynamicSharedBytes = 8;
+constexpr int kFuncSharedSizeBytes = 1, kFuncLocalSizeBytes = 3, kFuncNumRegisters = 4, kFuncMaxDynamicSharedBytes = 8;
 constexpr unsigned kHostRegisterPortable = 0x01, kHostRegisterDeviceMap = 0x02, kHostAllocDeviceMap = 0x02;
 constexpr int kJitErrorLogBuffer = 5, kJitErrorLogBufferSize = 6;
 constexpr unsigned kStreamNonBlocking = 0x1;

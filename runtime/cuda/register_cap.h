@@ -1,18 +1,16 @@
-// Registers of a checked kernel, capped so that as many of its blocks share an SM as of the kernel as written.
-// The checks' state (a store run's tally, a barrier's bookkeeping) raises a kernel's registers past an
-// occupancy step, and a latency-bound kernel loses more with the blocks that no longer fit than ptxas's spills
+// Registers of a checked kernel, capped so that more of its blocks share an SM: up to as many as of the kernel
+// as written. The checks' state (a store run's tally, a barrier's bookkeeping) raises a kernel's registers past
+// occupancy steps, and a latency-bound kernel loses more with the blocks that no longer fit than ptxas's spills
 // of that mostly idle state cost (the block reduction with every check on an H200: 94 registers, 2 blocks of
-// 256 threads an SM, 46.6x native; capped at 64, 4 blocks, 29.3x). A kernel with a register maximum of its own
-// keeps it; one with __launch_bounds__' minimum of blocks gets at least those (the kernel as written has them).
+// 256 threads an SM, 46.6x native; capped at 64, 4 blocks, 29.3x). A kernel whose own arithmetic needs the
+// registers (the GEMM's shadow accumulators) would spill in its loop instead: a cap is kept only where the
+// thread's local memory grows by at most kSpillAllowance, else the next step up is tried, then none.
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "frontend/profile.h"
-
-namespace llvm {
-class Module;
-}
 
 namespace td::cuda {
 
@@ -21,16 +19,18 @@ struct KernelResources {
   int64_t sharedPerBlock = 0;  // static and dynamic, bytes
 };
 
-// The most registers a thread of the checked kernel may take and still let as many of its blocks onto an SM
-// as of the kernel as written, as far as the checked kernel's own shared memory (`checkedSharedPerBlock`)
-// lets that many in; never fewer than the kernel as written takes. 0: no cap needed (a thread's most fits).
-// `sm`: the device's occupancy figures (profiler/occupancy.h).
-int64_t registerCap(const KernelResources& asWritten, int64_t checkedSharedPerBlock, int64_t threadsPerBlock,
-                    const Profile& sm);
+// Bytes of local memory per thread a cap may add (ptxas's spill slots): 32 registers' worth.
+constexpr int64_t kSpillAllowance = 128;
 
-// Asks the NVPTX back end for at most `cap` registers a thread of `entry` (nvvm.annotations maxnreg: PTX's
-// .maxnreg, which ptxas keeps beside .maxntid and .minnctapersm). False, and nothing done, where the kernel has
-// a register maximum of its own.
-bool capRegisters(llvm::Module& m, const std::string& entry, int64_t cap);
+// The caps worth trying, most blocks per SM first: for each block count from the kernel as written's (as far
+// as the checked kernel's shared memory lets them in) down to one more than the checked kernel gets uncapped,
+// the most registers a thread may take for it (never fewer than the kernel as written takes). Empty: no cap
+// can add a block. `sm`: the device's occupancy figures (profiler/occupancy.h).
+std::vector<int64_t> registerCaps(const KernelResources& asWritten, const KernelResources& checked,
+                                  int64_t threadsPerBlock, const Profile& sm);
+
+// `ptx` with `entry`'s registers capped at `cap` (a .maxnreg directive before its body, which ptxas keeps beside
+// .maxntid and .minnctapersm); "" where the entry is not found or has a .maxnreg of its own.
+std::string withRegisterCap(const std::string& ptx, const std::string& entry, int64_t cap);
 
 }  // namespace td::cuda

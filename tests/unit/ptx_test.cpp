@@ -32,10 +32,9 @@ namespace {
 // symbols, which the optimised module then reads from parameters and .const variables (address_constants.h).
 // `shift` moves every made-up address, as ASLR moves the real ones between runs.
 std::string ptxFor(const std::string& bundlePath, uint32_t sharedTailBytes = 0, const std::string& arch = "sm_90",
-                   std::vector<std::string>* unchecked = nullptr, uint64_t shift = 0, int64_t registerCap = 0) {
+                   std::vector<std::string>* unchecked = nullptr, uint64_t shift = 0) {
   Bundle b = loadBundle(bundlePath, {});
   KernelModule km = buildKernelModule(b, CheckSet::parse("all"));
-  if (registerCap) EXPECT_TRUE(cuda::capRegisters(*km.module, km.entrySymbol, registerCap));
   std::vector<ArgValue> args = makeArguments(b, 1, 0);
   td_ctl ctl{};
   ctl.abi_version = TD_ABI_VERSION;
@@ -131,15 +130,17 @@ TEST(Ptx, ChecksStateStaysOutOfLocalMemory) {
   }
 }
 
-// The register cap that keeps a checked kernel's occupancy (runtime/cuda/register_cap.h) reaches ptxas as
-// .maxnreg: the block reduction with every check takes 92-94 registers uncapped, and keeps to 32 capped.
+// The register cap that buys a checked kernel occupancy (runtime/cuda/register_cap.h) reaches ptxas as .maxnreg
+// in the entry's directives: the block reduction with every check takes 92-94 registers uncapped, 32 capped.
 TEST(Ptx, ACappedKernelKeepsToItsRegisters) {
-  std::string capped = ptxFor(bundle("reduce"), 64 * 1024, "sm_90", nullptr, 0, 32);
-  EXPECT_NE(capped.find(".maxnreg 32"), std::string::npos);
+  const std::string entry = "_Z9block_sumPKfPfi";
+  std::string ptx = ptxFor(bundle("reduce"), 64 * 1024), capped = cuda::withRegisterCap(ptx, entry, 32);
+  ASSERT_NE(capped.find(".maxnreg 32\n{"), std::string::npos);
+  EXPECT_EQ(cuda::withRegisterCap(capped, entry, 40), "") << "a kernel's own .maxnreg stays";
+  EXPECT_EQ(cuda::withRegisterCap(ptx, "absent", 40), "");
   if (findPtxas().empty()) GTEST_SKIP() << "ptxas not installed";
   std::string why;
-  std::optional<PtxasUsage> uncapped = ptxasUsage(ptxFor(bundle("reduce"), 64 * 1024), "sm_90", "_Z9block_sumPKfPfi", &why);
-  std::optional<PtxasUsage> used = ptxasUsage(capped, "sm_90", "_Z9block_sumPKfPfi", &why);
+  std::optional<PtxasUsage> uncapped = ptxasUsage(ptx, "sm_90", entry, &why), used = ptxasUsage(capped, "sm_90", entry, &why);
   ASSERT_TRUE(uncapped && used) << why;
   EXPECT_GT(uncapped->registers, 64);
   EXPECT_LE(used->registers, 32);
