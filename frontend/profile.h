@@ -19,7 +19,7 @@ struct Profile {
   int64_t defaultLaunchBounds = 0;
   std::vector<std::string> unsupported;  // hardware features it lacks (instrument/target_features.h names them)
   std::vector<std::string> ignores;      // statements it does not execute (instrument/target_semantics.h names them)
-  // Occupancy (profiler/occupancy.h); 0 where the profile does not know it:
+  // Occupancy (frontend/occupancy.h); 0 where the profile does not know it:
   int64_t blocksPerSm = 0;              // resident blocks per SM (CU)
   int64_t reservedSharedPerBlock = 0;   // shared memory the runtime keeps per block (1 KB on NVIDIA sm_80 on)
   int64_t sharedAllocUnit = 0;          // shared memory per block is rounded up to this

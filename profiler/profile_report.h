@@ -1,5 +1,5 @@
 // `tile-doctor profile BUNDLE --target A --target B`: one launch's resources (profiler/launch_resources.h)
-// and its occupancy on each target side by side (profiler/occupancy.h), with the limiting resource, what
+// and its occupancy on each target side by side (frontend/occupancy.h), with the limiting resource, what
 // lets one more block in, and which parameter, halved, would do it.
 #pragma once
 #include <nlohmann/json.hpp>
@@ -8,7 +8,7 @@
 
 #include "frontend/profile.h"
 #include "profiler/launch_resources.h"
-#include "profiler/occupancy.h"
+#include "frontend/occupancy.h"
 #include "profiler/timing_stability.h"
 
 namespace td {

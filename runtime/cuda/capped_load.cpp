@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <optional>
 
-#include "profiler/occupancy.h"
+#include "frontend/occupancy.h"
 #include "runtime/cuda/kernel_as_written.h"
 #include "runtime/cuda/register_cap.h"
 

@@ -14,7 +14,7 @@ namespace td::cuda {
 // nullopt where the kernel as written does not compile or load here (then nothing is capped).
 std::optional<KernelResources> kernelAsWritten(const Driver& d, const Bundle& b, const std::string& arch);
 
-// The device's occupancy figures (profiler/occupancy.h) as its driver gives them; allocation units as the CUDA
+// The device's occupancy figures (frontend/occupancy.h) as its driver gives them; allocation units as the CUDA
 // occupancy calculator's for compute capability 7.0 on (registers 256 a warp, shared memory 128 bytes).
 Profile deviceOccupancy(const Driver& d, CUdevice dev);
 

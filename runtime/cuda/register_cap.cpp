@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "profiler/occupancy.h"
+#include "frontend/occupancy.h"
 
 namespace td::cuda {
 

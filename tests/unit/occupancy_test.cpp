@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "frontend/profile.h"
-#include "profiler/occupancy.h"
+#include "frontend/occupancy.h"
 
 using namespace td;
 

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "frontend/profile.h"
-#include "profiler/occupancy.h"
+#include "frontend/occupancy.h"
 #include "runtime/cuda/register_cap.h"
 
 using namespace td;

@@ -1,4 +1,4 @@
-#include "profiler/occupancy.h"
+#include "frontend/occupancy.h"
 
 #include <algorithm>
 #include <fmt/format.h>
