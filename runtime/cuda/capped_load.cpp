@@ -32,10 +32,9 @@ std::optional<Loaded> load(const Driver& d, const std::string& ptx, const std::s
   return l;
 }
 
-}  // namespace
-
-std::string capForOccupancy(const Driver& d, CUdevice dev, const Bundle& b, const std::string& arch,
-                            const std::string& entry, const std::string& ptx, uint32_t dynamicShared, CUmodule& mod) {
+// capForOccupancy's work; an exception leaves the uncapped module in place.
+std::string tryCaps(const Driver& d, CUdevice dev, const Bundle& b, const std::string& arch, const std::string& entry,
+                    const std::string& ptx, uint32_t dynamicShared, CUmodule& mod) {
   if (const char* bench = std::getenv("TILE_DOCTOR_BENCH_MAX_REGISTERS")) {
     std::string capped = withRegisterCap(ptx, entry, std::atoi(bench));
     std::optional<Loaded> l = capped.empty() ? std::nullopt : load(d, capped, entry);
@@ -75,6 +74,17 @@ std::string capForOccupancy(const Driver& d, CUdevice dev, const Bundle& b, cons
   return fmt::format("registers not capped: {} a thread, {} blocks per SM (the kernel as written: {}); a cap that adds a block "
                      "spills more than {} bytes a thread", registers, occupancyOf({threads, checked.sharedPerBlock, registers}, sm).blocksPerSm,
                      occupancyOf({threads, written->sharedPerBlock, written->registers}, sm).blocksPerSm, kSpillAllowance);
+}
+
+}  // namespace
+
+std::string capForOccupancy(const Driver& d, CUdevice dev, const Bundle& b, const std::string& arch,
+                            const std::string& entry, const std::string& ptx, uint32_t dynamicShared, CUmodule& mod) {
+  try {
+    return tryCaps(d, dev, b, arch, entry, ptx, dynamicShared, mod);
+  } catch (const std::exception& e) {
+    return std::string("registers not capped: ") + e.what();
+  }
 }
 
 }  // namespace td::cuda
