@@ -8,6 +8,15 @@
 
 namespace td::cuda {
 
+std::optional<EntryFigures> entryFigures(const Driver& d, CUmodule mod, const std::string& entry) {
+  CUfunction fn = nullptr;
+  int registers = 0, local = 0, shared = 0;
+  if (d.cuModuleGetFunction(&fn, mod, entry.c_str()) != 0 || d.cuFuncGetAttribute(&registers, kFuncNumRegisters, fn) != 0 ||
+      d.cuFuncGetAttribute(&local, kFuncLocalSizeBytes, fn) != 0 || d.cuFuncGetAttribute(&shared, kFuncSharedSizeBytes, fn) != 0)
+    return std::nullopt;
+  return EntryFigures{registers, local, shared};
+}
+
 std::optional<KernelResources> kernelAsWritten(const Driver& d, const Bundle& b, const std::string& arch) {
   std::string ptx, entry;
   try {
@@ -22,14 +31,10 @@ std::optional<KernelResources> kernelAsWritten(const Driver& d, const Bundle& b,
   }
   CUmodule mod = nullptr;
   if (d.cuModuleLoadDataEx(&mod, ptx.c_str(), 0, nullptr, nullptr) != 0) return std::nullopt;
-  CUfunction fn = nullptr;
-  int registers = 0, staticShared = 0;
-  bool ok = d.cuModuleGetFunction(&fn, mod, entry.c_str()) == 0 &&
-            d.cuFuncGetAttribute(&registers, kFuncNumRegisters, fn) == 0 &&
-            d.cuFuncGetAttribute(&staticShared, kFuncSharedSizeBytes, fn) == 0;
+  std::optional<EntryFigures> f = entryFigures(d, mod, entry);
   d.cuModuleUnload(mod);
-  if (!ok) return std::nullopt;
-  return KernelResources{registers, staticShared + b.dynamicShared};
+  if (!f) return std::nullopt;
+  return KernelResources{f->registers, f->staticShared + b.dynamicShared};
 }
 
 Profile deviceOccupancy(const Driver& d, CUdevice dev) {

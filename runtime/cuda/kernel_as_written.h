@@ -11,6 +11,12 @@
 
 namespace td::cuda {
 
+// What the driver's assembler gave `entry` of a loaded module; nullopt where the driver does not say.
+struct EntryFigures {
+  int64_t registers = 0, localBytes = 0, staticShared = 0;  // per thread, per thread, per block
+};
+std::optional<EntryFigures> entryFigures(const Driver& d, CUmodule mod, const std::string& entry);
+
 // nullopt where the kernel as written does not compile or load here (then nothing is capped).
 std::optional<KernelResources> kernelAsWritten(const Driver& d, const Bundle& b, const std::string& arch);
 
