@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "frontend/occupancy.h"
 #include "runtime/cuda/kernel_as_written.h"
@@ -44,24 +46,31 @@ std::string tryCaps(const Driver& d, CUdevice dev, const Bundle& b, const std::s
     return "";
   std::optional<KernelResources> written = kernelAsWritten(d, b, arch);
   if (!written) return "";
-  for (int64_t cap : registerCaps(*written, checked, threads, sm)) {
-    std::string capped = withRegisterCap(ptx, entry, cap);
+  // The loosest cap first (one block more), then tighter ones while their spills stay within the allowance
+  // (spills grow as a cap falls): a kernel no cap suits costs one assembly more on its first check, not one a step.
+  std::vector<int64_t> caps = registerCaps(*written, checked, threads, sm);
+  std::optional<std::pair<CUmodule, EntryFigures>> best;
+  int64_t bestCap = 0;
+  for (auto cap = caps.rbegin(); cap != caps.rend(); ++cap) {
+    std::string capped = withRegisterCap(ptx, entry, *cap);
     auto l = capped.empty() ? std::nullopt : load(d, capped, entry);
-    if (!l) continue;
+    if (!l) break;
     if (l->second.localBytes - uncapped->localBytes > kSpillAllowance) {
       d.cuModuleUnload(l->first);
-      continue;
+      break;
     }
-    d.cuModuleUnload(mod);
-    mod = l->first;
-    return fmt::format("registers capped at {} a thread ({} uncapped): {} blocks per SM instead of {} (the kernel as written: {} "
-                       "registers, {})", cap, registers, occupancyOf({threads, checked.sharedPerBlock, l->second.registers}, sm).blocksPerSm,
-                       occupancyOf({threads, checked.sharedPerBlock, registers}, sm).blocksPerSm, written->registers,
-                       occupancyOf({threads, written->sharedPerBlock, written->registers}, sm).blocksPerSm);
+    if (best) d.cuModuleUnload(best->first);
+    best = l, bestCap = *cap;
   }
-  return fmt::format("registers not capped: {} a thread, {} blocks per SM (the kernel as written: {}); a cap that adds a block "
-                     "spills more than {} bytes a thread", registers, occupancyOf({threads, checked.sharedPerBlock, registers}, sm).blocksPerSm,
-                     occupancyOf({threads, written->sharedPerBlock, written->registers}, sm).blocksPerSm, kSpillAllowance);
+  auto blocks = [&](const KernelResources& k) { return occupancyOf({threads, k.sharedPerBlock, k.registers}, sm).blocksPerSm; };
+  if (!best)
+    return fmt::format("registers not capped: {} a thread, {} blocks per SM (the kernel as written: {}); a cap that adds a block "
+                       "spills more than {} bytes a thread", registers, blocks(checked), blocks(*written), kSpillAllowance);
+  d.cuModuleUnload(mod);
+  mod = best->first;
+  return fmt::format("registers capped at {} a thread ({} uncapped): {} blocks per SM instead of {} (the kernel as written: {} "
+                     "registers, {})", bestCap, registers, blocks({best->second.registers, checked.sharedPerBlock}), blocks(checked),
+                     written->registers, blocks(*written));
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Loads a checked kernel's module with its registers capped where that keeps more of its blocks on an SM at
 // little spilling (register_cap.h): the kernel as written gives the target, the driver's assembler says what
-// each cap costs in local memory, and the first cap within kSpillAllowance replaces the uncapped module. The
+// each cap costs in local memory, and the tightest cap within kSpillAllowance replaces the uncapped module. The
 // driver's compute cache keeps each variant's cubin, so a repeated check pays module loads, not assembly.
 #pragma once
 #include <string>

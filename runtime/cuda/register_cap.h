@@ -4,7 +4,7 @@
 // of that mostly idle state cost (the block reduction with every check on an H200: 94 registers, 2 blocks of
 // 256 threads an SM, 46.6x native; capped at 64, 4 blocks, 29.3x). A kernel whose own arithmetic needs the
 // registers (the GEMM's shadow accumulators) would spill in its loop instead: a cap is kept only where the
-// thread's local memory grows by at most kSpillAllowance, else the next step up is tried, then none.
+// thread's local memory grows by at most kSpillAllowance (capped_load.h tries them loosest first).
 #pragma once
 #include <cstdint>
 #include <string>
