@@ -9,8 +9,8 @@
 # Usage: [SANITIZER=0] [CONFIGS="A;B;..."] bench/gpu/run.sh [TILE_DOCTOR_BINARY] [ITERS]
 # SANITIZER=0 leaves out compute-sanitizer (minutes of racecheck); CONFIGS lists tile-doctor's --checks
 # values, "X uncontained" for the same without containment (default below; issue 34 adds each family alone).
-# TILE_DOCTOR_BENCH_MAX_REGISTERS=N in the environment caps every checked kernel's registers per thread (ptxas's
-# -maxrregcount as a JIT option; kernels with __launch_bounds__ keep theirs): what occupancy is worth.
+# TILE_DOCTOR_BENCH_MAX_REGISTERS=N in the environment caps every checked kernel's registers per thread at N
+# (a .maxnreg; 0: no cap) instead of the CUDA executor's own choice (runtime/cuda/capped_load.h).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-build/tile-doctor}
