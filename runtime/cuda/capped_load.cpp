@@ -3,7 +3,6 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <optional>
-#include <utility>
 #include <vector>
 
 #include "frontend/occupancy.h"
@@ -14,36 +13,28 @@ namespace td::cuda {
 
 namespace {
 
-// The module of `ptx` and its entry's figures; nullopt where the driver refuses it.
-std::optional<std::pair<CUmodule, EntryFigures>> load(const Driver& d, const std::string& ptx, const std::string& entry) {
-  CUmodule mod = nullptr;
-  if (d.cuModuleLoadDataEx(&mod, ptx.c_str(), 0, nullptr, nullptr) != 0) return std::nullopt;
-  std::optional<EntryFigures> f = entryFigures(d, mod, entry);
-  if (f) return std::make_pair(mod, *f);
-  d.cuModuleUnload(mod);
-  return std::nullopt;
-}
-
 // capForOccupancy's work; an exception leaves the uncapped module in place.
 std::string tryCaps(const Driver& d, CUdevice dev, const Bundle& b, const std::string& arch, const std::string& entry,
                     const std::string& ptx, uint32_t dynamicShared, CUmodule& mod) {
   if (const char* bench = std::getenv("TILE_DOCTOR_BENCH_MAX_REGISTERS")) {
-    std::string capped = withRegisterCap(ptx, entry, std::atoi(bench));
-    auto l = capped.empty() ? std::nullopt : load(d, capped, entry);
+    int64_t cap = std::atoi(bench);
+    std::string capped = withRegisterCap(ptx, entry, cap);
+    auto l = capped.empty() ? std::nullopt : loadWithFigures(d, capped, entry);
     if (!l) return "";
     d.cuModuleUnload(mod);
     mod = l->first;
-    return fmt::format("registers capped at {} a thread (bench)", std::atoi(bench));
+    return fmt::format("registers capped at {} a thread (bench)", cap);
   }
   std::optional<EntryFigures> uncapped = entryFigures(d, mod, entry);
   if (!uncapped) return "";
   const int64_t registers = uncapped->registers;
   Profile sm = deviceOccupancy(d, dev);
   KernelResources checked{registers, uncapped->staticShared + int64_t{dynamicShared}};
-  // Only a kernel that lost blocks to its checks asks for the kernel as written (a compile and a module load).
-  int64_t threads = b.threadsPerBlock();
-  if (occupancyOf({threads, checked.sharedPerBlock, 0}, sm).blocksPerSm <= occupancyOf({threads, checked.sharedPerBlock, registers}, sm).blocksPerSm)
-    return "";
+  const int64_t threads = b.threadsPerBlock();
+  auto blocks = [&](const KernelResources& k) { return occupancyOf({threads, k.sharedPerBlock, k.registers}, sm).blocksPerSm; };
+  // Only a kernel that lost blocks to its registers asks for the kernel as written (a compile and a module load);
+  // registers 0 are not counted.
+  if (blocks({0, checked.sharedPerBlock}) <= blocks(checked)) return "";
   std::optional<KernelResources> written = kernelAsWritten(d, b, arch);
   if (!written) return "";
   // The loosest cap first (one block more), then tighter ones while their spills stay within the allowance
@@ -51,18 +42,17 @@ std::string tryCaps(const Driver& d, CUdevice dev, const Bundle& b, const std::s
   std::vector<int64_t> caps = registerCaps(*written, checked, threads, sm);
   std::optional<std::pair<CUmodule, EntryFigures>> best;
   int64_t bestCap = 0;
-  for (auto cap = caps.rbegin(); cap != caps.rend(); ++cap) {
-    std::string capped = withRegisterCap(ptx, entry, *cap);
-    auto l = capped.empty() ? std::nullopt : load(d, capped, entry);
+  for (int64_t cap : caps) {
+    std::string capped = withRegisterCap(ptx, entry, cap);
+    auto l = capped.empty() ? std::nullopt : loadWithFigures(d, capped, entry);
     if (!l) break;
     if (l->second.localBytes - uncapped->localBytes > kSpillAllowance) {
       d.cuModuleUnload(l->first);
       break;
     }
     if (best) d.cuModuleUnload(best->first);
-    best = l, bestCap = *cap;
+    best = l, bestCap = cap;
   }
-  auto blocks = [&](const KernelResources& k) { return occupancyOf({threads, k.sharedPerBlock, k.registers}, sm).blocksPerSm; };
   if (!best)
     return fmt::format("registers not capped: {} a thread, {} blocks per SM (the kernel as written: {}); a cap that adds a block "
                        "spills more than {} bytes a thread", registers, blocks(checked), blocks(*written), kSpillAllowance);

@@ -17,6 +17,15 @@ std::optional<EntryFigures> entryFigures(const Driver& d, CUmodule mod, const st
   return EntryFigures{registers, local, shared};
 }
 
+std::optional<std::pair<CUmodule, EntryFigures>> loadWithFigures(const Driver& d, const std::string& ptx, const std::string& entry) {
+  CUmodule mod = nullptr;
+  if (d.cuModuleLoadDataEx(&mod, ptx.c_str(), 0, nullptr, nullptr) != 0) return std::nullopt;
+  std::optional<EntryFigures> f = entryFigures(d, mod, entry);
+  if (f) return std::make_pair(mod, *f);
+  d.cuModuleUnload(mod);
+  return std::nullopt;
+}
+
 std::optional<KernelResources> kernelAsWritten(const Driver& d, const Bundle& b, const std::string& arch) {
   std::string ptx, entry;
   try {
@@ -29,12 +38,10 @@ std::optional<KernelResources> kernelAsWritten(const Driver& d, const Bundle& b,
   } catch (const std::exception&) {
     return std::nullopt;  // the checked kernel compiled, so this is the cap's loss alone: run uncapped
   }
-  CUmodule mod = nullptr;
-  if (d.cuModuleLoadDataEx(&mod, ptx.c_str(), 0, nullptr, nullptr) != 0) return std::nullopt;
-  std::optional<EntryFigures> f = entryFigures(d, mod, entry);
-  d.cuModuleUnload(mod);
-  if (!f) return std::nullopt;
-  return KernelResources{f->registers, f->staticShared + b.dynamicShared};
+  auto loaded = loadWithFigures(d, ptx, entry);
+  if (!loaded) return std::nullopt;
+  d.cuModuleUnload(loaded->first);
+  return KernelResources{loaded->second.registers, loaded->second.staticShared + b.dynamicShared};
 }
 
 Profile deviceOccupancy(const Driver& d, CUdevice dev) {

@@ -4,6 +4,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "frontend/manifest.h"
 #include "runtime/cuda/driver.h"
@@ -16,6 +17,9 @@ struct EntryFigures {
   int64_t registers = 0, localBytes = 0, staticShared = 0;  // per thread, per thread, per block
 };
 std::optional<EntryFigures> entryFigures(const Driver& d, CUmodule mod, const std::string& entry);
+
+// `ptx` loaded, with its entry's figures; nullopt (nothing left loaded) where the driver refuses it.
+std::optional<std::pair<CUmodule, EntryFigures>> loadWithFigures(const Driver& d, const std::string& ptx, const std::string& entry);
 
 // nullopt where the kernel as written does not compile or load here (then nothing is capped).
 std::optional<KernelResources> kernelAsWritten(const Driver& d, const Bundle& b, const std::string& arch);

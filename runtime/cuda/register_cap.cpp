@@ -16,12 +16,12 @@ std::vector<int64_t> registerCaps(const KernelResources& asWritten, const Kernel
   int64_t uncapped = blocksAt(checked.registers, checked.sharedPerBlock);
   std::vector<int64_t> caps;
   int64_t cap = checked.registers;
-  for (int64_t blocks = uncapped + 1; blocks <= most; ++blocks) {  // fewest blocks first: caps fall
+  for (int64_t blocks = uncapped + 1; blocks <= most; ++blocks) {  // one block more first: caps fall
     while (cap > asWritten.registers && blocksAt(cap, checked.sharedPerBlock) < blocks) --cap;
     if (blocksAt(cap, checked.sharedPerBlock) < blocks) break;
     if (caps.empty() || caps.back() != cap) caps.push_back(cap);
   }
-  return {caps.rbegin(), caps.rend()};
+  return caps;
 }
 
 std::string withRegisterCap(const std::string& ptx, const std::string& entry, int64_t cap) {

@@ -22,10 +22,10 @@ struct KernelResources {
 // Bytes of local memory per thread a cap may add (ptxas's spill slots): 32 registers' worth.
 constexpr int64_t kSpillAllowance = 128;
 
-// The caps worth trying, most blocks per SM first: for each block count from the kernel as written's (as far
-// as the checked kernel's shared memory lets them in) down to one more than the checked kernel gets uncapped,
-// the most registers a thread may take for it (never fewer than the kernel as written takes). Empty: no cap
-// can add a block. `sm`: the device's occupancy figures (frontend/occupancy.h).
+// The caps worth trying, loosest first: for each block count from one more than the checked kernel gets
+// uncapped up to the kernel as written's (as far as the checked kernel's shared memory lets them in), the most
+// registers a thread may take for it (never fewer than the kernel as written takes). Empty: no cap can add a
+// block. `sm`: the device's occupancy figures (frontend/occupancy.h).
 std::vector<int64_t> registerCaps(const KernelResources& asWritten, const KernelResources& checked,
                                   int64_t threadsPerBlock, const Profile& sm);
 
