@@ -115,9 +115,10 @@ TEST(CappedLoad, CapsThatSpillNothingGoOnToTheNext) {
   EXPECT_EQ(gLoads, 1 + 1 + 3);
 }
 
-// A kernel whose every cap spills past the allowance keeps its registers, and says why: the GEMM under numerics
-// (128 registers and a 1,320-byte frame; at 80, 112 bytes more, its shadow accumulators in local memory: on an
-// H100 5.3x native instead of 3.0x at 256, 14.0x instead of 3.2x at 1024).
+// A kernel whose every cap spills past the allowance keeps its registers, and says why. The frames are those
+// ptxas gives the GEMM under numerics (1,320 bytes uncapped; at 80, 112 bytes more: its shadow accumulators in
+// local memory, on an H100 5.3x native instead of 3.0x at 256, 14.0x instead of 3.2x at 1024); the stand-in's
+// registers and occupancy stay the reduction's.
 TEST(CappedLoad, NoCapWhereEveryCapSpills) {
   Choice c = choose({{0, 1320}, {80, 1432}, {64, 1552}, {48, 1624}, {40, 1648}, {32, 1688}});
   EXPECT_EQ(c.cap, 0);
