@@ -326,7 +326,11 @@ void FunctionShadows::visitCast(llvm::CastInst& c) {
       if (w) {
         llvm::IRBuilder<> b(ctx_);
         placeAfter(b, &c);
-        shadow_[&c] = convert(b, shadowOf(src), w);
+        // Widening is exact: where the source's shadow is its own value (moved from the inputs, no arithmetic),
+        // the result widened once more is the same shadow — one conversion chain that the vectorisers keep
+        // together with the kernel's own (a GEMM's 4 x half tile column became floats twice on the CPU, once
+        // packed for the kernel and once lane by lane for the shadow).
+        shadow_[&c] = convert(b, shadowless_.mayCarryShadow(src) ? shadowOf(src) : &c, w);
       }
       return;
     case llvm::Instruction::FPTrunc:
