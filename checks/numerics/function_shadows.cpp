@@ -240,6 +240,46 @@ void FunctionShadows::checkBirths() {
   for (auto g = groups.rbegin(); g != groups.rend(); ++g) emitBirthTest(g->tested, g->asked);
 }
 
+llvm::Value* FunctionShadows::carriedNonFinite(llvm::Value* addend, const Birth& y, llvm::Instruction* coldEnd) {
+  auto* phi = llvm::dyn_cast<llvm::PHINode>(addend);
+  if (!phi || phi->getType() != y.value->getType()) return nullptr;
+  llvm::BasicBlock* latch = nullptr;  // the one edge that brings the tested result back
+  for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k)
+    if (phi->getIncomingValue(k) == y.value) {
+      if (latch) return nullptr;
+      latch = phi->getIncomingBlock(k);
+    }
+  llvm::BasicBlock* cold = coldEnd->getParent();
+  llvm::BasicBlock* hot = cold->getSinglePredecessor();
+  llvm::BasicBlock* tail = cold->getSingleSuccessor();
+  if (!latch || !hot || !tail) return nullptr;
+  if (!llvm::DominatorTree(f_).dominates(tail, latch)) return nullptr;  // a way back that skips the test
+  auto* vec = llvm::dyn_cast<llvm::FixedVectorType>(phi->getType());
+  llvm::Type* bits = llvm::IntegerType::get(ctx_, vec ? vec->getNumElements() : 1);
+  auto mask = [&](llvm::IRBuilder<>& b, llvm::Value* v) {
+    llvm::Value* m = nonFinite(b, v);
+    return vec ? b.CreateBitCast(m, bits) : m;
+  };
+  // After the test: no lane non-finite where it passed, else those the cold path finds.
+  llvm::PHINode* after = llvm::PHINode::Create(bits, 2, "td.nonfinite", tail->begin());
+  after->addIncoming(llvm::ConstantInt::get(bits, 0), hot);
+  llvm::IRBuilder<> c(coldEnd);
+  after->addIncoming(mask(c, y.value), cold);
+  // At the top of the loop: that, or the entering values' own test, once per entry.
+  llvm::PHINode* carried = llvm::PHINode::Create(bits, phi->getNumIncomingValues(), "td.nonfinite.carried",
+                                                 phi->getParent()->begin());
+  for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k) {
+    llvm::BasicBlock* from = phi->getIncomingBlock(k);
+    if (phi->getIncomingValue(k) == y.value) {
+      carried->addIncoming(after, from);
+    } else {
+      llvm::IRBuilder<> e(from->getTerminator());
+      carried->addIncoming(mask(e, phi->getIncomingValue(k)), from);
+    }
+  }
+  return vec ? c.CreateBitCast(carried, llvm::FixedVectorType::get(c.getInt1Ty(), vec->getNumElements())) : carried;
+}
+
 void FunctionShadows::emitBirthTest(const std::vector<const Birth*>& tested, const std::vector<const Birth*>& asked) {
   llvm::Instruction* last = tested[0]->at;
   for (const Birth* x : tested)
@@ -293,8 +333,13 @@ void FunctionShadows::emitBirthTest(const std::vector<const Birth*>& tested, con
     llvm::Value* bOp = ops.size() > 1 ? ops[1] : nullptr;
     // The record holds two operands: a non-finite one past them (an fma's addend) takes b's place, so the
     // runtime sees that the result was not born here.
-    for (size_t k = 2; k < ops.size() && bOp; ++k)
-      if (ops[k]->getType() == bOp->getType()) bOp = t.CreateSelect(nonFinite(t, ops[k]), ops[k], bOp);
+    for (size_t k = 2; k < ops.size() && bOp; ++k) {
+      if (ops[k]->getType() != bOp->getType()) continue;
+      if (llvm::Value* carried = carriedNonFinite(ops[k], *y, then))
+        bOp = t.CreateSelect(carried, llvm::ConstantFP::getNaN(bOp->getType()), bOp);
+      else
+        bOp = t.CreateSelect(nonFinite(t, ops[k]), ops[k], bOp);
+    }
     // An absorbed product's shadow is worked out by the runtime from its operands (its own would keep the
     // operands' wide shadows live); every other birth's is the one computed.
     unsigned redo = 0;

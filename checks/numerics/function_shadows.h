@@ -95,6 +95,14 @@ class FunctionShadows {
     std::vector<llvm::Value*> operands;
   };
 
+  // For a birth record, in its cold path (ending at `coldEnd`): which lanes of an fma's addend are non-finite,
+  // without keeping the addend live past the fma — where the addend is a loop's phi that the tested result
+  // itself comes back to, a mask carried round the loop: zero where the test passed (every tested lane was
+  // finite), the result's lanes where it did not, the entering value's test on the way in. Keeping the previous
+  // accumulators for the records spilled one at every step of a GEMM's inner loop on the CPU (issue 34).
+  // Null where the addend is not such a phi.
+  llvm::Value* carriedNonFinite(llvm::Value* addend, const Birth& y, llvm::Instruction* coldEnd);
+
   // That `value` (the FP result of `at`, or an FP view of its bits) must not be a non-finite value born from
   // finite operands: checked once all of the function is instrumented (checkBirths).
   void checkBirth(llvm::Instruction& at, llvm::Value* value, llvm::Value* s, const std::string& op,

@@ -187,6 +187,20 @@ TEST(Numerics, ExpOfRawLogitsOverflowsWhereItIsBorn) {
   EXPECT_EQ(find(r, rule::FpInvalid), nullptr) << "x / inf is 0, and inf / inf is never born from finite operands";
 }
 
+// An fma summing round a loop: an overflow inside the loop is born at the fma, an Inf the sum started from
+// was not (without the addend's state each later step would be reported as a birth: 8192 false ones here).
+// The records learn that state from a mask carried round the loop, not from the previous sum (issue 34).
+TEST(Numerics, AnOverflowInsideAnAccumulationIsBornThereAndAnInfHandedInIsNot) {
+  CheckResult over = checkNumerics("growing_dot_overflow");
+  ASSERT_EQ(over.report.findings.size(), 1u);
+  const Finding* born = find(over, rule::FpOverflow, 8);
+  ASSERT_NE(born, nullptr) << over.report.findings[0].title;
+  EXPECT_EQ(born->count, 128u) << "once in every thread's sum";
+  EXPECT_NE(born->title.find("from finite operands"), std::string::npos) << born->title;
+  CheckResult carried = checkNumerics("growing_dot_carried");
+  EXPECT_TRUE(carried.report.findings.empty()) << carried.report.findings.front().title;
+}
+
 TEST(Numerics, SqrtOfACancelledVarianceIsANanBornThere) {
   CheckResult r = checkNumerics("row_std");
   ASSERT_EQ(r.report.findings.size(), 1u) << r.report.findings.front().title;
@@ -300,6 +314,7 @@ TEST(Numerics, EveryOtherBundleOfTheSuiteIsQuiet) {
   const std::set<std::string> planted = {"numerics/gemm_half_accum.toml", "numerics/gemv_half_accum.toml",
                                          "numerics/gemv_sdk_half_accum.toml", "numerics/row_std.toml",
                                          "numerics/softmax_naive.toml", "numerics/decay_half_sum.toml",
+                                         "numerics/growing_dot_overflow.toml",
                                          "half_arithmetic/bundle.toml"};
   namespace fs = std::filesystem;
   std::vector<fs::path> manifests;
