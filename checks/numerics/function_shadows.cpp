@@ -260,7 +260,8 @@ llvm::Value* FunctionShadows::carriedNonFinite(llvm::Value* addend, const Birth&
     llvm::Value* m = nonFinite(b, v);
     return vec ? b.CreateBitCast(m, bits) : m;
   };
-  // After the test: no lane non-finite where it passed, else those the cold path finds.
+  // After the test: no lane non-finite where it passed, else those the cold path finds. (`y` is among the
+  // values this test sums: a value a phi takes is never absorbed into another birth's test.)
   llvm::PHINode* after = llvm::PHINode::Create(bits, 2, "td.nonfinite", tail->begin());
   after->addIncoming(llvm::ConstantInt::get(bits, 0), hot);
   llvm::IRBuilder<> c(coldEnd);

@@ -51,7 +51,8 @@ N = lambda n: f"tests/bundles/numerics/{n}.toml"
 numerics_cases = [
     (N(n), []) for n in ("gemv_half_accum", "gemv_float_accum", "gemv_sdk_half_accum", "gemv_sdk_float_accum",
                          "gemm_half_accum", "gemm_float_accum", "softmax_naive", "softmax_stable", "row_std",
-                         "row_std_clamped", "tree_sum_half", "tree_sum_float", "decay", "decay_half_sum")
+                         "row_std_clamped", "tree_sum_half", "tree_sum_float", "decay", "decay_half_sum",
+                         "growing_dot_overflow", "growing_dot_carried")
 ] + [(N("tree_sum_half"), ["--drift-threshold", "half=0x1p-11"]), (N("mma_scaled"), ["--drift-threshold", "1e-6"]),
      (N("gemv_half_accum"), ["--drift-threshold", "half=0x1p-6"]),
      (E("gemm"), []), (B("ptx_mma"), []),
