@@ -336,10 +336,12 @@ void FunctionShadows::emitBirthTest(const std::vector<const Birth*>& tested, con
     // runtime sees that the result was not born here.
     for (size_t k = 2; k < ops.size() && bOp; ++k) {
       if (ops[k]->getType() != bOp->getType()) continue;
+      llvm::Value* kept = t.CreateSelect(nonFinite(t, ops[k]), ops[k], bOp);
+      // Each executor folds its primitive, and the other form goes (on the GPU the mask's phis with it).
       if (llvm::Value* carried = carriedNonFinite(ops[k], *y, then))
-        bOp = t.CreateSelect(carried, llvm::ConstantFP::getNaN(bOp->getType()), bOp);
-      else
-        bOp = t.CreateSelect(nonFinite(t, ops[k]), ops[k], bOp);
+        kept = t.CreateSelect(t.CreateCall(hookFunction(m_, Hook::few_vector_registers)),
+                              t.CreateSelect(carried, llvm::ConstantFP::getNaN(bOp->getType()), bOp), kept);
+      bOp = kept;
     }
     // An absorbed product's shadow is worked out by the runtime from its operands (its own would keep the
     // operands' wide shadows live); every other birth's is the one computed.

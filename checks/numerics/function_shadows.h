@@ -99,8 +99,9 @@ class FunctionShadows {
   // without keeping the addend live past the fma — where the addend is a loop's phi that the tested result
   // itself comes back to, a mask carried round the loop: zero where the test passed (every tested lane was
   // finite), the result's lanes where it did not, the entering value's test on the way in. Keeping the previous
-  // accumulators for the records spilled one at every step of a GEMM's inner loop on the CPU (issue 34).
-  // Null where the addend is not such a phi.
+  // accumulators for the records spilled one at every step of a GEMM's inner loop on the CPU (issue 34); on
+  // an H100 the mask cost more than the registers it spared, so it is used where the executor's primitive
+  // `few_vector_registers` says so (the CPU). Null where the addend is not such a phi.
   llvm::Value* carriedNonFinite(llvm::Value* addend, const Birth& y, llvm::Instruction* coldEnd);
 
   // That `value` (the FP result of `at`, or an FP view of its bits) must not be a non-finite value born from

@@ -224,6 +224,8 @@ class Lowering {
       repl = b.CreateShl(b.getInt64(1), b.CreateZExt(ctxField(b, f, kLaneId), i64_));
     } else if (isPrimitive && primitive == Hook::lane_broadcast) {
       repl = arg(0);
+    } else if (isPrimitive && primitive == Hook::few_vector_registers) {
+      repl = b.getTrue();  // 16 vector registers (AVX2): a vector kept live through a loop is spilled at every step
     } else if (isPrimitive && (primitive == Hook::block_start || primitive == Hook::block_order)) {
       // Nothing: the worker zeroes a block's regions before the block starts, and one OS thread runs the
       // block, in order.
