@@ -12,6 +12,7 @@
 
 #include "instrument/accesses.h"
 #include "checks/race/barrier_intervals.h"
+#include "checks/race/disjoint_writes.h"
 #include "checks/race/hoisted_init_reads.h"
 #include "instrument/shared_objects.h"
 #include "instrument/pointer_roots.h"
@@ -42,21 +43,36 @@ std::set<unsigned> writtenArguments(llvm::Module& m, bool& unknown) {
   return written;
 }
 
-// Shared reads that share no barrier interval with any write to their array (barrier_intervals.h): they
-// cannot race, so they need the init check only. Writes through pointers of unknown root count as
-// writes to every array; a device function that writes an array (its intervals are not the kernel's)
-// leaves no read of it quiet. An asynchronous copy also writes where its thread waits for it (the CPU
-// executor lands it there, through kAsyncCopyLanding, which no kernel calls): each wait counts as a write
-// to every array.
-std::set<const llvm::Instruction*> readsNoWriteCanRace(llvm::Module& m) {
+// What barrier intervals (barrier_intervals.h) say about a kernel's shared accesses.
+struct IntervalFacts {
+  // Reads that share no interval with any write to their array: they cannot race, so they need the init
+  // check only.
+  std::set<const llvm::Instruction*> quietReads;
+  // Plain stores that share no interval with any other access to their array: they can race only with
+  // themselves, which disjoint_writes.h may rule out for a launch.
+  std::set<const llvm::Instruction*> loneWrites;
+};
+
+// Writes through pointers of unknown root count as writes to every array; a device function that writes
+// an array (its intervals are not the kernel's) leaves no read of it quiet, and one that touches it leaves
+// no write of it lone. An asynchronous copy also writes where its thread waits for it (the CPU executor
+// lands it there, through kAsyncCopyLanding, which no kernel calls): each wait counts as a write to every
+// array.
+IntervalFacts intervalFacts(llvm::Module& m) {
+  using Key = std::pair<const llvm::Function*, const llvm::GlobalVariable*>;
   std::map<const llvm::Function*, BarrierIntervals> intervals;
-  std::map<std::pair<const llvm::Function*, const llvm::GlobalVariable*>, llvm::BitVector> writes;
-  std::vector<std::pair<const llvm::Instruction*, const llvm::GlobalVariable*>> reads;
-  std::set<const llvm::GlobalVariable*> writtenByHelpers;  // null: any array
-  auto write = [&](const llvm::Function* f, const llvm::GlobalVariable* var, const llvm::BitVector& at) {
-    llvm::BitVector& w = writes[{f, var}];
+  std::map<Key, llvm::BitVector> writes, readsOf;
+  std::vector<std::pair<const llvm::Instruction*, const llvm::GlobalVariable*>> reads, stores;
+  std::set<const llvm::GlobalVariable*> writtenByHelpers, touchedByHelpers;  // null: any array
+  auto mark = [](auto& into, auto k, const llvm::BitVector& at) {
+    llvm::BitVector& w = into[k];
     if (w.empty()) w.resize(at.size());
     w |= at;
+  };
+  std::vector<std::pair<const llvm::Instruction*, const llvm::GlobalVariable*>> arrayWrites;
+  std::map<const llvm::Function*, llvm::BitVector> anyArrayWrites;  // writes of unknown array, copies' waits
+  auto write = [&](const llvm::Function* f, const llvm::GlobalVariable* var, const llvm::BitVector& at) {
+    mark(writes, Key{f, var}, at);
   };
   for (llvm::Function& f : m) {
     if (f.isDeclaration() || !isKernel(f)) continue;
@@ -67,7 +83,9 @@ std::set<const llvm::Instruction*> readsNoWriteCanRace(llvm::Module& m) {
         std::optional<PtxStatement> st = text ? parsePtx(text->getAsmString()) : std::nullopt;
         if (!st || st->op != PtxOp::CpAsyncWait) continue;
         const BarrierIntervals& in = intervals.try_emplace(&f, f).first->second;
-        if (in.known()) write(&f, nullptr, in.of(&i));
+        if (!in.known()) continue;
+        write(&f, nullptr, in.of(&i));
+        mark(anyArrayWrites, &f, in.of(&i));
       }
   }
   forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
@@ -75,7 +93,9 @@ std::set<const llvm::Instruction*> readsNoWriteCanRace(llvm::Module& m) {
     if (root.kind == PointerRoot::KernelArg || root.kind == PointerRoot::Local) return;
     if (f->getName() == kAsyncCopyLanding) return;  // its writes are the waits' above
     if (!isKernel(*f)) {
-      if (isWrite(a)) writtenByHelpers.insert(root.kind == PointerRoot::SharedVar ? root.var : nullptr);
+      const llvm::GlobalVariable* var = root.kind == PointerRoot::SharedVar ? root.var : nullptr;
+      if (isWrite(a)) writtenByHelpers.insert(var);
+      touchedByHelpers.insert(var);
       return;
     }
     const BarrierIntervals& in = intervals.try_emplace(f, *f).first->second;
@@ -83,20 +103,39 @@ std::set<const llvm::Instruction*> readsNoWriteCanRace(llvm::Module& m) {
     const llvm::GlobalVariable* var = root.kind == PointerRoot::SharedVar ? root.var : nullptr;  // null: any
     if (isWrite(a)) {
       write(f, var, in.of(a.inst));
+      if (var) arrayWrites.emplace_back(a.inst, var);
+      else mark(anyArrayWrites, f, in.of(a.inst));
+      if (var && a.kind == SiteKind::Store) stores.emplace_back(a.inst, var);
     } else if (var) {
       reads.emplace_back(a.inst, var);
+      mark(readsOf, Key{f, var}, in.of(a.inst));
     }
   });
-  std::set<const llvm::Instruction*> quiet;
-  for (auto [inst, var] : reads) {
-    if (writtenByHelpers.count(var) || writtenByHelpers.count(nullptr)) continue;
+  auto rivalsOf = [&](const llvm::Instruction* inst, std::initializer_list<const std::map<Key, llvm::BitVector>*> maps,
+                      const llvm::GlobalVariable* var) {
     const llvm::Function* f = inst->getFunction();
     llvm::BitVector rivals(intervals.at(f).of(inst).size());
-    for (const llvm::GlobalVariable* v : {var, static_cast<const llvm::GlobalVariable*>(nullptr)})
-      if (auto it = writes.find({f, v}); it != writes.end()) rivals |= it->second;
-    if (!rivals.anyCommon(intervals.at(f).of(inst))) quiet.insert(inst);
+    for (const auto* map : maps)
+      for (const llvm::GlobalVariable* v : {var, static_cast<const llvm::GlobalVariable*>(nullptr)})
+        if (auto it = map->find({f, v}); it != map->end()) rivals |= it->second;
+    return rivals.anyCommon(intervals.at(f).of(inst));
+  };
+  IntervalFacts facts;
+  for (auto [inst, var] : reads) {
+    if (writtenByHelpers.count(var) || writtenByHelpers.count(nullptr)) continue;
+    if (!rivalsOf(inst, {&writes}, var)) facts.quietReads.insert(inst);
   }
-  return quiet;
+  // A store is lone where no read shares its intervals and it is its array's only write in them (writes to
+  // any array, waits for asynchronous copies included).
+  for (auto [inst, var] : stores) {
+    if (touchedByHelpers.count(var) || touchedByHelpers.count(nullptr) || rivalsOf(inst, {&readsOf}, var)) continue;
+    const BarrierIntervals& in = intervals.at(inst->getFunction());
+    bool alone = !anyArrayWrites.count(inst->getFunction()) || !anyArrayWrites.at(inst->getFunction()).anyCommon(in.of(inst));
+    for (auto [other, otherVar] : arrayWrites)
+      if (alone && other != inst && otherVar == var && in.of(other).anyCommon(in.of(inst))) alone = false;
+    if (alone) facts.loneWrites.insert(inst);
+  }
+  return facts;
 }
 
 // The opcode of an asm statement's first instruction, past braces, labels and .reg declarations.
@@ -189,7 +228,9 @@ void hookTrackedAccesses(llvm::Module& m, SiteTable& table_, const TrackedChecks
   // Only with the sync family on: the intervals assume every thread passes the same barriers, which is
   // what its barrier-divergence check verifies.
   // Their init checks may move out of their loops (hoisted_init_reads.h), with or without the race check.
-  std::set<const llvm::Instruction*> quietReads = checks.barriersChecked ? readsNoWriteCanRace(m) : std::set<const llvm::Instruction*>{};
+  IntervalFacts facts = checks.barriersChecked ? intervalFacts(m) : IntervalFacts{};
+  const std::set<const llvm::Instruction*>& quietReads = facts.quietReads;
+  std::map<llvm::Function*, std::unique_ptr<DisjointWrites>> disjointWrites;
   llvm::FunctionCallee rangeHook = hookFunction(m, Hook::init_shared_strided);
   std::map<llvm::Function*, std::unique_ptr<LoopReadRanges>> loopRanges;
   std::map<const llvm::GlobalVariable*, std::string> opaque = sharedArraysBehindUnknownAsm(m);
@@ -268,8 +309,17 @@ void hookTrackedAccesses(llvm::Module& m, SiteTable& table_, const TrackedChecks
                                  : llvm::ConstantExpr::getPointerBitCastOrAddrSpaceCast(root.var, p->getType());
       offset = b.CreateTrunc(b.CreateSub(b.CreatePtrToInt(p, i64), b.CreatePtrToInt(base, i64)), i32);
     }
-    b.CreateCall(sharedHook, {b.getInt32(id), generic, a.size, b.getInt32(kind | accessFlags), obj, b.getInt64(objBytes),
-                              offset, lo, hi});
+    llvm::Value* kindValue = b.getInt32(kind | accessFlags);
+    // A lone store whose launch gives each thread bytes of its own (disjoint_writes.h) keeps only its init
+    // bookkeeping: under the condition the race check is off (folded where the launch's sizes are constants).
+    auto* store = llvm::dyn_cast<llvm::StoreInst>(a.inst);
+    if (store && (accessFlags & TD_CHECK_RACE) && root.kind == PointerRoot::SharedVar && facts.loneWrites.count(a.inst)) {
+      std::unique_ptr<DisjointWrites>& disjoint = disjointWrites[store->getFunction()];
+      if (!disjoint) disjoint = std::make_unique<DisjointWrites>(*store->getFunction());
+      if (llvm::Value* own = disjoint->condition(*store, a.ptr, a.width))
+        kindValue = b.CreateSelect(own, b.getInt32(kind | (accessFlags & ~TD_CHECK_RACE)), kindValue);
+    }
+    b.CreateCall(sharedHook, {b.getInt32(id), generic, a.size, kindValue, obj, b.getInt64(objBytes), offset, lo, hi});
   });
   if (!unknownRoots.empty())
     table_.unchecked.push_back(fmt::format(

@@ -94,6 +94,27 @@ TEST(SharedRaces, CorrectPatternsReportNothing) {
 // Lanes of one warp storing the two halves of a word in one store do not race; two lanes of one warp storing
 // the same half do, and the half neither stored is read uninitialised (tests/gpu/parity.py runs both bundles on
 // the GPU, where such lanes update one history granule at once).
+// A tile load's stride decides whether threads share elements: with the block's own stride each thread's
+// elements are its own, and the store takes no race check (disjoint_writes.h); half that stride, or a second
+// row of threads the index leaves out, and two threads store one element: the check stays for that launch.
+TEST(SharedRaces, ATileLoadThatGivesTwoThreadsOneElementRacesAndOneThatDoesNotIsClean) {
+  CheckResult clean = check(races("tile_load"));
+  EXPECT_TRUE(clean.report.findings.empty());
+  std::vector<double> out = values(clean, "out");
+  ASSERT_EQ(out.size(), 1024u);
+  EXPECT_EQ(out[300], 300.0 + 300 % 256) << "in[300] plus the storing thread's x";
+  CheckResult half = check(races("tile_load_half_stride"));
+  expectRace(half, "shared-race-waw", 166, 166, "tile");
+  EXPECT_EQ(find(half, "shared-race-waw")->count, 768u) << "elements 128..511 of each block, each stored twice";
+  expectRace(check(races("tile_load_2d")), "shared-race-waw", 166, 166, "tile");
+  // The store without its race check still tells the init check what it wrote: the half it leaves out is
+  // read before any thread wrote it.
+  CheckResult sparse = check(races("tile_load_sparse"));
+  ASSERT_EQ(sparse.report.findings.size(), 1u);
+  EXPECT_EQ(sparse.report.findings[0].kind, "uninitialized-shared-read");
+  EXPECT_EQ(sparse.report.findings[0].count, 512u) << "tile[256..511], read once in each of the two blocks";
+}
+
 TEST(SharedRaces, WarpMatesStoringOneWord) {
   EXPECT_TRUE(check(races("half_pairs")).report.findings.empty());
   CheckResult r = check(races("half_pairs_overlap"));

@@ -156,3 +156,15 @@ __global__ void half_pairs(const float* in, float* out) {
   __syncthreads();
   out[blockIdx.x * blockDim.x + t] = h[t ^ 1];
 }
+
+// A tile load as tiled kernels write it: element i from threadIdx.x on, `stride` apart. Launched with stride
+// = blockDim.x every thread stores elements of its own (no race check is needed, disjoint_writes.h); a
+// stride written for a smaller block (half of it: threads t and t + stride store one element) or a second
+// row of threads that the index leaves out (blockDim.y = 2) is a write-after-write race, found as before.
+__global__ void tile_load(const float* in, float* out, int stride) {
+  __shared__ float tile[512];
+  for (int i = threadIdx.x; i < 512; i += stride) tile[i] = in[blockIdx.x * 512 + i] + (float)(threadIdx.x + 1000 * threadIdx.y);
+  __syncthreads();
+  int t = threadIdx.y * blockDim.x + threadIdx.x;
+  for (int i = t; i < 512; i += blockDim.x * blockDim.y) out[blockIdx.x * 512 + i] = tile[i];
+}

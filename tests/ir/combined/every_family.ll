@@ -1,7 +1,8 @@
 ; every family at once on the staged tile: before each access the race/init hook, then the bounds check
 ; (which replaces containment's: a family that confines the access owns it); the barrier claimed, counted and
-; bracketed; each thread's exit counted. Kind bits with race and init together: 29 a write with its value,
-; 4 the read after the barrier (init only: with sync on, no write shares its interval).
+; bracketed; each thread's exit counted. Kind bits with race and init together: 29 a write with its value
+; (21, init alone, where the launch gives each thread a slot of its own: disjoint_writes.h), 4 the read after
+; the barrier (init only: with sync on, no write shares its interval).
 ; RUN-CHECKS: all
 ; RUN-CHECKS: bounds,race,init,sync,numerics,launch
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
@@ -37,7 +38,8 @@ declare void @llvm.nvvm.barrier0()
 ; CHECK: call void @__td_block_start()
 ; CHECK: call void @__td_race_global(i32 {{[0-9]+}}, i32 0, ptr %src, i32 4, i32 4,
 ; CHECK-NEXT: call i32 @__td_check_global(i32 {{[0-9]+}}, i32 0, ptr %src, i32 4, i32 4)
-; CHECK: call void @__td_race_shared(i32 {{[0-9]+}}, ptr {{%[0-9]+}}, i32 4, i32 29,
+; CHECK: select i1 %{{[0-9]+}}, i32 21, i32 29
+; CHECK-NEXT: call void @__td_race_shared(i32 {{[0-9]+}}, ptr {{%[0-9]+}}, i32 4, i32 %{{[0-9]+}},
 ; CHECK: call i32 @__td_check_shared(
 ; CHECK: call void @__td_barrier_wait(i32 0, i32 0)
 ; CHECK-NEXT: call void @__td_sync_release(i32 0, i32 0)
