@@ -336,15 +336,17 @@ TD_INLINE_ON_CPU __attribute__((always_inline)) __device__ void __td_race_shared
     end = end < limit ? end : limit;
   }
   if (end > td_region_bytes(TD_REGION_SHARED_HISTORY) / sizeof(td_granule) * 4) return;  // beyond the history
-  // The counts pay where the history lies in memory caches must hold (the CPU executor's; a GPU's when it
-  // does not fit the shared tail): in the GPU's shared memory a granule is as near as its chunk's count, and
-  // the count's test only adds to the granule's (measured on the H100: init 4.4x -> 4.7x on the GEMM).
-  unsigned int* written = td_region_in_shared(TD_REGION_SHARED_HISTORY) ? nullptr
-                                                                        : (unsigned int*)__td_region(TD_REGION_SHARED_WRITTEN);
-  // A read checked for init alone, of chunks written through: nothing to check (the counts only grow; a
-  // count read stale sends the read the long way, which finds the same).
+  // The chunks' counts of bytes written are kept wherever the history is (a write counts only bytes written
+  // for the first time: rare). A read checked for init alone, of chunks written through, has nothing to check
+  // (the counts only grow; a count read stale sends the read the long way, which finds the same); tested
+  // where the history lies in memory caches must hold (the CPU executor's; a GPU's when it does not fit the
+  // shared tail): in the GPU's shared memory a granule is as near as its chunk's count, and the count's test
+  // only adds to the granule's (measured on the H100: init 4.4x -> 4.7x on the GEMM). A loop's reads checked
+  // before it test the counts everywhere: one per 256 bytes against one granule per 4.
+  unsigned int* written = (unsigned int*)__td_region(TD_REGION_SHARED_WRITTEN);
   if ((kind & (TD_ACCESS_MASK | TD_CHECKS)) == (TD_ACCESS_READ | TD_CHECK_INIT) && written &&
-      written[off / TD_WRITTEN_CHUNK] == TD_WRITTEN_CHUNK && written[(end - 1) / TD_WRITTEN_CHUNK] == TD_WRITTEN_CHUNK)
+      !td_region_in_shared(TD_REGION_SHARED_HISTORY) && written[off / TD_WRITTEN_CHUNK] == TD_WRITTEN_CHUNK &&
+      written[(end - 1) / TD_WRITTEN_CHUNK] == TD_WRITTEN_CHUNK)
     return;
   td_race_range((td_granule*)__td_region(TD_REGION_SHARED_HISTORY), off, end - off, site, kind,
                 td_space{TD_KIND_SHARED_RAW, TD_KIND_SHARED_UNINIT, TD_KIND_SHARED_SAME_VALUE, false, written}, p,
@@ -378,10 +380,8 @@ TD_INLINE_ON_CPU __device__ void __td_init_shared_strided(unsigned int site, con
   unsigned long long hi = (last < (long long)first ? first : (unsigned long long)last) + size;
   if (obj_bytes && (long long)lo >= 0 && hi <= obj_bytes) {  // every element inside the array
     unsigned long long base = __td_shared_window_offset(obj);
-    // Where the chunk counts are kept (not in a GPU's shared tail: __td_race_shared), chunks written through
-    // cover the whole span at once: one count per 256 bytes.
-    if (!td_region_in_shared(TD_REGION_SHARED_HISTORY)) {
-      const unsigned int* written = (const unsigned int*)__td_region(TD_REGION_SHARED_WRITTEN);
+    // Chunks written through cover the whole span at once: one count per 256 bytes (__td_race_shared).
+    if (const unsigned int* written = (const unsigned int*)__td_region(TD_REGION_SHARED_WRITTEN)) {
       unsigned long long c = (base + lo) / TD_WRITTEN_CHUNK, end = (base + hi - 1) / TD_WRITTEN_CHUNK;
       while (c <= end && written[c] == TD_WRITTEN_CHUNK) ++c;
       if (c > end) return;
