@@ -1,5 +1,6 @@
 #include "checks/race/barrier_intervals.h"
 
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Instructions.h>
@@ -21,6 +22,13 @@ bool isFullBlockBarrier(const llvm::Instruction& i) {
   const llvm::Function* callee = call->getCalledFunction();
   if (!callee) return false;
   return isWholeBlockBarrier(nvvmBarrierOf(callee->getName()));
+}
+
+bool holdsFullBlockBarrier(const llvm::Loop& loop) {
+  for (llvm::BasicBlock* bb : loop.blocks())
+    for (llvm::Instruction& i : *bb)
+      if (isFullBlockBarrier(i)) return true;
+  return false;
 }
 
 namespace {

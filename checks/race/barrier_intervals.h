@@ -10,11 +10,17 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instruction.h>
 
+namespace llvm {
+class Loop;
+}
+
 namespace td {
 
 // A call that makes every thread of the block wait for all the others (__syncthreads, bar.sync without
 // a thread count, their reductions): what starts a new interval.
 bool isFullBlockBarrier(const llvm::Instruction& i);
+// Does such a barrier lie anywhere in the loop's body?
+bool holdsFullBlockBarrier(const llvm::Loop& loop);
 
 class BarrierIntervals {
  public:

@@ -221,15 +221,6 @@ llvm::Value* rebuildUniform(llvm::IRBuilder<>& b, llvm::Value* v) {
 
 DisjointWrites::DisjointWrites(llvm::Function& f) : dt_(f), li_(dt_) {}
 
-bool DisjointWrites::holdsBarrier(const llvm::Loop& loop) {
-  auto [it, fresh] = barriers_.try_emplace(&loop, false);
-  if (fresh)
-    for (llvm::BasicBlock* bb : loop.blocks())
-      for (llvm::Instruction& i : *bb)
-        if (isFullBlockBarrier(i)) it->second = true;
-  return it->second;
-}
-
 llvm::Value* DisjointWrites::condition(llvm::StoreInst& store, llvm::Value* ptr, uint64_t size) {
   if (!store.isSimple() || size == 0) return nullptr;
   const llvm::DataLayout& dl = store.getModule()->getDataLayout();
@@ -237,7 +228,7 @@ llvm::Value* DisjointWrites::condition(llvm::StoreInst& store, llvm::Value* ptr,
   Affine offset = form.of(ptr);
   llvm::Loop* loop = li_.getLoopFor(store.getParent());
   for (llvm::Loop* outer = loop ? loop->getParentLoop() : nullptr; outer; outer = outer->getParentLoop())
-    if (!holdsBarrier(*outer)) return nullptr;
+    if (!holdsFullBlockBarrier(*outer)) return nullptr;
   // The innermost loop's counter: i = start + k * step, from its header phi.
   int64_t perStep = 0;  // the offset's coefficient of the counter
   Affine step;

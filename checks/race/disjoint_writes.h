@@ -28,11 +28,8 @@ class DisjointWrites {
   llvm::Value* condition(llvm::StoreInst& store, llvm::Value* ptr, uint64_t size);
 
  private:
-  bool holdsBarrier(const llvm::Loop& loop);
-
   llvm::DominatorTree dt_;
   llvm::LoopInfo li_;
-  llvm::DenseMap<const llvm::Loop*, bool> barriers_;
 };
 
 }  // namespace td

@@ -17,16 +17,6 @@ LoopReadRanges::LoopReadRanges(llvm::Function& f)
 
 LoopReadRanges::~LoopReadRanges() = default;
 
-// A barrier in the loop would let writes of the next interval land between the check and the read.
-bool LoopReadRanges::holdsBarrier(const llvm::Loop& loop) {
-  auto [it, fresh] = barriers_.try_emplace(&loop, false);
-  if (fresh)
-    for (llvm::BasicBlock* bb : loop.blocks())
-      for (llvm::Instruction& i : *bb)
-        if (isFullBlockBarrier(i)) it->second = true;
-  return it->second;
-}
-
 std::optional<HoistedRead> LoopReadRanges::of(llvm::LoadInst& load, llvm::Value* ptr, const llvm::GlobalVariable& var) {
   if (!load.isSimple()) return std::nullopt;
   llvm::Loop* loop = li_.getLoopFor(load.getParent());
@@ -35,7 +25,7 @@ std::optional<HoistedRead> LoopReadRanges::of(llvm::LoadInst& load, llvm::Value*
   llvm::BasicBlock* latch = loop->getLoopLatch();
   // Once per iteration, and every iteration that starts ends at the latch: the read's count is the trip count.
   if (!preheader || !latch || loop->getExitingBlock() != latch || !dt_.dominates(load.getParent(), latch) ||
-      holdsBarrier(*loop))
+      holdsFullBlockBarrier(*loop))
     return std::nullopt;
   llvm::ScalarEvolution& se = *se_;
   llvm::Value* p = ptr->stripPointerCasts();

@@ -40,15 +40,12 @@ class LoopReadRanges {
   std::optional<HoistedRead> of(llvm::LoadInst& load, llvm::Value* ptr, const llvm::GlobalVariable& var);
 
  private:
-  bool holdsBarrier(const llvm::Loop& loop);
-
   llvm::DominatorTree dt_;
   llvm::LoopInfo li_;
   llvm::TargetLibraryInfoImpl tlii_;
   llvm::TargetLibraryInfo tli_;
   llvm::AssumptionCache ac_;
   std::unique_ptr<llvm::ScalarEvolution> se_;
-  llvm::DenseMap<const llvm::Loop*, bool> barriers_;
 };
 
 }  // namespace td

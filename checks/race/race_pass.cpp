@@ -106,9 +106,9 @@ IntervalFacts intervalFacts(llvm::Module& m) {
       if (var) arrayWrites.emplace_back(a.inst, var);
       else mark(anyArrayWrites, f, in.of(a.inst));
       if (var && a.kind == SiteKind::Store) stores.emplace_back(a.inst, var);
-    } else if (var) {
-      reads.emplace_back(a.inst, var);
-      mark(readsOf, Key{f, var}, in.of(a.inst));
+    } else {
+      if (var) reads.emplace_back(a.inst, var);
+      mark(readsOf, Key{f, var}, in.of(a.inst));  // a read of unknown array: a rival of every lone write
     }
   });
   auto rivalsOf = [&](const llvm::Instruction* inst, std::initializer_list<const std::map<Key, llvm::BitVector>*> maps,
