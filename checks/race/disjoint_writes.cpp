@@ -28,10 +28,15 @@ enum class Leaf {
 struct Affine {
   int64_t constant = 0;
   llvm::MapVector<llvm::Value*, int64_t> terms;
+  bool overflowed = false;  // a coefficient past 64 bits: nothing is known
 
   void add(const Affine& o, int64_t scale) {
-    constant += o.constant * scale;
-    for (auto& [v, c] : o.terms) terms[v] += c * scale;
+    overflowed |= o.overflowed || addScaled(constant, o.constant, scale);
+    for (auto& [v, c] : o.terms) overflowed |= addScaled(terms[v], c, scale);
+  }
+  static bool addScaled(int64_t& into, int64_t c, int64_t scale) {
+    int64_t product = 0;
+    return __builtin_mul_overflow(c, scale, &product) || __builtin_add_overflow(into, product, &into);
   }
   bool isConstant() const {
     for (auto& [v, c] : terms)
@@ -128,7 +133,7 @@ class OffsetForm {
         llvm::APInt constant(bits, 0);
         if (bits > 64 || !gep->collectOffset(dl_, bits, variable, constant)) return leaf(v);
         a = of(gep->getPointerOperand(), depth + 1);
-        a.constant += constant.getSExtValue();
+        a.overflowed |= Affine::addScaled(a.constant, constant.getSExtValue(), 1);
         for (auto& [index, scale] : variable) a.add(of(index, depth + 1), scale.getSExtValue());
         return a;
       }
@@ -208,13 +213,17 @@ class OffsetForm {
   const llvm::DataLayout& dl_;
 };
 
-// A uniform leaf rebuilt at `b` (null where it cannot be): an argument or constant as it is, a special
-// register read again.
-llvm::Value* rebuildUniform(llvm::IRBuilder<>& b, llvm::Value* v) {
-  if (llvm::isa<llvm::Argument>(v) || llvm::isa<llvm::ConstantInt>(v)) return v;
+// A uniform leaf that can be had anywhere in the kernel, at most 32 bits: an argument, a constant, blockDim,
+// blockIdx or gridDim (read again).
+bool rebuildable(const llvm::Value* v) {
+  return v->getType()->isIntegerTy() && v->getType()->getIntegerBitWidth() <= 32 &&
+         (llvm::isa<llvm::Argument>(v) || llvm::isa<llvm::ConstantInt>(v) || uniformSreg(sregOf(v)));
+}
+
+llvm::Value* rebuild(llvm::IRBuilder<>& b, llvm::Value* v) {
   if (unsigned id = sregOf(v); id != llvm::Intrinsic::not_intrinsic)
     return b.CreateIntrinsic(v->getType(), static_cast<llvm::Intrinsic::ID>(id), {});
-  return nullptr;
+  return v;
 }
 
 }  // namespace
@@ -226,6 +235,7 @@ llvm::Value* DisjointWrites::condition(llvm::StoreInst& store, llvm::Value* ptr,
   const llvm::DataLayout& dl = store.getModule()->getDataLayout();
   OffsetForm form(dl);
   Affine offset = form.of(ptr);
+  if (offset.overflowed) return nullptr;
   llvm::Loop* loop = li_.getLoopFor(store.getParent());
   for (llvm::Loop* outer = loop ? loop->getParentLoop() : nullptr; outer; outer = outer->getParentLoop())
     if (!holdsFullBlockBarrier(*outer)) return nullptr;
@@ -256,17 +266,26 @@ llvm::Value* DisjointWrites::condition(llvm::StoreInst& store, llvm::Value* ptr,
       perStep = offset.terms[phi];
       offset.terms[phi] = 0;
       offset.add(start, perStep);
+      if (offset.overflowed || step.overflowed) return nullptr;
     }
   }
+  // The run-time arithmetic below stays inside 64 bits: small coefficients, a few 32-bit leaves.
+  constexpr int64_t kCoefficient = int64_t{1} << 12, kConstant = int64_t{1} << 40;
+  auto small = [&](int64_t c, int64_t limit) { return c > -limit && c < limit; };
   int64_t perThread = 0;
   for (auto& [v, c] : offset.terms) {
     if (!c) continue;
     Leaf kind = leafKind(v);
     if (kind == Leaf::Varying) return nullptr;
-    if (kind == Leaf::Thread) perThread += c;
+    if (kind == Leaf::Thread && Affine::addScaled(perThread, c, 1)) return nullptr;
   }
-  for (auto& [v, c] : step.terms)
-    if (c && leafKind(v) != Leaf::Uniform) return nullptr;
+  unsigned stepLeaves = 0;
+  for (auto& [v, c] : step.terms) {
+    if (!c) continue;
+    if (!rebuildable(v) || !small(c, kCoefficient) || ++stepLeaves > 4) return nullptr;
+  }
+  if (!small(perThread, kCoefficient) || !small(perStep, kCoefficient) || !small(step.constant, kConstant))
+    return nullptr;
   if (perThread == 0 || static_cast<uint64_t>(perThread < 0 ? -perThread : perThread) < size) return nullptr;
 
   // blockDim.y == blockDim.z == 1, and |perStep * step| >= blockDim.x * |perThread|.
@@ -279,8 +298,7 @@ llvm::Value* DisjointWrites::condition(llvm::StoreInst& store, llvm::Value* ptr,
   llvm::Value* stride = b.getInt64(step.constant);
   for (auto& [v, c] : step.terms) {
     if (!c) continue;
-    llvm::Value* leafValue = rebuildUniform(b, v);
-    if (!leafValue || !leafValue->getType()->isIntegerTy() || leafValue->getType()->getIntegerBitWidth() > 64) return nullptr;
+    llvm::Value* leafValue = rebuild(b, v);
     stride = b.CreateAdd(stride, b.CreateMul(b.CreateSExt(leafValue, i64), b.getInt64(c)));
   }
   stride = b.CreateMul(stride, b.getInt64(perStep));
