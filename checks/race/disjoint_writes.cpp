@@ -252,9 +252,8 @@ llvm::Value* DisjointWrites::condition(llvm::StoreInst& store, llvm::Value* ptr,
       if (counter) return nullptr;  // two counters
       counter = phi;
     }
-    if (counter) {
+    if (llvm::PHINode* phi = counter) {
       if (!preheader || !latch) return nullptr;  // no plain loop
-      llvm::PHINode* phi = counter;
       Affine start = form.of(phi->getIncomingValueForBlock(preheader));
       // i + step or i - step: the counter's own increment, which the loop's bound keeps from wrapping.
       auto* next = llvm::dyn_cast<llvm::BinaryOperator>(phi->getIncomingValueForBlock(latch));

@@ -24,6 +24,7 @@ std::optional<HoistedRead> LoopReadRanges::of(llvm::LoadInst& load, llvm::Value*
   llvm::BasicBlock* preheader = loop->getLoopPreheader();
   llvm::BasicBlock* latch = loop->getLoopLatch();
   // Once per iteration, and every iteration that starts ends at the latch: the read's count is the trip count.
+  // A barrier in the loop would let writes of the next interval land between the check and the read.
   if (!preheader || !latch || loop->getExitingBlock() != latch || !dt_.dominates(load.getParent(), latch) ||
       holdsFullBlockBarrier(*loop))
     return std::nullopt;

@@ -64,15 +64,11 @@ IntervalFacts intervalFacts(llvm::Module& m) {
   std::map<Key, llvm::BitVector> writes, readsOf;
   std::vector<std::pair<const llvm::Instruction*, const llvm::GlobalVariable*>> reads, stores;
   std::set<const llvm::GlobalVariable*> writtenByHelpers, touchedByHelpers;  // null: any array
-  auto mark = [](auto& into, auto k, const llvm::BitVector& at) {
+  std::vector<std::pair<const llvm::Instruction*, const llvm::GlobalVariable*>> arrayWrites;
+  auto mark = [](std::map<Key, llvm::BitVector>& into, Key k, const llvm::BitVector& at) {
     llvm::BitVector& w = into[k];
     if (w.empty()) w.resize(at.size());
     w |= at;
-  };
-  std::vector<std::pair<const llvm::Instruction*, const llvm::GlobalVariable*>> arrayWrites;
-  std::map<const llvm::Function*, llvm::BitVector> anyArrayWrites;  // writes of unknown array, copies' waits
-  auto write = [&](const llvm::Function* f, const llvm::GlobalVariable* var, const llvm::BitVector& at) {
-    mark(writes, Key{f, var}, at);
   };
   for (llvm::Function& f : m) {
     if (f.isDeclaration() || !isKernel(f)) continue;
@@ -83,9 +79,7 @@ IntervalFacts intervalFacts(llvm::Module& m) {
         std::optional<PtxStatement> st = text ? parsePtx(text->getAsmString()) : std::nullopt;
         if (!st || st->op != PtxOp::CpAsyncWait) continue;
         const BarrierIntervals& in = intervals.try_emplace(&f, f).first->second;
-        if (!in.known()) continue;
-        write(&f, nullptr, in.of(&i));
-        mark(anyArrayWrites, &f, in.of(&i));
+        if (in.known()) mark(writes, Key{&f, nullptr}, in.of(&i));
       }
   }
   forEachUserAccess(m, [&](Access& a, const PointerRoot& root) {
@@ -102,9 +96,8 @@ IntervalFacts intervalFacts(llvm::Module& m) {
     if (!in.known()) return;
     const llvm::GlobalVariable* var = root.kind == PointerRoot::SharedVar ? root.var : nullptr;  // null: any
     if (isWrite(a)) {
-      write(f, var, in.of(a.inst));
+      mark(writes, Key{f, var}, in.of(a.inst));
       if (var) arrayWrites.emplace_back(a.inst, var);
-      else mark(anyArrayWrites, f, in.of(a.inst));
       if (var && a.kind == SiteKind::Store) stores.emplace_back(a.inst, var);
     } else {
       if (var) reads.emplace_back(a.inst, var);
@@ -126,11 +119,12 @@ IntervalFacts intervalFacts(llvm::Module& m) {
     if (!rivalsOf(inst, {&writes}, var)) facts.quietReads.insert(inst);
   }
   // A store is lone where no read shares its intervals and it is its array's only write in them (writes to
-  // any array, waits for asynchronous copies included).
+  // any array, waits for asynchronous copies included: `writes` under a null array).
   for (auto [inst, var] : stores) {
     if (touchedByHelpers.count(var) || touchedByHelpers.count(nullptr) || rivalsOf(inst, {&readsOf}, var)) continue;
     const BarrierIntervals& in = intervals.at(inst->getFunction());
-    bool alone = !anyArrayWrites.count(inst->getFunction()) || !anyArrayWrites.at(inst->getFunction()).anyCommon(in.of(inst));
+    auto any = writes.find({inst->getFunction(), nullptr});
+    bool alone = any == writes.end() || !any->second.anyCommon(in.of(inst));
     for (auto [other, otherVar] : arrayWrites)
       if (alone && other != inst && otherVar == var && in.of(other).anyCommon(in.of(inst))) alone = false;
     if (alone) facts.loneWrites.insert(inst);
