@@ -14,6 +14,7 @@
 #include "checks/race/barrier_intervals.h"
 #include "checks/race/disjoint_writes.h"
 #include "checks/race/hoisted_init_reads.h"
+#include "checks/race/own_bytes.h"
 #include "instrument/shared_objects.h"
 #include "instrument/pointer_roots.h"
 #include "instrument/ptx_catalogue.h"
@@ -51,6 +52,9 @@ struct IntervalFacts {
   // Plain stores that share no interval with any other access to their array: they can race only with
   // themselves, which disjoint_writes.h may rule out for a launch.
   std::set<const llvm::Instruction*> loneWrites;
+  // Accesses no other thread's access meets in their intervals where one of the two writes (own_bytes.h),
+  // for launches with blockDim.y == blockDim.z == 1.
+  std::set<const llvm::Instruction*> ownBytes;
 };
 
 // Writes through pointers of unknown root count as writes to every array; a device function that writes
@@ -65,6 +69,7 @@ IntervalFacts intervalFacts(llvm::Module& m) {
   std::vector<std::pair<const llvm::Instruction*, const llvm::GlobalVariable*>> reads, stores;
   std::set<const llvm::GlobalVariable*> writtenByHelpers, touchedByHelpers;  // null: any array
   std::vector<std::pair<const llvm::Instruction*, const llvm::GlobalVariable*>> arrayWrites;
+  std::map<Key, std::vector<OwnBytes::Access>> byArray;  // every access of each array (own_bytes.h)
   auto mark = [](std::map<Key, llvm::BitVector>& into, Key k, const llvm::BitVector& at) {
     llvm::BitVector& w = into[k];
     if (w.empty()) w.resize(at.size());
@@ -95,6 +100,12 @@ IntervalFacts intervalFacts(llvm::Module& m) {
     const BarrierIntervals& in = intervals.try_emplace(f, *f).first->second;
     if (!in.known()) return;
     const llvm::GlobalVariable* var = root.kind == PointerRoot::SharedVar ? root.var : nullptr;  // null: any
+    if (var) {
+      auto* load = llvm::dyn_cast<llvm::LoadInst>(a.inst);
+      auto* store = llvm::dyn_cast<llvm::StoreInst>(a.inst);
+      bool plain = (load && !load->isAtomic() && !a.atomicRead) || (store && !store->isAtomic());
+      byArray[{f, var}].push_back({a.inst, a.ptr, a.width, isWrite(a), plain && a.width});
+    }
     if (isWrite(a)) {
       mark(writes, Key{f, var}, in.of(a.inst));
       if (var) arrayWrites.emplace_back(a.inst, var);
@@ -128,6 +139,17 @@ IntervalFacts intervalFacts(llvm::Module& m) {
     for (auto [other, otherVar] : arrayWrites)
       if (alone && other != inst && otherVar == var && in.of(other).anyCommon(in.of(inst))) alone = false;
     if (alone) facts.loneWrites.insert(inst);
+  }
+  // Accesses of an array that shares no interval with an access of unknown array or a wait for an
+  // asynchronous copy, and that no device function touches.
+  std::map<const llvm::Function*, std::unique_ptr<OwnBytes>> own;
+  for (auto& [key, accesses] : byArray) {
+    auto [f, var] = key;
+    if (touchedByHelpers.count(var) || touchedByHelpers.count(nullptr)) continue;
+    std::unique_ptr<OwnBytes>& analysis = own[f];
+    if (!analysis) analysis = std::make_unique<OwnBytes>(*const_cast<llvm::Function*>(f), intervals.at(f));
+    for (const llvm::Instruction* inst : analysis->proven(accesses))
+      if (!rivalsOf(inst, {&writes, &readsOf}, nullptr)) facts.ownBytes.insert(inst);
   }
   return facts;
 }
@@ -306,8 +328,11 @@ void hookTrackedAccesses(llvm::Module& m, SiteTable& table_, const TrackedChecks
     llvm::Value* kindValue = b.getInt32(kind | accessFlags);
     // A lone store whose launch gives each thread bytes of its own (disjoint_writes.h) keeps only its init
     // bookkeeping: under the condition the race check is off (folded where the launch's sizes are constants).
+    // So does an access no other thread's meets in its intervals (own_bytes.h), where the block is one row.
     auto* store = llvm::dyn_cast<llvm::StoreInst>(a.inst);
-    if (store && (accessFlags & TD_CHECK_RACE) && root.kind == PointerRoot::SharedVar && facts.loneWrites.count(a.inst)) {
+    if ((accessFlags & TD_CHECK_RACE) && facts.ownBytes.count(a.inst)) {
+      kindValue = b.CreateSelect(oneRowOfThreads(b), b.getInt32(kind | (accessFlags & ~TD_CHECK_RACE)), kindValue);
+    } else if (store && (accessFlags & TD_CHECK_RACE) && root.kind == PointerRoot::SharedVar && facts.loneWrites.count(a.inst)) {
       std::unique_ptr<DisjointWrites>& disjoint = disjointWrites[store->getFunction()];
       if (!disjoint) disjoint = std::make_unique<DisjointWrites>(*store->getFunction());
       if (llvm::Value* own = disjoint->condition(*store, a.ptr, a.width))

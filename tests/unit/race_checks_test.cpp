@@ -115,6 +115,22 @@ TEST(SharedRaces, ATileLoadThatGivesTwoThreadsOneElementRacesAndOneThatDoesNotIs
   EXPECT_EQ(sparse.report.findings[0].count, 512u) << "tile[256..511], read once in each of the two blocks";
 }
 
+// A block sum's tree reads and writes its array between the same barriers, yet each thread writes only its
+// own element and no other thread of the step reads it: the accesses take no race check (own_bytes.h). A
+// guard one too wide or a missing barrier lets two threads meet, and the check stays.
+TEST(SharedRaces, AReductionTreeIsCleanAndItsTwoCommonMistakesRace) {
+  CheckResult clean = check(races("tree_sum"));
+  EXPECT_TRUE(clean.report.findings.empty());
+  std::vector<double> out = values(clean, "out");
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[1], 256.0 * 256 + 255.0 * 256 / 2) << "the sum of 256..511";
+  CheckResult wide = check(races("tree_sum_guard_one_too_wide"));
+  expectRace(wide, "shared-race-war", 184, 184, "buf");
+  CheckResult unordered = check(races("tree_sum_no_barrier"));
+  expectRace(unordered, "shared-race-war", 186, 186, "buf");
+  expectRace(unordered, "shared-race-raw", 186, 186, "buf");
+}
+
 TEST(SharedRaces, WarpMatesStoringOneWord) {
   EXPECT_TRUE(check(races("half_pairs")).report.findings.empty());
   CheckResult r = check(races("half_pairs_overlap"));

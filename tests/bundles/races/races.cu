@@ -168,3 +168,26 @@ __global__ void tile_load(const float* in, float* out, int stride) {
   int t = threadIdx.y * blockDim.x + threadIdx.x;
   for (int i = t; i < 512; i += blockDim.x * blockDim.y) out[blockIdx.x * 512 + i] = tile[i];
 }
+
+// A block sum's tree over 256 floats with 128 threads: in each step thread t < s adds buf[t + s] to buf[t],
+// its own element, and no other thread of the step writes what it reads (no race check is needed,
+// own_bytes.h). A guard one too wide (t <= s: thread s writes buf[s] as thread 0 reads it) or no barrier
+// between the steps is a race.
+__global__ void tree_sum(const float* in, float* out) {
+  __shared__ float buf[256];
+  unsigned t = threadIdx.x;
+  buf[t] = in[blockIdx.x * 256 + t];
+  buf[t + blockDim.x] = in[blockIdx.x * 256 + t + blockDim.x];
+  __syncthreads();
+  for (unsigned s = blockDim.x; s > 0; s >>= 1) {
+#ifdef GUARD_ONE_TOO_WIDE
+    if (t <= s) buf[t] += buf[t + s];
+#else
+    if (t < s) buf[t] += buf[t + s];
+#endif
+#ifndef NO_BARRIER
+    __syncthreads();
+#endif
+  }
+  if (t == 0) out[blockIdx.x] = buf[0];
+}

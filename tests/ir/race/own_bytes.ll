@@ -1,0 +1,155 @@
+; race with sync: a block reduction's tree reads and writes @buf between the same barriers, yet thread t
+; writes only buf[t], and the other threads of a step (t' < s) read buf[t'] and buf[t' + s], never buf[t]
+; (checks/race/own_bytes.h): every access's kind is a select between no race check (reads 0, writes 17) and
+; the check (8, 25) on blockDim.y == blockDim.z == 1. A guard one too wide (t <= s) or a step without its
+; barrier keeps the checks (8, 25) as they were.
+; RUN-CHECKS: race,sync RACE
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@buf = internal addrspace(3) global [256 x float] undef, align 4
+@wide = internal addrspace(3) global [256 x float] undef, align 4
+@fast = internal addrspace(3) global [256 x float] undef, align 4
+
+; for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) { if (t < s) buf[t] += buf[t + s]; __syncthreads(); }
+define void @tree(ptr %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %n = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %t64 = zext i32 %t to i64
+  %mine = getelementptr [256 x float], ptr addrspace(3) @buf, i64 0, i64 %t64
+  store float 1.0, ptr addrspace(3) %mine, align 4
+  call void @llvm.nvvm.barrier0()
+  %s0 = lshr i32 %n, 1
+  br label %step
+
+step:
+  %s = phi i32 [ %s0, %entry ], [ %half, %next ]
+  %in = icmp ult i32 %t, %s
+  br i1 %in, label %add, label %next
+
+add:
+  %ts = add i32 %s, %t
+  %ts64 = zext i32 %ts to i64
+  %other = getelementptr [256 x float], ptr addrspace(3) @buf, i64 0, i64 %ts64
+  %a = load float, ptr addrspace(3) %other, align 4
+  %b = load float, ptr addrspace(3) %mine, align 4
+  %sum = fadd float %a, %b
+  store float %sum, ptr addrspace(3) %mine, align 4
+  br label %next
+
+next:
+  call void @llvm.nvvm.barrier0()
+  %half = lshr i32 %s, 1
+  %more = icmp ugt i32 %s, 1
+  br i1 %more, label %step, label %done
+
+done:
+  %first = icmp eq i32 %t, 0
+  br i1 %first, label %write, label %exit
+
+write:
+  %r = load float, ptr addrspace(3) @buf, align 4
+  store float %r, ptr %out, align 4
+  br label %exit
+
+exit:
+  ret void
+}
+
+; if (t <= s): thread s writes wide[s] while thread 0 reads it.
+define void @tree_guard_one_too_wide(ptr %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %n = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %t64 = zext i32 %t to i64
+  %mine = getelementptr [256 x float], ptr addrspace(3) @wide, i64 0, i64 %t64
+  store float 1.0, ptr addrspace(3) %mine, align 4
+  call void @llvm.nvvm.barrier0()
+  %s0 = lshr i32 %n, 2
+  br label %step
+
+step:
+  %s = phi i32 [ %s0, %entry ], [ %half, %next ]
+  %in = icmp ule i32 %t, %s
+  br i1 %in, label %add, label %next
+
+add:
+  %ts = add i32 %s, %t
+  %ts64 = zext i32 %ts to i64
+  %other = getelementptr [256 x float], ptr addrspace(3) @wide, i64 0, i64 %ts64
+  %a = load float, ptr addrspace(3) %other, align 4
+  store float %a, ptr addrspace(3) %mine, align 4
+  br label %next
+
+next:
+  call void @llvm.nvvm.barrier0()
+  %half = lshr i32 %s, 1
+  %more = icmp ugt i32 %s, 1
+  br i1 %more, label %step, label %exit
+
+exit:
+  ret void
+}
+
+; No barrier between the steps: s changes within one interval, and thread t + s' of a later step reads
+; what thread t wrote in an earlier one.
+define void @tree_without_barrier(ptr %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %n = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %t64 = zext i32 %t to i64
+  %mine = getelementptr [256 x float], ptr addrspace(3) @fast, i64 0, i64 %t64
+  store float 1.0, ptr addrspace(3) %mine, align 4
+  call void @llvm.nvvm.barrier0()
+  %s0 = lshr i32 %n, 1
+  br label %step
+
+step:
+  %s = phi i32 [ %s0, %entry ], [ %half, %next ]
+  %in = icmp ult i32 %t, %s
+  br i1 %in, label %add, label %next
+
+add:
+  %ts = add i32 %s, %t
+  %ts64 = zext i32 %ts to i64
+  %other = getelementptr [256 x float], ptr addrspace(3) @fast, i64 0, i64 %ts64
+  %a = load float, ptr addrspace(3) %other, align 4
+  store float %a, ptr addrspace(3) %mine, align 4
+  br label %next
+
+next:
+  %half = lshr i32 %s, 1
+  %more = icmp ugt i32 %s, 1
+  br i1 %more, label %step, label %exit
+
+exit:
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+declare void @llvm.nvvm.barrier0()
+
+!nvvm.annotations = !{!0, !1, !2}
+!0 = !{ptr @tree, !"kernel", i32 1}
+!1 = !{ptr @tree_guard_one_too_wide, !"kernel", i32 1}
+!2 = !{ptr @tree_without_barrier, !"kernel", i32 1}
+
+; RACE-LABEL: define void @tree(
+; RACE: %[[K0:[0-9]+]] = select i1 %{{[0-9]+}}, i32 17, i32 25
+; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 %[[K0]], ptr addrspacecast {{.*}}@buf
+; RACE: %[[K1:[0-9]+]] = select i1 %{{[0-9]+}}, i32 0, i32 8
+; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 %[[K1]], ptr addrspacecast {{.*}}@buf
+; RACE: %[[K2:[0-9]+]] = select i1 %{{[0-9]+}}, i32 0, i32 8
+; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 %[[K2]], ptr addrspacecast {{.*}}@buf
+; RACE: %[[K3:[0-9]+]] = select i1 %{{[0-9]+}}, i32 17, i32 25
+; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 %[[K3]], ptr addrspacecast {{.*}}@buf
+; RACE: %[[K4:[0-9]+]] = select i1 %{{[0-9]+}}, i32 0, i32 8
+; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 %[[K4]], ptr addrspacecast {{.*}}@buf
+; RACE-LABEL: define void @tree_guard_one_too_wide(
+; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 8, ptr addrspacecast {{.*}}@wide
+; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 25, ptr addrspacecast {{.*}}@wide
+; RACE-LABEL: define void @tree_without_barrier(
+; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 8, ptr addrspacecast {{.*}}@fast
+; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 25, ptr addrspacecast {{.*}}@fast
