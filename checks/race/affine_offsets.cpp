@@ -109,7 +109,6 @@ std::optional<uint64_t> largest(const llvm::Value* v, std::map<const llvm::Value
     }
     case llvm::Instruction::Add:
     case llvm::Instruction::Mul: {
-      auto* ob = llvm::cast<llvm::OverflowingBinaryOperator>(i);
       std::optional<uint64_t> l = operand(0), r = operand(1);
       uint64_t result = 0;
       unsigned bits = i->getType()->getScalarSizeInBits();
@@ -117,7 +116,6 @@ std::optional<uint64_t> largest(const llvm::Value* v, std::map<const llvm::Value
       bool over = i->getOpcode() == llvm::Instruction::Add ? __builtin_add_overflow(*l, *r, &result)
                                                            : __builtin_mul_overflow(*l, *r, &result);
       if (over || (result >> bits) != 0) return std::nullopt;  // it may wrap: a small result is possible
-      (void)ob;
       return result;
     }
     case llvm::Instruction::PHI: {
