@@ -87,15 +87,20 @@ OwnBytes::OwnBytes(llvm::Function& f, const BarrierIntervals& intervals)
       if (isFullBlockBarrier(i)) barriers_.push_back(&i);
 }
 
-// Uniform as isUniform says, or built from the header phis of loops whose every exit is decided by uniform
-// values (so every thread runs the same iterations), assuming the phis being proven uniform.
+// Uniform as isUniform says, or built from the header phis of loops with one entering block and one latch
+// whose every exit is decided by uniform values (so every thread runs the same iterations), assuming the
+// phis being proven uniform.
 bool OwnBytes::uniformWithPhis(llvm::Value* v, std::set<const llvm::Value*>& assumed, unsigned depth) {
   if (isUniform(v) || assumed.count(v)) return true;
   auto* i = llvm::dyn_cast<llvm::Instruction>(v);
   if (!i || depth > 12 || i->mayReadOrWriteMemory() || llvm::isa<llvm::CallBase>(i)) return false;
   if (auto* phi = llvm::dyn_cast<llvm::PHINode>(i)) {
+    // One way in and one way round: with two latches (or two ways in) the value a thread gets depends on
+    // the way it took, which may differ between threads.
     llvm::Loop* loop = li_.getLoopFor(phi->getParent());
-    if (!loop || loop->getHeader() != phi->getParent()) return false;
+    if (!loop || loop->getHeader() != phi->getParent() || phi->getNumIncomingValues() != 2 || !loop->getLoopLatch() ||
+        !loop->getLoopPredecessor())
+      return false;
     assumed.insert(phi);
     for (llvm::Value* in : phi->incoming_values())
       if (!uniformWithPhis(in, assumed, depth + 1)) return false;

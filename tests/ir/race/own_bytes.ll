@@ -2,7 +2,8 @@
 ; writes only buf[t], and the other threads of a step (t' < s) read buf[t'] and buf[t' + s], never buf[t]
 ; (checks/race/own_bytes.h): every access's kind is a select between no race check (reads 0, writes 17) and
 ; the check (8, 25) on blockDim.y == blockDim.z == 1. A guard one too wide (t <= s) or a step without its
-; barrier keeps the checks (8, 25) as they were.
+; barrier keeps the checks (8, 25) as they were, and so does a step that threads take different ways round the
+; loop to (two latches).
 ; RUN-CHECKS: race,sync RACE
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -10,6 +11,7 @@ target triple = "nvptx64-nvidia-cuda"
 @buf = internal addrspace(3) global [256 x float] undef, align 4
 @wide = internal addrspace(3) global [256 x float] undef, align 4
 @fast = internal addrspace(3) global [256 x float] undef, align 4
+@split = internal addrspace(3) global [256 x float] undef, align 4
 
 ; for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) { if (t < s) buf[t] += buf[t + s]; __syncthreads(); }
 define void @tree(ptr %out) {
@@ -127,14 +129,60 @@ exit:
   ret void
 }
 
+; Two ways round the loop, chosen by each thread's parity: the step is not one value for the block (thread 0
+; may read split[q] as an odd thread q, a step behind, writes it), and the checks stay.
+define void @tree_two_latches(ptr %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %n = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %t64 = zext i32 %t to i64
+  %mine = getelementptr [256 x float], ptr addrspace(3) @split, i64 0, i64 %t64
+  store float 1.0, ptr addrspace(3) %mine, align 4
+  call void @llvm.nvvm.barrier0()
+  %s0 = lshr i32 %n, 1
+  %low = and i32 %t, 1
+  %even = icmp eq i32 %low, 0
+  br label %step
+
+step:
+  %s = phi i32 [ %s0, %entry ], [ %half, %turn ], [ %quarter, %other ]
+  %in = icmp ult i32 %t, %s
+  br i1 %in, label %add, label %next
+
+add:
+  %ts = add i32 %s, %t
+  %ts64 = zext i32 %ts to i64
+  %far = getelementptr [256 x float], ptr addrspace(3) @split, i64 0, i64 %ts64
+  %a = load float, ptr addrspace(3) %far, align 4
+  store float %a, ptr addrspace(3) %mine, align 4
+  br label %next
+
+next:
+  call void @llvm.nvvm.barrier0()
+  %half = lshr i32 %s, 1
+  %quarter = lshr i32 %s, 2
+  %more = icmp ugt i32 %s, 3
+  br i1 %more, label %turn, label %exit
+
+turn:
+  br i1 %even, label %other, label %step
+
+other:
+  br label %step
+
+exit:
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare void @llvm.nvvm.barrier0()
 
-!nvvm.annotations = !{!0, !1, !2}
+!nvvm.annotations = !{!0, !1, !2, !3}
 !0 = !{ptr @tree, !"kernel", i32 1}
 !1 = !{ptr @tree_guard_one_too_wide, !"kernel", i32 1}
 !2 = !{ptr @tree_without_barrier, !"kernel", i32 1}
+!3 = !{ptr @tree_two_latches, !"kernel", i32 1}
 
 ; RACE-LABEL: define void @tree(
 ; RACE: %[[K0:[0-9]+]] = select i1 %{{[0-9]+}}, i32 17, i32 25
@@ -153,3 +201,6 @@ declare void @llvm.nvvm.barrier0()
 ; RACE-LABEL: define void @tree_without_barrier(
 ; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 8, ptr addrspacecast {{.*}}@fast
 ; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 25, ptr addrspacecast {{.*}}@fast
+; RACE-LABEL: define void @tree_two_latches(
+; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 8, ptr addrspacecast {{.*}}@split
+; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 25, ptr addrspacecast {{.*}}@split
