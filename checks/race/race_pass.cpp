@@ -75,6 +75,16 @@ IntervalFacts intervalFacts(llvm::Module& m) {
     if (w.empty()) w.resize(at.size());
     w |= at;
   };
+  // Every extern (dynamic) shared array starts at the window's dynamic offset: two of them are one array.
+  const llvm::GlobalVariable* dynamic = nullptr;
+  for (const llvm::GlobalVariable& gv : m.globals())
+    if (gv.getAddressSpace() == 3 && !dynamic &&
+        (gv.isDeclaration() || m.getDataLayout().getTypeAllocSize(gv.getValueType()) == 0))
+      dynamic = &gv;
+  auto arrayOf = [&](const llvm::GlobalVariable* v) {
+    bool isDynamic = v->isDeclaration() || m.getDataLayout().getTypeAllocSize(v->getValueType()) == 0;
+    return isDynamic ? dynamic : v;
+  };
   for (llvm::Function& f : m) {
     if (f.isDeclaration() || !isKernel(f)) continue;
     for (llvm::BasicBlock& bb : f)
@@ -92,14 +102,14 @@ IntervalFacts intervalFacts(llvm::Module& m) {
     if (root.kind == PointerRoot::KernelArg || root.kind == PointerRoot::Local) return;
     if (f->getName() == kAsyncCopyLanding) return;  // its writes are the waits' above
     if (!isKernel(*f)) {
-      const llvm::GlobalVariable* var = root.kind == PointerRoot::SharedVar ? root.var : nullptr;
+      const llvm::GlobalVariable* var = root.kind == PointerRoot::SharedVar ? arrayOf(root.var) : nullptr;
       if (isWrite(a)) writtenByHelpers.insert(var);
       touchedByHelpers.insert(var);
       return;
     }
     const BarrierIntervals& in = intervals.try_emplace(f, *f).first->second;
     if (!in.known()) return;
-    const llvm::GlobalVariable* var = root.kind == PointerRoot::SharedVar ? root.var : nullptr;  // null: any
+    const llvm::GlobalVariable* var = root.kind == PointerRoot::SharedVar ? arrayOf(root.var) : nullptr;  // null: any
     if (var) {
       auto* load = llvm::dyn_cast<llvm::LoadInst>(a.inst);
       auto* store = llvm::dyn_cast<llvm::StoreInst>(a.inst);

@@ -3,7 +3,7 @@
 ; (checks/race/own_bytes.h): every access's kind is a select between no race check (reads 0, writes 17) and
 ; the check (8, 25) on blockDim.y == blockDim.z == 1. A guard one too wide (t <= s) or a step without its
 ; barrier keeps the checks (8, 25) as they were, and so does a step that threads take different ways round the
-; loop to (two latches).
+; loop to (two latches), or two extern arrays, which are one.
 ; RUN-CHECKS: race,sync RACE
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -12,6 +12,8 @@ target triple = "nvptx64-nvidia-cuda"
 @wide = internal addrspace(3) global [256 x float] undef, align 4
 @fast = internal addrspace(3) global [256 x float] undef, align 4
 @split = internal addrspace(3) global [256 x float] undef, align 4
+@dyn_a = external addrspace(3) global [0 x float], align 4
+@dyn_b = external addrspace(3) global [0 x float], align 4
 
 ; for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) { if (t < s) buf[t] += buf[t + s]; __syncthreads(); }
 define void @tree(ptr %out) {
@@ -174,15 +176,34 @@ exit:
   ret void
 }
 
+; Two extern (dynamic) arrays are one: both start at the window's dynamic offset. Thread t writes dyn_a[t]
+; while thread t - 1 reads dyn_b[t], the same bytes: neither a lone write nor bytes of its own.
+define void @two_extern_views(ptr %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %t64 = zext i32 %t to i64
+  %mine = getelementptr [0 x float], ptr addrspace(3) @dyn_a, i64 0, i64 %t64
+  store float 1.0, ptr addrspace(3) %mine, align 4
+  %u = add nuw nsw i32 %t, 1
+  %u64 = zext i32 %u to i64
+  %next = getelementptr [0 x float], ptr addrspace(3) @dyn_b, i64 0, i64 %u64
+  %v = load float, ptr addrspace(3) %next, align 4
+  %dst = getelementptr float, ptr %out, i64 %t64
+  store float %v, ptr %dst, align 4
+  call void @llvm.nvvm.barrier0()
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare void @llvm.nvvm.barrier0()
 
-!nvvm.annotations = !{!0, !1, !2, !3}
+!nvvm.annotations = !{!0, !1, !2, !3, !4}
 !0 = !{ptr @tree, !"kernel", i32 1}
 !1 = !{ptr @tree_guard_one_too_wide, !"kernel", i32 1}
 !2 = !{ptr @tree_without_barrier, !"kernel", i32 1}
 !3 = !{ptr @tree_two_latches, !"kernel", i32 1}
+!4 = !{ptr @two_extern_views, !"kernel", i32 1}
 
 ; RACE-LABEL: define void @tree(
 ; RACE: %[[K0:[0-9]+]] = select i1 %{{[0-9]+}}, i32 17, i32 25
@@ -204,3 +225,7 @@ declare void @llvm.nvvm.barrier0()
 ; RACE-LABEL: define void @tree_two_latches(
 ; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 8, ptr addrspacecast {{.*}}@split
 ; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 25, ptr addrspacecast {{.*}}@split
+; RACE-LABEL: define void @two_extern_views(
+; RACE-NOT: select i1 {{.*}}, i32 17
+; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 25, ptr addrspacecast {{.*}}@dyn_a
+; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 8, ptr addrspacecast {{.*}}@dyn_b
