@@ -259,15 +259,15 @@ bool OffsetForm::exact(llvm::Operator* op) const {
 // its operands' known bits say so) is the unsigned sum of its unsigned operands (`zext(s + t)` for
 // `buf[t + s]`).
 std::optional<Affine> OffsetForm::unsignedForm(llvm::Value* v, unsigned depth) {
-  if (sregOf(v) != llvm::Intrinsic::not_intrinsic || knownNonNegative(v, dl_)) return of(v, depth + 1);
   auto* c = llvm::dyn_cast<llvm::ConstantInt>(v);
   if (c && c->getBitWidth() < 64) {
     Affine a;
     a.constant = static_cast<int64_t>(c->getZExtValue());
     return a;
   }
+  // A sum that cannot wrap is taken apart here; else what is not negative is its signed form.
   auto* op = llvm::dyn_cast<llvm::OverflowingBinaryOperator>(v);
-  if (!op || depth > 24) return std::nullopt;
+  if (!op || depth > 24) return signedForm(v, depth);
   // The flag, or the operands' largest values: `t + s` of unsigneds, t < 1024 and s <= blockDim.x, cannot wrap.
   bool noWrap = op->hasNoUnsignedWrap();
   if (!noWrap && (op->getOpcode() == llvm::Instruction::Add || op->getOpcode() == llvm::Instruction::Mul)) {
@@ -280,9 +280,9 @@ std::optional<Affine> OffsetForm::unsignedForm(llvm::Value* v, unsigned depth) {
                                                              : __builtin_mul_overflow(*l, *r, &result));
     noWrap = !wraps && result < (uint64_t{1} << bits);
   }
-  if (!noWrap) return std::nullopt;
+  if (!noWrap) return signedForm(v, depth);
   std::optional<Affine> l = unsignedForm(op->getOperand(0), depth + 1), r = unsignedForm(op->getOperand(1), depth + 1);
-  if (!l || !r) return std::nullopt;
+  if (!l || !r) return signedForm(v, depth);
   Affine a;
   switch (op->getOpcode()) {
     case llvm::Instruction::Add:
@@ -298,11 +298,17 @@ std::optional<Affine> OffsetForm::unsignedForm(llvm::Value* v, unsigned depth) {
       a.add(*l, int64_t{1} << r->constant);
       return a;
     default:
-      return std::nullopt;
+      return signedForm(v, depth);
   }
 }
 
+std::optional<Affine> OffsetForm::signedForm(llvm::Value* v, unsigned depth) {
+  if (sregOf(v) != llvm::Intrinsic::not_intrinsic || knownNonNegative(v, dl_)) return of(v, depth + 1);
+  return std::nullopt;
+}
+
 Affine OffsetForm::arithmetic(llvm::Operator* op, unsigned depth) {
+  if (!exact(op)) return leaf(op);
   Affine l = of(op->getOperand(0), depth + 1), r = of(op->getOperand(1), depth + 1), a;
   switch (op->getOpcode()) {
     case llvm::Instruction::Add:

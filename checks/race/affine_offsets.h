@@ -62,6 +62,7 @@ class OffsetForm {
  private:
   bool exact(llvm::Operator* op) const;
   std::optional<Affine> unsignedForm(llvm::Value* v, unsigned depth);
+  std::optional<Affine> signedForm(llvm::Value* v, unsigned depth);
   Affine arithmetic(llvm::Operator* op, unsigned depth);
   const llvm::DataLayout& dl_;
 };

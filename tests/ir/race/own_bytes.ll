@@ -3,7 +3,7 @@
 ; (checks/race/own_bytes.h): every access's kind is a select between no race check (reads 0, writes 17) and
 ; the check (8, 25) on blockDim.y == blockDim.z == 1. A guard one too wide (t <= s) or a step without its
 ; barrier keeps the checks (8, 25) as they were, and so does a step that threads take different ways round the
-; loop to (two latches), or two extern arrays, which are one.
+; loop to (two latches), two extern arrays, which are one, or an index whose 32-bit arithmetic wraps.
 ; RUN-CHECKS: race,sync RACE
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -14,6 +14,7 @@ target triple = "nvptx64-nvidia-cuda"
 @split = internal addrspace(3) global [256 x float] undef, align 4
 @dyn_a = external addrspace(3) global [0 x float], align 4
 @dyn_b = external addrspace(3) global [0 x float], align 4
+@wrap = internal addrspace(3) global [256 x float] undef, align 4
 
 ; for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) { if (t < s) buf[t] += buf[t + s]; __syncthreads(); }
 define void @tree(ptr %out) {
@@ -194,16 +195,31 @@ entry:
   ret void
 }
 
+; An index that wraps: t * 2^30 in 32 bits is 0 for threads 0 and 4, which store one element. Arithmetic
+; narrower than the address without its no-wrap flag stays a leaf of its own (affine_offsets.h), so the
+; store keeps its check.
+define void @wrapping_index(ptr %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = mul i32 %t, 1073741824
+  %i64 = sext i32 %i to i64
+  %slot = getelementptr [256 x float], ptr addrspace(3) @wrap, i64 0, i64 %i64
+  store float 1.0, ptr addrspace(3) %slot, align 4
+  call void @llvm.nvvm.barrier0()
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare void @llvm.nvvm.barrier0()
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4}
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5}
 !0 = !{ptr @tree, !"kernel", i32 1}
 !1 = !{ptr @tree_guard_one_too_wide, !"kernel", i32 1}
 !2 = !{ptr @tree_without_barrier, !"kernel", i32 1}
 !3 = !{ptr @tree_two_latches, !"kernel", i32 1}
 !4 = !{ptr @two_extern_views, !"kernel", i32 1}
+!5 = !{ptr @wrapping_index, !"kernel", i32 1}
 
 ; RACE-LABEL: define void @tree(
 ; RACE: %[[K0:[0-9]+]] = select i1 %{{[0-9]+}}, i32 17, i32 25
@@ -229,3 +245,6 @@ declare void @llvm.nvvm.barrier0()
 ; RACE-NOT: select i1 {{.*}}, i32 17
 ; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 25, ptr addrspacecast {{.*}}@dyn_a
 ; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 8, ptr addrspacecast {{.*}}@dyn_b
+; RACE-LABEL: define void @wrapping_index(
+; RACE-NOT: select i1 {{.*}}, i32 17
+; RACE: call void @__td_race_shared({{.*}}, i32 4, i32 25, ptr addrspacecast {{.*}}@wrap
