@@ -35,7 +35,6 @@ llvm::Value* quotientTimesDivisor(llvm::Value* v) {
   return nullptr;
 }
 
-
 Affine leaf(llvm::Value* v) {
   Affine a;
   a.terms[v] = 1;
@@ -239,7 +238,6 @@ Affine OffsetForm::of(llvm::Value* v, unsigned depth) {
   }
 }
 
-
 // Narrower than the address, the arithmetic must not wrap: the flags say so, or it is a remainder's
 // expansion, which cannot (`(x / C) * C` and `x - (x / C) * C`, as the optimiser writes `x % C`).
 bool OffsetForm::exact(llvm::Operator* op) const {
@@ -265,74 +263,58 @@ std::optional<Affine> OffsetForm::unsignedForm(llvm::Value* v, unsigned depth) {
     a.constant = static_cast<int64_t>(c->getZExtValue());
     return a;
   }
-  // A sum that cannot wrap is taken apart here; else what is not negative is its signed form.
+  // The flag, or the operands' largest values (`t + s` of unsigneds, t < 1024 and s <= blockDim.x): what
+  // largest() bounds cannot wrap.
   auto* op = llvm::dyn_cast<llvm::OverflowingBinaryOperator>(v);
-  if (!op || depth > 24) return signedForm(v, depth);
-  // The flag, or the operands' largest values: `t + s` of unsigneds, t < 1024 and s <= blockDim.x, cannot wrap.
-  bool noWrap = op->hasNoUnsignedWrap();
-  if (!noWrap && (op->getOpcode() == llvm::Instruction::Add || op->getOpcode() == llvm::Instruction::Mul)) {
-    std::map<const llvm::Value*, uint64_t> assumed;
-    std::optional<uint64_t> l = largest(op->getOperand(0), assumed, 0), r = largest(op->getOperand(1), assumed, 0);
-    unsigned bits = op->getType()->getScalarSizeInBits();
-    uint64_t result = 0;
-    bool wraps = !l || !r || bits > 63 ||
-                 (op->getOpcode() == llvm::Instruction::Add ? __builtin_add_overflow(*l, *r, &result)
-                                                             : __builtin_mul_overflow(*l, *r, &result));
-    noWrap = !wraps && result < (uint64_t{1} << bits);
+  unsigned opcode = op ? op->getOpcode() : 0;
+  std::map<const llvm::Value*, uint64_t> assumed;
+  if (op && opcode != llvm::Instruction::Sub && depth <= 24 &&
+      (op->hasNoUnsignedWrap() ||
+       ((opcode == llvm::Instruction::Add || opcode == llvm::Instruction::Mul) && largest(v, assumed, 0)))) {
+    std::optional<Affine> l = unsignedForm(op->getOperand(0), depth + 1), r = unsignedForm(op->getOperand(1), depth + 1);
+    if (std::optional<Affine> a = l && r ? combined(opcode, *l, *r) : std::nullopt) return a;
   }
-  if (!noWrap) return signedForm(v, depth);
-  std::optional<Affine> l = unsignedForm(op->getOperand(0), depth + 1), r = unsignedForm(op->getOperand(1), depth + 1);
-  if (!l || !r) return signedForm(v, depth);
-  Affine a;
-  switch (op->getOpcode()) {
-    case llvm::Instruction::Add:
-      a = *l;
-      a.add(*r, 1);
-      return a;
-    case llvm::Instruction::Mul:
-      if (!r->isConstant() && !l->isConstant()) return std::nullopt;
-      a.add(r->isConstant() ? *l : *r, r->isConstant() ? r->constant : l->constant);
-      return a;
-    case llvm::Instruction::Shl:
-      if (!r->isConstant() || r->constant < 0 || r->constant > 32) return std::nullopt;
-      a.add(*l, int64_t{1} << r->constant);
-      return a;
-    default:
-      return signedForm(v, depth);
-  }
-}
-
-std::optional<Affine> OffsetForm::signedForm(llvm::Value* v, unsigned depth) {
   if (sregOf(v) != llvm::Intrinsic::not_intrinsic || knownNonNegative(v, dl_)) return of(v, depth + 1);
   return std::nullopt;
 }
 
-Affine OffsetForm::arithmetic(llvm::Operator* op, unsigned depth) {
-  if (!exact(op)) return leaf(op);
-  Affine l = of(op->getOperand(0), depth + 1), r = of(op->getOperand(1), depth + 1), a;
-  switch (op->getOpcode()) {
+// l `opcode` r (add, sub, mul or shl) where that is a sum of leaves again: a product needs a constant side.
+std::optional<Affine> OffsetForm::combined(unsigned opcode, const Affine& l, const Affine& r) {
+  Affine a;
+  switch (opcode) {
     case llvm::Instruction::Add:
-      a = l;
-      a.add(r, 1);
-      return a;
     case llvm::Instruction::Sub:
       a = l;
-      a.add(r, -1);
+      a.add(r, opcode == llvm::Instruction::Add ? 1 : -1);
       return a;
     case llvm::Instruction::Mul:
-      if (!r.isConstant() && !l.isConstant()) return leaf(op);
+      if (!r.isConstant() && !l.isConstant()) return std::nullopt;
       a.add(r.isConstant() ? l : r, r.isConstant() ? r.constant : l.constant);
       return a;
-    default:  // Shl
-      if (!r.isConstant() || r.constant < 0 || r.constant > 32) return leaf(op);
+    case llvm::Instruction::Shl:
+      if (!r.isConstant() || r.constant < 0 || r.constant > 32) return std::nullopt;
       a.add(l, int64_t{1} << r.constant);
       return a;
+    default:
+      return std::nullopt;
   }
+}
+
+Affine OffsetForm::arithmetic(llvm::Operator* op, unsigned depth) {
+  if (!exact(op)) return leaf(op);
+  std::optional<Affine> a = combined(op->getOpcode(), of(op->getOperand(0), depth + 1), of(op->getOperand(1), depth + 1));
+  return a ? *a : leaf(op);
 }
 
 bool rebuildable(const llvm::Value* v) {
   return v->getType()->isIntegerTy() && v->getType()->getIntegerBitWidth() <= 32 &&
          (llvm::isa<llvm::Argument>(v) || llvm::isa<llvm::ConstantInt>(v) || uniformSreg(sregOf(v)));
+}
+
+llvm::Value* oneRowOfThreads(llvm::IRBuilder<>& b) {
+  auto dim = [&](llvm::Intrinsic::ID id) { return b.CreateIntrinsic(b.getInt32Ty(), id, {}); };
+  return b.CreateAnd(b.CreateICmpEQ(dim(llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y), b.getInt32(1)),
+                     b.CreateICmpEQ(dim(llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_z), b.getInt32(1)));
 }
 
 llvm::Value* rebuild(llvm::IRBuilder<>& b, llvm::Value* v) {

@@ -62,10 +62,14 @@ class OffsetForm {
  private:
   bool exact(llvm::Operator* op) const;
   std::optional<Affine> unsignedForm(llvm::Value* v, unsigned depth);
-  std::optional<Affine> signedForm(llvm::Value* v, unsigned depth);
+  static std::optional<Affine> combined(unsigned opcode, const Affine& l, const Affine& r);
   Affine arithmetic(llvm::Operator* op, unsigned depth);
   const llvm::DataLayout& dl_;
 };
+
+// blockDim.y == 1 && blockDim.z == 1 (i1, built at the builder): the launches where threadIdx.x alone tells
+// two threads of a block apart, which both proofs need.
+llvm::Value* oneRowOfThreads(llvm::IRBuilder<>& b);
 
 // A uniform leaf that can be had anywhere in the kernel, at most 32 bits: an argument, a constant, blockDim,
 // blockIdx or gridDim (read again).

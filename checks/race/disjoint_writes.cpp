@@ -72,8 +72,7 @@ llvm::Value* DisjointWrites::condition(llvm::StoreInst& store, llvm::Value* ptr,
   llvm::IRBuilder<> b(&store);
   llvm::Type* i64 = b.getInt64Ty();
   auto dim = [&](llvm::Intrinsic::ID id) { return b.CreateZExt(b.CreateIntrinsic(b.getInt32Ty(), id, {}), i64); };
-  llvm::Value* flat = b.CreateAnd(b.CreateICmpEQ(dim(llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y), b.getInt64(1)),
-                                  b.CreateICmpEQ(dim(llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_z), b.getInt64(1)));
+  llvm::Value* flat = oneRowOfThreads(b);
   if (!perStep) return flat;
   llvm::Value* stride = b.getInt64(step.constant);
   for (auto& [v, c] : step.terms) {

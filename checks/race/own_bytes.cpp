@@ -18,7 +18,6 @@ struct OwnBytes::Form {
   Affine lo, hi;          // threadIdx.x in [lo, hi)
   bool single = false;    // hi == lo + 1: one thread
   uint64_t size = 0;
-  bool write = false;
 };
 
 namespace {
@@ -139,7 +138,6 @@ std::optional<OwnBytes::Form> OwnBytes::formOf(const Access& a) {
   OffsetForm offsets(dl);
   Form form;
   form.size = a.size;
-  form.write = a.write;
   Affine offset = offsets.of(a.ptr);
   canonicalSregs(offset, sregs_);
   if (offset.overflowed) return std::nullopt;
@@ -255,12 +253,6 @@ std::set<const llvm::Instruction*> OwnBytes::proven(const std::vector<Access>& a
     if (alone) out.insert(accesses[i].inst);
   }
   return out;
-}
-
-llvm::Value* oneRowOfThreads(llvm::IRBuilder<>& b) {
-  auto dim = [&](llvm::Intrinsic::ID id) { return b.CreateIntrinsic(b.getInt32Ty(), id, {}); };
-  return b.CreateAnd(b.CreateICmpEQ(dim(llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y), b.getInt32(1)),
-                     b.CreateICmpEQ(dim(llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_z), b.getInt32(1)));
 }
 
 }  // namespace td

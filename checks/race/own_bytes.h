@@ -19,7 +19,6 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instruction.h>
-#include <llvm/IR/IRBuilder.h>
 #include <map>
 #include <optional>
 #include <set>
@@ -59,8 +58,5 @@ class OwnBytes {
   std::vector<llvm::Instruction*> barriers_;
   std::map<unsigned, llvm::Value*> sregs_;  // a special register's leaf: every read of it is one value
 };
-
-// blockDim.y == 1 && blockDim.z == 1 (i1, built at the builder): the launches these proofs hold for.
-llvm::Value* oneRowOfThreads(llvm::IRBuilder<>& b);
 
 }  // namespace td

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "instrument/accesses.h"
+#include "checks/race/affine_offsets.h"
 #include "checks/race/barrier_intervals.h"
 #include "checks/race/disjoint_writes.h"
 #include "checks/race/hoisted_init_reads.h"
@@ -76,15 +77,13 @@ IntervalFacts intervalFacts(llvm::Module& m) {
     w |= at;
   };
   // Every extern (dynamic) shared array starts at the window's dynamic offset: two of them are one array.
+  auto isDynamic = [&](const llvm::GlobalVariable& v) {
+    return v.isDeclaration() || m.getDataLayout().getTypeAllocSize(v.getValueType()) == 0;
+  };
   const llvm::GlobalVariable* dynamic = nullptr;
   for (const llvm::GlobalVariable& gv : m.globals())
-    if (gv.getAddressSpace() == 3 && !dynamic &&
-        (gv.isDeclaration() || m.getDataLayout().getTypeAllocSize(gv.getValueType()) == 0))
-      dynamic = &gv;
-  auto arrayOf = [&](const llvm::GlobalVariable* v) {
-    bool isDynamic = v->isDeclaration() || m.getDataLayout().getTypeAllocSize(v->getValueType()) == 0;
-    return isDynamic ? dynamic : v;
-  };
+    if (gv.getAddressSpace() == 3 && !dynamic && isDynamic(gv)) dynamic = &gv;
+  auto arrayOf = [&](const llvm::GlobalVariable* v) { return isDynamic(*v) ? dynamic : v; };
   for (llvm::Function& f : m) {
     if (f.isDeclaration() || !isKernel(f)) continue;
     for (llvm::BasicBlock& bb : f)
