@@ -30,17 +30,26 @@ typedef struct td_barrier_payload {
   unsigned int pad;
 } td_barrier_payload;
 
-// TD_REGION_BARRIER_SLOTS: per block, TD_BARRIER_SLOTS generations of its full-block barrier (key =
-// generation + 1 << 32 | site + 1, and the first thread there), then one slot for the first thread that
-// exited; and per warp the lanes that exited.
+// TD_REGION_BARRIER_SLOTS: per block, TD_BARRIER_SLOTS generations of its full-block barrier: the word of
+// a first thread to wait there (TD_WAIT_WORD: its generation's low bits, its thread, its site + 1), read back
+// by every waiter once the barrier is passed; then one slot for the first thread that exited (key =
+// generation << 32, and the thread); and per warp the lanes that exited.
 #define TD_BARRIER_SLOTS 8
 #define TD_MAX_WARPS 32
+#define TD_WAIT_GEN_BITS 20
+#define TD_WAIT_WORD(gen, thread, site)                                                           \
+  ((((unsigned long long)(gen) & ((1ull << TD_WAIT_GEN_BITS) - 1)) << 44) |                       \
+   (((unsigned long long)(thread) & 0xfffull) << 32) | (unsigned long long)((site) + 1))
+#define TD_WAIT_WORD_GEN(w) ((unsigned int)((w) >> 44))
+#define TD_WAIT_WORD_THREAD(w) ((unsigned int)((w) >> 32) & 0xfffu)
+#define TD_WAIT_WORD_SITE(w) ((unsigned int)(w) - 1)
 typedef struct td_barrier_slot {
   unsigned long long key;
   unsigned int thread, pad;
 } td_barrier_slot;
 typedef struct td_block_checks {
-  td_barrier_slot slots[TD_BARRIER_SLOTS + 1];
+  unsigned long long waits[TD_BARRIER_SLOTS];
+  td_barrier_slot exited;
   unsigned long long exited_lanes[TD_MAX_WARPS];
 } td_block_checks;
 

@@ -1,6 +1,8 @@
 #include "checks/sync/sync_findings.h"
 #include "model/rules.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "checks/sync/sync_abi.h"
@@ -23,9 +25,20 @@ Finding barrierFinding(unsigned site, const std::vector<const td_record*>& recs,
     f.title = fmt::format("{} was not reached by every thread of the block", what);
     return f;
   }
-  const td_record& r = *recs.front();
+  // Threads at two barriers, where the site has both: the cause, of which an exit while others wait at the
+  // next barrier is often the consequence.
+  const td_record* chosen = recs.front();
+  for (const td_record* r : recs)
+    if (uint32_t other = payloadOf<td_barrier_payload>(*r).partner_site; other != TD_SITE_EXITED && other != TD_SITE_WAITING) {
+      chosen = r;
+      break;
+    }
+  const td_record& r = *chosen;
   ThreadRef here = recordThread(r);
-  f.threads = threads;
+  f.threads = threads;  // the chosen record's thread first: the one the title speaks for
+  auto mine = std::find_if(f.threads.begin(), f.threads.end(),
+                           [&](const ThreadRef& t) { return threadOrder(t) == threadOrder(here); });
+  std::rotate(f.threads.begin(), mine == f.threads.end() ? f.threads.begin() : mine, mine == f.threads.end() ? f.threads.begin() : mine + 1);
   const td_barrier_payload p = payloadOf<td_barrier_payload>(r);
   uint32_t otherSite = p.partner_site;
   ThreadRef other = threadOfLinearId(here, p.partner_thread, b.block);

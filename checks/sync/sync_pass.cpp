@@ -64,6 +64,7 @@ void hookLaneShifts(llvm::Module& m, SiteTable& table_) {
 void hookBarriersExitsAndMasks(llvm::Module& m, SiteTable& sites) {
   llvm::Type* i32 = llvm::Type::getInt32Ty(m.getContext());
   llvm::FunctionCallee barrierWait = hookFunction(m, Hook::barrier_wait);
+  llvm::FunctionCallee barrierPassed = hookFunction(m, Hook::barrier_passed);
   llvm::FunctionCallee threadExit = hookFunction(m, Hook::thread_exit);
   llvm::FunctionCallee barrierArrive = hookFunction(m, Hook::barrier_arrive);
   llvm::FunctionCallee warpMask = hookFunction(m, Hook::warp_mask);
@@ -94,8 +95,13 @@ void hookBarriersExitsAndMasks(llvm::Module& m, SiteTable& sites) {
       b.CreateCall(warpMask, {b.getInt32(static_cast<uint32_t>(site)), b.CreateZExtOrTrunc(mask, i32), b.getInt32(full32)});
     }
     SyncOp op = syncOpOf(*c);
-    if (op.kind == TD_SYNC_BLOCK_BARRIER && op.waits)
+    if (op.kind == TD_SYNC_BLOCK_BARRIER && op.waits) {
       b.CreateCall(barrierWait, {b.getInt32(static_cast<uint32_t>(site)), op.count});
+      // Right after the barrier; the synchronisation counts, placed later, put their own hook between them.
+      llvm::IRBuilder<> after(c->getNextNode());
+      setHookLocation(after, c);
+      after.CreateCall(barrierPassed, {b.getInt32(static_cast<uint32_t>(site)), op.count});
+    }
     if (op.barrierArrive) b.CreateCall(barrierArrive, {b.getInt32(static_cast<uint32_t>(site))});
   }
 }

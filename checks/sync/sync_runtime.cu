@@ -17,13 +17,19 @@ static __device__ __forceinline__ bool td_full_sync(unsigned int kind, unsigned 
          (kind == TD_SYNC_WARP && (count == 0xffffffffu || __popc(count) >= __td_warp_size()));
 }
 
-// Barrier checks (family "sync"). Every thread that waits at the block's full barrier of generation g
-// (the barriers it passed so far) claims slot g with its site; a thread finding another site there waits
-// at a different barrier of the same generation. A thread that exits marks the exit slot with its
-// generation: a thread waiting at that generation, before or after, waits for a barrier that completes
-// without it.
+// Barrier checks (family "sync"). The first threads to wait at the block's full barrier of generation g
+// (the barriers it passed so far, plus one) leave their word in slot g, and every waiter compares the word
+// there with its own once the barrier is passed - a thread that finds another site there waited at a
+// different barrier of the same generation (the GPU's bar.sync and the CPU scheduler let such barriers
+// release each other). A thread that exits marks the exit slot with its generation: a thread waiting at that
+// generation, before or after, waits for a barrier that completes without it.
 static __device__ void td_barrier_report(unsigned int site, unsigned int other_site, unsigned int other_thread) {
   td_report_payload(TD_KIND_BARRIER_DIVERGENCE, site, td_barrier_payload{other_thread, other_site, td_block_linear(), 0});
+}
+
+// Is a slot's word of generation `gen` (its low TD_WAIT_GEN_BITS)?
+static __device__ __forceinline__ bool td_wait_word_of(unsigned long long w, unsigned int gen) {
+  return TD_WAIT_WORD_GEN(w) == (gen & ((1u << TD_WAIT_GEN_BITS) - 1));
 }
 
 static __device__ __forceinline__ td_block_checks* td_barrier_slots() {
@@ -43,28 +49,27 @@ __device__ void __td_sync_release(unsigned int kind, unsigned int count) {
 __device__ void __td_barrier_wait(unsigned int site, unsigned int count) {
   td_note_wait(site + 1);
   if (count != 0) return;  // a barrier with a thread count is a group's (bar.arrive may count towards it)
-  unsigned long long gen = (unsigned long long)td_thread_sync()[0] + 1;
-  td_barrier_slot* slots = td_barrier_slots()->slots;
-  td_barrier_slot& s = slots[gen % TD_BARRIER_SLOTS];
-  unsigned long long mine = (gen << 32) | (site + 1), v = 0;
-  // The lanes of a warp here together (same generation, same site) claim the slot once, through their first
-  // lane: an exchange each lane made stood in line behind the others' (a sixth of the reduction's samples
-  // under sync on the H100). Lanes at another site or generation are another group, and claim for it.
-  unsigned long long group = __td_lanes_alike(mine);
-  unsigned int leader = (unsigned int)__builtin_ctzll(group);
-  if (td_thread_linear() % __td_warp_size() == leader) {
-    v = td_load(&s.key);
-    while ((v >> 32) != gen) {
-      if (__atomic_compare_exchange_n(&s.key, &v, mine, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-        s.thread = td_thread_linear();
-        v = mine;
-      }
-    }
-  }
-  v = __td_lane_broadcast(v, leader, group);
-  if ((v & 0xffffffffu) != site + 1) td_barrier_report(site, (unsigned int)(v & 0xffffffffu) - 1, s.thread);
-  unsigned long long exited = td_load(&slots[TD_BARRIER_SLOTS].key);
-  if (exited >> 32 == gen) td_barrier_report(site, TD_SITE_EXITED, slots[TD_BARRIER_SLOTS].thread);
+  unsigned int gen = td_thread_sync()[0] + 1;
+  td_block_checks* checks = td_barrier_slots();
+  // Taken where it holds an older generation: a plain load and store, no claim to contend for (a warp vote,
+  // then its leader's compare-exchange loop and a shuffle of the answer, was most of the reduction's sync
+  // time). Threads that find it older together each store a whole word of their own; one of them stays.
+  volatile unsigned long long* slot = &checks->waits[gen % TD_BARRIER_SLOTS];
+  if (!td_wait_word_of(*slot, gen)) *slot = TD_WAIT_WORD(gen, td_thread_linear(), site);
+  unsigned long long exited = td_load(&checks->exited.key);
+  if (exited >> 32 == gen) td_barrier_report(site, TD_SITE_EXITED, checks->exited.thread);
+}
+
+// After a full barrier, once __td_sync_passed counted it (the sync pass places it so): the generation's first
+// waiter, at another site? The slot is this generation's: its first threads wrote it before the barrier
+// released, and none can write it again before this thread reaches its next barrier. A barrier with a thread
+// count that counted as full wrote nothing: the word of an older generation is left alone.
+__device__ void __td_barrier_passed(unsigned int site, unsigned int count) {
+  if (count != 0) return;
+  unsigned int gen = td_thread_sync()[0];
+  unsigned long long w = td_load(&td_barrier_slots()->waits[gen % TD_BARRIER_SLOTS]);
+  if (w != 0 && td_wait_word_of(w, gen) && TD_WAIT_WORD_SITE(w) != site)
+    td_barrier_report(site, TD_WAIT_WORD_SITE(w), TD_WAIT_WORD_THREAD(w));
 }
 
 // A barrier passed without waiting (bar.arrive): in a hang report, the other side of a counted barrier.
@@ -72,7 +77,7 @@ __device__ void __td_barrier_arrive(unsigned int site) { td_note_wait(TD_WAIT_AR
 
 __device__ void __td_thread_exit() {
   if (unsigned int* slot = (unsigned int*)__td_region(TD_REGION_WAIT_BOARD)) *(volatile unsigned int*)slot |= TD_WAIT_EXITED;
-  unsigned long long gen = (unsigned long long)td_thread_sync()[0] + 1;
+  unsigned int gen = td_thread_sync()[0] + 1;
   td_block_checks* checks = td_barrier_slots();
   unsigned int me = td_thread_linear(), ws = __td_warp_size();
   // The lane's bit in its half of the warp's word: a 32-bit or is one instruction, where a 64-bit one was a
@@ -80,13 +85,12 @@ __device__ void __td_thread_exit() {
   // samples on the H100). Both executors are little-endian.
   if (me / ws < TD_MAX_WARPS)
     __atomic_fetch_or((unsigned int*)&checks->exited_lanes[me / ws] + (me % ws) / 32, 1u << (me % 32), __ATOMIC_RELAXED);
-  td_barrier_slot* slots = checks->slots;
-  td_barrier_slot& e = slots[TD_BARRIER_SLOTS];
   unsigned long long none = 0;
-  if (__atomic_compare_exchange_n(&e.key, &none, gen << 32, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-    e.thread = td_thread_linear();
-  unsigned long long v = td_load(&slots[gen % TD_BARRIER_SLOTS].key);
-  if (v >> 32 == gen) td_barrier_report((unsigned int)(v & 0xffffffffu) - 1, TD_SITE_WAITING, slots[gen % TD_BARRIER_SLOTS].thread);
+  if (__atomic_compare_exchange_n(&checks->exited.key, &none, (unsigned long long)gen << 32, false, __ATOMIC_RELAXED,
+                                  __ATOMIC_RELAXED))
+    checks->exited.thread = me;
+  unsigned long long w = td_load(&checks->waits[gen % TD_BARRIER_SLOTS]);
+  if (w != 0 && td_wait_word_of(w, gen)) td_barrier_report(TD_WAIT_WORD_SITE(w), TD_SITE_WAITING, TD_WAIT_WORD_THREAD(w));
 }
 
 // A warp collective's mask (__syncwarp, shuffles, votes, redux): the calling lane must be in it, the

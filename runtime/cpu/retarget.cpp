@@ -219,11 +219,6 @@ class Lowering {
       repl = old;
     } else if (isPrimitive && primitive == Hook::mark_site) {
       b.CreateStore(arg(0), b.CreateConstGEP1_32(i32_, threadCtx(f), kLastSite));
-    } else if (isPrimitive && primitive == Hook::lanes_alike) {
-      // One thread runs at a time: it is alone, and what it passes to itself is its own.
-      repl = b.CreateShl(b.getInt64(1), b.CreateZExt(ctxField(b, f, kLaneId), i64_));
-    } else if (isPrimitive && primitive == Hook::lane_broadcast) {
-      repl = arg(0);
     } else if (isPrimitive && primitive == Hook::few_vector_registers) {
       repl = b.getTrue();  // 16 vector registers (AVX2): a vector kept live through a loop is spilled at every step
     } else if (isPrimitive && (primitive == Hook::block_start || primitive == Hook::block_order)) {

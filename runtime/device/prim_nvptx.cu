@@ -99,18 +99,4 @@ __device__ void __td_block_order(void) { __nvvm_membar_cta(); }
 // (measured: the numerics birth records' carried lane mask cost the H100 GEMM 3.2x -> 4.1x).
 __device__ bool __td_few_vector_registers(void) { return false; }
 
-// A warp's lanes run together: those here now with the same value, and a value passed among them.
-__device__ unsigned long long __td_lanes_alike(unsigned long long v) {
-  unsigned int active, lanes;
-  asm volatile("activemask.b32 %0;" : "=r"(active));
-  asm volatile("match.any.sync.b64 %0, %1, %2;" : "=r"(lanes) : "l"(v), "r"(active));
-  return lanes;
-}
-__device__ unsigned long long __td_lane_broadcast(unsigned long long v, unsigned int lane, unsigned long long lanes) {
-  unsigned int lo = (unsigned int)v, hi = (unsigned int)(v >> 32);
-  asm volatile("shfl.sync.idx.b32 %0, %0, %1, 0x1f, %2;" : "+r"(lo) : "r"(lane), "r"((unsigned int)lanes));
-  asm volatile("shfl.sync.idx.b32 %0, %0, %1, 0x1f, %2;" : "+r"(hi) : "r"(lane), "r"((unsigned int)lanes));
-  return ((unsigned long long)hi << 32) | lo;
-}
-
 }  // extern "C"

@@ -28,10 +28,6 @@ __device__ unsigned long long __td_block_local_cas(unsigned long long* p, unsign
 // The calling block's threads see this thread's memory accesses before the call before those after it (a
 // fence of the block's scope on the GPU; nothing where one OS thread runs the block).
 __device__ void __td_block_order(void);
-// The lanes of the calling thread's warp here now with the same `v` (a mask; the thread alone where one OS
-// thread runs a block's threads in turn), and `v` of lane `lane` of such a mask, to each lane of it.
-__device__ unsigned long long __td_lanes_alike(unsigned long long v);
-__device__ unsigned long long __td_lane_broadcast(unsigned long long v, unsigned int lane, unsigned long long lanes);
 
 }  // extern "C"
 

@@ -45,6 +45,7 @@ declare void @llvm.nvvm.barrier0()
 ; CHECK-NEXT: call void @__td_sync_release(i32 0, i32 0)
 ; CHECK-NEXT: call void @llvm.nvvm.barrier0()
 ; CHECK-NEXT: call void @__td_sync_passed(i32 0, i32 0)
+; CHECK-NEXT: call void @__td_barrier_passed(i32 0, i32 0)
 ; CHECK: call void @__td_race_shared(i32 {{[0-9]+}}, ptr {{%[0-9]+}}, i32 4, i32 4,
 ; CHECK: call i32 @__td_check_shared(
 ; CHECK: call void @__td_race_global(i32 {{[0-9]+}}, i32 1, ptr %dst, i32 4, i32 29,

@@ -1,6 +1,7 @@
-; sync: a barrier only some threads reach and a shuffle under a 16-lane mask. Each full barrier first claims
-; its generation's slot (__td_barrier_wait: site, thread count 0 = the whole block), then is bracketed by the
-; synchronisation counts; the shuffle's mask goes to __td_warp_mask before it; a thread's exit is counted.
+; sync: a barrier only some threads reach and a shuffle under a 16-lane mask. Each full barrier leaves its
+; word in its generation's slot (__td_barrier_wait: site, thread count 0 = the whole block), is bracketed by
+; the synchronisation counts, then compares the slot's word with its own once counted (__td_barrier_passed);
+; the shuffle's mask goes to __td_warp_mask before it; a thread's exit is counted.
 ; RUN-CHECKS: sync
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -35,6 +36,7 @@ declare i32 @llvm.nvvm.shfl.sync.bfly.i32(i32, i32, i32, i32)
 ; CHECK-NEXT: call void @__td_sync_release(i32 0, i32 0)
 ; CHECK-NEXT: call void @llvm.nvvm.barrier0(), !td.site
 ; CHECK-NEXT: call void @__td_sync_passed(i32 0, i32 0)
+; CHECK-NEXT: call void @__td_barrier_passed(i32 [[SITE]], i32 0)
 ; CHECK: call void @__td_warp_mask(i32 {{[0-9]+}}, i32 65535, i32 0)
 ; CHECK-NEXT: call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 65535,
 ; CHECK: call void @__td_thread_exit()

@@ -1,6 +1,6 @@
 ; sync: a named barrier over 64 threads carries its thread count into every hook (a partial barrier:
-; __td_barrier_wait does not claim the block's slot for it), and __syncwarp is a warp synchronisation (kind
-; 1, TD_SYNC_WARP) whose mask is recorded like a shuffle's.
+; __td_barrier_wait and __td_barrier_passed leave the block's slot alone), and __syncwarp is a warp
+; synchronisation (kind 1, TD_SYNC_WARP) whose mask is recorded like a shuffle's.
 ; RUN-CHECKS: sync
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -28,6 +28,7 @@ declare void @llvm.nvvm.bar.warp.sync(i32)
 ; CHECK-NEXT: call void @__td_sync_release(i32 0, i32 64)
 ; CHECK-NEXT: call void @llvm.nvvm.barrier.sync.cnt(i32 1, i32 64)
 ; CHECK-NEXT: call void @__td_sync_passed(i32 0, i32 64)
+; CHECK-NEXT: call void @__td_barrier_passed(i32 {{[0-9]+}}, i32 64)
 ; CHECK-NEXT: call void @__td_warp_mask(i32 {{[0-9]+}}, i32 -1, i32 1)
 ; CHECK-NEXT: call void @__td_sync_release(i32 1, i32 -1)
 ; CHECK-NEXT: call void @llvm.nvvm.bar.warp.sync(i32 -1)
