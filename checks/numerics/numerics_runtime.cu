@@ -169,7 +169,9 @@ static __device__ __forceinline__ bool td_num_tally_as_warp(td_num_site* s, unsi
   const unsigned int full = 0xffffffffu;
   const double roomy = 0x1p120;  // 32 of them still sum below float's largest
   bool fits = t->sum_err < roomy && t->sum_mag < roomy && t->max_ulps < roomy && t->max_rel < roomy;
-  if (__activemask() != full || !__all_sync(full, fits && __shfl_sync(full, site, 0) == site)) return false;
+  if (__activemask() != full) return false;
+  if (!__any_sync(full, t->count != 0)) return true;  // no lane stored here (a tree's idle warps, one thread's store)
+  if (!__all_sync(full, fits && __shfl_sync(full, site, 0) == site)) return false;
   float errF = (float)t->max_err, maxErr = td_num_warp_max(errF);
   float sumErr = td_num_warp_sum((float)t->sum_err), sumMag = td_num_warp_sum((float)t->sum_mag);
   float maxMag = td_num_warp_max((float)t->max_mag), maxUlps = td_num_warp_max((float)t->max_ulps);
