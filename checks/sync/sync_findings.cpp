@@ -38,7 +38,7 @@ Finding barrierFinding(unsigned site, const std::vector<const td_record*>& recs,
   f.threads = threads;  // the chosen record's thread first: the one the title speaks for
   auto mine = std::find_if(f.threads.begin(), f.threads.end(),
                            [&](const ThreadRef& t) { return threadOrder(t) == threadOrder(here); });
-  std::rotate(f.threads.begin(), mine == f.threads.end() ? f.threads.begin() : mine, mine == f.threads.end() ? f.threads.begin() : mine + 1);
+  if (mine != f.threads.end()) std::rotate(f.threads.begin(), mine, mine + 1);
   const td_barrier_payload p = payloadOf<td_barrier_payload>(r);
   uint32_t otherSite = p.partner_site;
   ThreadRef other = threadOfLinearId(here, p.partner_thread, b.block);

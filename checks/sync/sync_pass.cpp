@@ -100,7 +100,7 @@ void hookBarriersExitsAndMasks(llvm::Module& m, SiteTable& sites) {
       // Right after the barrier; the synchronisation counts, placed later, put their own hook between them.
       llvm::IRBuilder<> after(c->getNextNode());
       setHookLocation(after, c);
-      after.CreateCall(barrierPassed, {b.getInt32(static_cast<uint32_t>(site)), op.count});
+      after.CreateCall(barrierPassed, {after.getInt32(static_cast<uint32_t>(site)), op.count});
     }
     if (op.barrierArrive) b.CreateCall(barrierArrive, {b.getInt32(static_cast<uint32_t>(site))});
   }

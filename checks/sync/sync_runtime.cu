@@ -27,9 +27,9 @@ static __device__ void td_barrier_report(unsigned int site, unsigned int other_s
   td_report_payload(TD_KIND_BARRIER_DIVERGENCE, site, td_barrier_payload{other_thread, other_site, td_block_linear(), 0});
 }
 
-// Is a slot's word of generation `gen` (its low TD_WAIT_GEN_BITS)?
+// Is a slot's word one written at generation `gen` (its low TD_WAIT_GEN_BITS)? An empty slot (0) is none's.
 static __device__ __forceinline__ bool td_wait_word_of(unsigned long long w, unsigned int gen) {
-  return TD_WAIT_WORD_GEN(w) == (gen & ((1u << TD_WAIT_GEN_BITS) - 1));
+  return w != 0 && TD_WAIT_WORD_GEN(w) == (gen & ((1u << TD_WAIT_GEN_BITS) - 1));
 }
 
 static __device__ __forceinline__ td_block_checks* td_barrier_slots() {
@@ -68,7 +68,7 @@ __device__ void __td_barrier_passed(unsigned int site, unsigned int count) {
   if (count != 0) return;
   unsigned int gen = td_thread_sync()[0];
   unsigned long long w = td_load(&td_barrier_slots()->waits[gen % TD_BARRIER_SLOTS]);
-  if (w != 0 && td_wait_word_of(w, gen) && TD_WAIT_WORD_SITE(w) != site)
+  if (td_wait_word_of(w, gen) && TD_WAIT_WORD_SITE(w) != site)
     td_barrier_report(site, TD_WAIT_WORD_SITE(w), TD_WAIT_WORD_THREAD(w));
 }
 
@@ -90,7 +90,7 @@ __device__ void __td_thread_exit() {
                                   __ATOMIC_RELAXED))
     checks->exited.thread = me;
   unsigned long long w = td_load(&checks->waits[gen % TD_BARRIER_SLOTS]);
-  if (w != 0 && td_wait_word_of(w, gen)) td_barrier_report(TD_WAIT_WORD_SITE(w), TD_SITE_WAITING, TD_WAIT_WORD_THREAD(w));
+  if (td_wait_word_of(w, gen)) td_barrier_report(TD_WAIT_WORD_SITE(w), TD_SITE_WAITING, TD_WAIT_WORD_THREAD(w));
 }
 
 // A warp collective's mask (__syncwarp, shuffles, votes, redux): the calling lane must be in it, the
