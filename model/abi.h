@@ -56,6 +56,8 @@
                                    // time only by an executor that cannot see its waiting threads itself
 #define TD_REGION_READ_BACK 8u     // grid (or, on request, buffer) scope: copied back to the host after the launch
 #define TD_REGION_IN_SHARED 16u    // set by the executor: this launch keeps it at shared_offset of the tail
+#define TD_REGION_PREFER_SHARED_IF_FREE 32u  // kept in the block's shared memory where that costs the SM no block
+                                             // (block and thread scope; larger than the PREFER_SHARED ones)
 
 typedef struct td_region {
   unsigned int scope, flags;

@@ -33,7 +33,7 @@ Family numericsFamily() {
   f.rules = numericsRules();
   f.summary = "precision drift of half/bfloat16/float stores against wider shadows, and where NaN and Inf are born";
   f.regions = {
-      {TD_REGION_NUM_SHARED, regionOf(TD_SCOPE_BLOCK, 0, 0, 4 / TD_NUM_GRANULE_BYTES * sizeof(td_num_granule))},
+      {TD_REGION_NUM_SHARED, regionOf(TD_SCOPE_BLOCK, TD_REGION_PREFER_SHARED_IF_FREE, 0, 4 / TD_NUM_GRANULE_BYTES * sizeof(td_num_granule))},
       {TD_REGION_NUM_BUFFER, regionOf(TD_SCOPE_BUFFER, 0, 0, 4 / TD_NUM_GRANULE_BYTES * sizeof(td_num_granule), 0, 1)},
       {TD_REGION_NUM_SITES, regionOf(TD_SCOPE_GRID, TD_REGION_READ_BACK, 0, 0, TD_NUM_SLOTS * sizeof(td_num_site))},
       {TD_REGION_NUM_LANES, regionOf(TD_SCOPE_THREAD, 0, TD_NUM_LANE_DOUBLES * sizeof(double))}};

@@ -31,6 +31,7 @@
 #include "runtime/cuda/tensor_maps.h"
 #include "runtime/cuda/ptx.h"
 #include "runtime/cuda/capped_load.h"
+#include "runtime/cuda/kernel_as_written.h"
 #include "runtime/cuda/ptx_cache.h"
 #include "runtime/executor_limit.h"
 #include "model/hooks.h"
@@ -154,7 +155,7 @@ void copyHangRegionsWhenAsked(const Driver& d, CUcontext ctx, const DeviceRegion
     encodeTensorMaps(d, args, devPtrs, tensorMaps, params);
     int sharedOptin = 48 * 1024;
     d.cuDeviceGetAttribute(&sharedOptin, kAttrMaxSharedPerBlockOptin, dev);
-    DeviceRegions regions = allocateRegions(d, km, b, args, sized, static_cast<uint64_t>(sharedOptin));
+    DeviceRegions regions = allocateRegions(d, km, b, args, sized, static_cast<uint64_t>(sharedOptin), deviceOccupancy(d, dev));
     const uint32_t dynamicShared = regions.dynamicShared(b);
     // The control block is baked into the module as on the CPU: the checks read immediates, but its
     // addresses and the pointer parameters as symbols, which end as parameters and .const loads

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "instrument/shared_layout.h"
+#include "runtime/cuda/shared_tail.h"
 #include "runtime/executor_limit.h"
 
 namespace td::cuda {
@@ -59,23 +60,12 @@ std::vector<td_region> sizedRegions(const KernelModule& km, const Bundle& b, con
 }
 
 DeviceRegions allocateRegions(const Driver& d, const KernelModule& km, const Bundle& b, const std::vector<ArgValue>& args,
-                              const std::vector<td_region>& sized, uint64_t sharedPerBlockLimit) {
+                              const std::vector<td_region>& sized, uint64_t sharedPerBlockLimit, const Profile& sm) {
   DeviceRegions dr;
-  dr.table = sized;
   LaunchSize size(b);
-  std::vector<td_region> placed = sized;
-  uint64_t tail = 0;
-  for (td_region& r : placed)
-    if (present(r) && (r.flags & TD_REGION_PREFER_SHARED) && !(r.flags & TD_REGION_HANG_READBACK) &&
-        (r.scope == TD_SCOPE_BLOCK || r.scope == TD_SCOPE_THREAD)) {
-      r.flags |= TD_REGION_IN_SHARED;
-      r.shared_offset = static_cast<uint32_t>(tail);
-      tail += roundUp16(r.bytes * (r.scope == TD_SCOPE_THREAD ? size.threads : 1));
-    }
-  if (tail && kernelSharedBytes(km, b) + 1024 + TD_SHARED_TAIL_ALIGN + tail <= sharedPerBlockLimit) {
-    dr.table = placed;
-    dr.tailBytes = static_cast<uint32_t>(tail);
-  }
+  SharedTail tail = planSharedTail(sized, b.threadsPerBlock(), kernelSharedBytes(km, b), sharedPerBlockLimit, sm);
+  dr.table = tail.table;
+  dr.tailBytes = tail.bytes;
   auto inGlobal = [](const td_region& r) {
     return present(r) && !(r.flags & TD_REGION_IN_SHARED) && r.scope != TD_SCOPE_BUFFER;
   };

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "frontend/manifest.h"
+#include "frontend/profile.h"
 #include "instrument/pipeline.h"
 #include "model/abi.h"
 #include "model/launch.h"
@@ -29,10 +30,10 @@ struct DeviceRegions {
 // places them.
 std::vector<td_region> sizedRegions(const KernelModule& km, const Bundle& b, const LaunchOptions& opts);
 
-// Places the sized regions: all that prefer shared memory in the block's tail when together they fit,
+// Places the sized regions: those that prefer shared memory in the block's tail where they fit (shared_tail.h),
 // everything else in global memory, zeroed. Throws ExecutorCannotRun past the tool's device-state limit.
 DeviceRegions allocateRegions(const Driver& d, const KernelModule& km, const Bundle& b, const std::vector<ArgValue>& args,
-                              const std::vector<td_region>& sized, uint64_t sharedPerBlockLimit);
+                              const std::vector<td_region>& sized, uint64_t sharedPerBlockLimit, const Profile& sm);
 
 // A region that comes back to the host: where it lies in the mapping the parent reads.
 struct ReadbackSlot {

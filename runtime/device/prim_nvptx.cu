@@ -81,8 +81,8 @@ __device__ void* __td_region(unsigned int id) {
 // memory starts with what the SM's last block left there).
 __device__ void __td_block_start() {
   if (!__td_ctl.shared_tail_bytes) return;
-  unsigned long long* tail = reinterpret_cast<unsigned long long*>(td_shared_tail());
-  for (unsigned int i = td_thread_linear(); i < __td_ctl.shared_tail_bytes / 8; i += td_block_threads()) tail[i] = 0;
+  uint4* tail = reinterpret_cast<uint4*>(td_shared_tail());  // 16-byte aligned, a multiple of 16 bytes
+  for (unsigned int i = td_thread_linear(); i < __td_ctl.shared_tail_bytes / 16; i += td_block_threads()) tail[i] = uint4{0, 0, 0, 0};
   __syncthreads();
 }
 

@@ -54,13 +54,13 @@ std::string ptxFor(const std::string& bundlePath, uint32_t sharedTailBytes = 0, 
   }
   ctl.channel = reinterpret_cast<td_channel*>(0x7e0000000000ull + shift);
   ctl.hits = reinterpret_cast<unsigned int*>(0x7e0100000000ull + shift);
-  // Every family's regions, at made-up addresses or, with a tail, the ones that prefer it in shared memory.
+  // Every family's regions, at made-up addresses or, with a tail, all that may be kept in shared memory there.
   std::vector<td_region> regions = regionTable(CheckSet::known());
   for (size_t i = 0; i < regions.size(); ++i) {
     td_region& r = regions[i];
     if (!(r.flags & TD_REGION_PRESENT)) continue;
     r.bytes = regionInstanceBytes(r, 1024, 0);  // as the executors size them, for a 1 KiB window
-    bool inTail = sharedTailBytes && (r.flags & TD_REGION_PREFER_SHARED);
+    bool inTail = sharedTailBytes && (r.flags & (TD_REGION_PREFER_SHARED | TD_REGION_PREFER_SHARED_IF_FREE));
     if (inTail) r.flags |= TD_REGION_IN_SHARED, r.shared_offset = static_cast<uint32_t>(i) * 1024;
     else r.base = 0x7e0200000000ull + shift + (i << 32);
     ctl.regions[i] = r;
