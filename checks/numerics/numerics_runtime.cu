@@ -71,11 +71,19 @@ static __device__ __forceinline__ double td_num_smallest_normal(unsigned int typ
   return td_num_from_bits((unsigned long long)((type == TD_NUM_HALF ? -14 : -126) + 1023) << 52);
 }
 
-// x / y for non-negative x and normal y: in float where float holds both as normal numbers (an approximate
-// quotient: the figures need no more digits, and a division in double costs a warp tens of instructions).
+// x / y for non-negative x and normal y, approximately (the figures need no more digits): in float where float
+// holds both as normal numbers; else the mantissas' quotient in float and the exponents' difference. No double
+// division: its routine is a call, and a call's registers count for the whole kernel.
 static __device__ __forceinline__ double td_num_ratio(double x, double y) {
   bool floatHolds = x < 0x1p126 && y < 0x1p126 && (x == 0 || x >= 0x1p-126);
-  return floatHolds ? (double)__fdividef((float)x, (float)y) : x / y;
+  if (floatHolds) return (double)__fdividef((float)x, (float)y);
+  if (x < 0x1p-1000) return 0.0;  // a relative error below any figure's digits (y is at least 2^-126)
+  const unsigned long long mantissa = (1ull << 52) - 1, one = 1023ull << 52;
+  unsigned long long bx = td_num_bits(x), by = td_num_bits(y);
+  float mx = (float)td_num_from_bits((bx & mantissa) | one), my = (float)td_num_from_bits((by & mantissa) | one);
+  int e = (int)(bx >> 52) - (int)(by >> 52);  // non-negative numbers: no sign bits
+  e = e < -1022 ? -1022 : e > 1023 ? 1023 : e;
+  return (double)__fdividef(mx, my) * td_num_from_bits((unsigned long long)(e + 1023) << 52);
 }
 
 // Raises *p, whose value was `seen` a moment ago, to x (a non-negative double, kept as its bits); true when x
@@ -308,11 +316,15 @@ __device__ __attribute__((noinline, cold)) void __td_num_nonfinite(const td_num_
     const td_num_birth& x = births[k];
     double value = td_num_field(&x.value, x.word >> TD_NUM_VALUE_FORMAT), a = td_num_field(&x.a, x.word >> TD_NUM_A_FORMAT);
     double b = td_num_field(&x.b, x.word >> TD_NUM_B_FORMAT), shadow = td_num_field(&x.shadow, x.word >> TD_NUM_SHADOW_FORMAT);
+    // Only whether the shadow is finite is asked of it. A quotient's, of finite operands, is where b is not zero
+    // and |a| <= |b| * DBL_MAX: no division, whose routine's registers (a call in this call) every caller of this
+    // cold function would reserve (the block reduction's count was set here).
+    bool quotientFinite = b != 0 && __builtin_fabs(a) <= __builtin_fabs(b) * 0x1.fffffffffffffp1023;
     switch (x.word & (7u << 24)) {
       case TD_NUM_REDO_MUL: shadow = a * b; break;
       case TD_NUM_REDO_ADD: shadow = a + b; break;
       case TD_NUM_REDO_SUB: shadow = a - b; break;
-      case TD_NUM_REDO_DIV: shadow = a / b; break;
+      case TD_NUM_REDO_DIV: shadow = quotientFinite ? 0.0 : __builtin_inf(); break;
       default: break;
     }
     if (td_num_finite(value) || !td_num_finite(a) || !td_num_finite(b)) continue;
@@ -322,7 +334,7 @@ __device__ __attribute__((noinline, cold)) void __td_num_nonfinite(const td_num_
     p.lane = x.word & 0x3ffu;  // the element, and the operand count << 8
     bool nan = value != value;
     p.flags = (nan ? TD_NUM_NAN : 0u) | (td_num_finite(shadow) ? TD_NUM_SHADOW_FINITE : 0u) | (value < 0 ? TD_NUM_NEGATIVE : 0u);
-    td_report_payload(nan ? TD_KIND_FP_INVALID : TD_KIND_FP_OVERFLOW, x.site, p);
+    td_report_payload(nan ? TD_KIND_FP_INVALID : TD_KIND_FP_OVERFLOW, x.site, p, false, true);  // no call in this call
   }
 }
 

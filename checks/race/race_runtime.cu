@@ -287,7 +287,9 @@ static __device__ __forceinline__ unsigned int* td_chunk_count(const td_space& s
 static __device__ __forceinline__ void td_race_range(td_granule* history, unsigned long long off, unsigned int size,
                                                      unsigned int site, unsigned int kind, const td_space& sp,
                                                      const char* p, const td_stored& v, unsigned long long base = 0) {
-  td_accessor me = (kind & TD_CHECK_RACE) ? td_me() : td_accessor{};  // who accesses: for the race check only
+  // Who accesses: for the race check only. The warp size either way, so that where `kind` is not a constant
+  // (a hook called, not inlined) divisions by it still fold to shifts, not the GPU's division routine.
+  td_accessor me = (kind & TD_CHECK_RACE) ? td_me() : td_accessor{0, 0, 0, (unsigned int)__td_warp_size()};
   unsigned int lead = (unsigned int)off & 3u;
   const volatile unsigned char* granule0 = (const volatile unsigned char*)p - lead;
   if (lead + size <= 4) {  // within one granule, as nearly every access is: no loop
@@ -414,7 +416,10 @@ TD_INLINE_ON_CPU __device__ void __td_init_shared_strided(unsigned int site, con
 
 // A global access through kernel argument `arg`: races within and across blocks, and reads of an
 // init = "uninit" buffer's bytes nobody wrote. Accesses outside the buffer are the bounds check's.
-TD_INLINE_ON_CPU __device__ void __td_race_global(unsigned int site, unsigned int arg, const char* p, unsigned int size,
+// Inlined on the GPU too, as __td_race_shared: called, its body for every kind and size, with its report calls
+// inside the call, set the block reduction's registers (90 of 92 with every check; inlined: 80, each site
+// folding to its own access's path).
+TD_INLINE_ON_CPU __attribute__((always_inline)) __device__ void __td_race_global(unsigned int site, unsigned int arg, const char* p, unsigned int size,
                                  unsigned int kind, unsigned long long value_lo, unsigned long long value_hi) {
   const td_buffer& b = __td_ctl.buffers[arg];
   td_granule* history = (td_granule*)td_buffer_region(TD_REGION_BUFFER_HISTORY, arg);

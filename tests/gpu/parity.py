@@ -40,9 +40,11 @@ cases = [
 ] + [(B("sdk_pairs"), []), (B("mma_int4"), []), (B("scoped_rmw"), []), (B("e8m0"), [])]
 # A wild access is skipped and reported on the CPU (containment), a fault on the GPU: both fatal.
 FATAL_SAME = {"deadlock": "hang", "kernel-hang": "hang", "kernel-fault": "fault", "wild-access": "fault"}
-# Undefined behaviour that ends fatally either way: a shuffle whose lanes are not in their own mask waits
-# for lanes that already left on the CPU (deadlock) and is an illegal instruction on the H200 (fault).
-FATAL_ANY = {"tests/bundles/sync_checks/bundle_mask_leaves_out.toml"}
+# Undefined behaviour whose end depends on the code around it: a shuffle whose lanes are not in their own mask
+# waits on the CPU for lanes that already left (deadlock); the H100 and H200 raised an illegal instruction on it
+# while a race hook was called out of line beside it, and ran through it once the hook was inlined (2026-12-07).
+# Both executors must report the same findings otherwise (the warp-mask one); how the run ends is not compared.
+UNDEFINED_END = {"tests/bundles/sync_checks/bundle_mask_leaves_out.toml"}
 
 
 N = lambda n: f"tests/bundles/numerics/{n}.toml"
@@ -130,7 +132,8 @@ def run_both(bundle, extra, checks, compare):
         else:
             # a wild access the CPU skips and reports (exit 1) faults the GPU where nothing is mapped (exit 3)
             contained = rc_c == 1 and rc_g == 3 and any(f["kind"] == "wild-access" for f in rep_c["findings"])
-            if rc_c != rc_g and not contained:
+            undefined_end = bundle in UNDEFINED_END and {rc_c, rc_g} <= {1, 3}
+            if rc_c != rc_g and not contained and not undefined_end:
                 problems.append(f"exit {rc_c} on cpu, {rc_g} on cuda")
             problems += compare(rep_c, rep_g, rc_c, c, g)
     return bundle + (" " + " ".join(extra) if extra else ""), rc_g, rep_g, problems
@@ -138,8 +141,8 @@ def run_both(bundle, extra, checks, compare):
 
 def compare_checks(rep_c, rep_g, rc_c, c, g):
     problems = []
-    fatal = (lambda k: ("fatal",) if k in {("hang",), ("fault",)} else k) if bundle in FATAL_ANY else (lambda k: k)
-    exact = lambda fs: sorted((fatal(key(f)) for f in fs if not f["kind"].startswith(ORDER_DEPENDENT)), key=str)
+    ending = (lambda k: k in {("hang",), ("fault",)}) if bundle in UNDEFINED_END else (lambda k: False)
+    exact = lambda fs: sorted((key(f) for f in fs if not f["kind"].startswith(ORDER_DEPENDENT) and not ending(key(f))), key=str)
     kc, kg = exact(rep_c["findings"]), exact(rep_g["findings"])
     if kc != kg:
         problems.append(f"findings differ: cpu {kc} cuda {kg}")
