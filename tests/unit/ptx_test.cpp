@@ -131,7 +131,7 @@ TEST(Ptx, ChecksStateStaysOutOfLocalMemory) {
 }
 
 // The register cap that buys a checked kernel occupancy (runtime/cuda/register_cap.h) reaches ptxas as .maxnreg
-// in the entry's directives: the block reduction with every check takes 92-94 registers uncapped, 32 capped.
+// in the entry's directives: the block reduction with every check takes 80 registers uncapped, 32 capped.
 TEST(Ptx, ACappedKernelKeepsToItsRegisters) {
   const std::string entry = "_Z9block_sumPKfPfi";
   std::string ptx = ptxFor(bundle("reduce"), 64 * 1024), capped = cuda::withRegisterCap(ptx, entry, 32);

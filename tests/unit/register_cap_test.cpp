@@ -7,16 +7,13 @@
 #include "frontend/profile.h"
 #include "frontend/occupancy.h"
 #include "runtime/cuda/register_cap.h"
+#include "test_support.h"
 
 using namespace td;
 using namespace td::cuda;
+using td::test::h100;
 
 namespace {
-
-const Profile& h100() {
-  static const Profile p = loadProfile("nvidia-h100");
-  return p;
-}
 
 int64_t blocksPerSm(int64_t threads, int64_t shared, int64_t registers) {
   return occupancyOf({threads, shared, registers}, h100()).blocksPerSm;

@@ -11,16 +11,13 @@
 #include "model/regions.h"
 #include "runtime/cuda/shared_tail.h"
 #include "runtime/regions.h"
+#include "test_support.h"
 
 using namespace td;
 using namespace td::cuda;
+using td::test::h100;
 
 namespace {
-
-const Profile& h100() {
-  static const Profile p = loadProfile("nvidia-h100");
-  return p;
-}
 
 constexpr uint64_t kLimit = 227 * 1024;  // an H100's opt-in shared memory per block
 

@@ -9,6 +9,7 @@
 
 #include "driver/check.h"
 #include "frontend/elem_type.h"
+#include "frontend/profile.h"
 
 namespace td::test {
 
@@ -16,6 +17,11 @@ inline std::string bundle(const std::string& name) { return std::string(TD_TESTS
 // Another manifest of a test bundle's folder: bundleFile("numerics", "softmax_naive") is numerics/softmax_naive.toml.
 inline std::string bundleFile(const std::string& folder, const std::string& manifest) {
   return std::string(TD_TESTS_DIR) + "/bundles/" + folder + "/" + manifest + ".toml";
+}
+// The H100's occupancy figures, as the occupancy and register-cap tests count blocks with them.
+inline const Profile& h100() {
+  static const Profile p = loadProfile("nvidia-h100");
+  return p;
 }
 inline std::string example(const std::string& name) { return std::string(TD_EXAMPLES_DIR) + "/" + name + "/bundle.toml"; }
 inline std::string exampleFile(const std::string& folder, const std::string& manifest) {
