@@ -24,8 +24,8 @@ constexpr int64_t kCheckedRegistersAtLeast = 64;
 // into the tail together or not at all; then, only where they did, each that prefers it where it is free
 // (TD_REGION_PREFER_SHARED_IF_FREE: larger, as the numerics granules of a shared window) where it leaves the
 // SM as many blocks as it held without it at kCheckedRegistersAtLeast registers a thread, and the kernel has
-// a shared window at all. `kernelShared`: the kernel's static and dynamic shared
-// bytes; `limit`: the most shared memory a block may have.
+// a shared window at all. `kernelShared`: the kernel's static and dynamic shared bytes; `limit`: the most
+// shared memory a block may have.
 SharedTail planSharedTail(const std::vector<td_region>& sized, int64_t threadsPerBlock, uint64_t kernelShared,
                           uint64_t limit, const Profile& sm);
 
