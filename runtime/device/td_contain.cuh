@@ -39,7 +39,7 @@ static __device__ __attribute__((noinline, cold)) void td_wild_access(unsigned i
     unsigned long long d = a < b.base ? b.base - a : a - b.base < b.bytes ? 0 : a - (b.base + b.bytes) + 1;
     if (d < best) best = d, w.object = (int)i, w.offset = (long long)(a - b.base);
   }
-  td_report_payload(TD_KIND_WILD_ACCESS, site, w);
+  td_report_payload(TD_KIND_WILD_ACCESS, site, w, false, true);  // written here: no call in this call (td_core.cuh)
 }
 
 extern "C" {
