@@ -42,7 +42,8 @@ cases = [
 FATAL_SAME = {"deadlock": "hang", "kernel-hang": "hang", "kernel-fault": "fault", "wild-access": "fault"}
 # Undefined behaviour whose end depends on the code around it: a shuffle whose lanes are not in their own mask
 # waits on the CPU for lanes that already left (deadlock); the H100 and H200 raised an illegal instruction on it
-# while a race hook was called out of line beside it, and ran through it once the hook was inlined (2026-12-07).
+# with 16dc589's device code and the H100 ran through it with b410109's (which inlines the race hook beside it;
+# the cause is not isolated), 2026-12-07.
 # Both executors must report the same findings otherwise (the warp-mask one); how the run ends is not compared.
 UNDEFINED_END = {"tests/bundles/sync_checks/bundle_mask_leaves_out.toml"}
 
