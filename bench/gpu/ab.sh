@@ -16,7 +16,7 @@ configs=${2:-numerics,launch;sync,launch;race,sync,launch;all}
   done
   for b in tile-doctor tile-doctor-base; do
     echo "## $b, the reduction again"
-    SANITIZER=0 CONFIGS="$configs" bench/gpu/run.sh /tmp/td/$b "$iters" | grep reduce
+    SANITIZER=0 CONFIGS="$configs" ONLY=reduce bench/gpu/run.sh /tmp/td/$b "$iters"
   done
   for b in tile-doctor-base tile-doctor; do
     for c in numerics,launch all; do

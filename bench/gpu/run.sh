@@ -6,7 +6,8 @@
 # containment, through the bench-only TILE_DOCTOR_BENCH_UNCONTAINED=1), with containment alone (--checks
 # launch), with bounds checks, and with every family with and without containment (bounds, race, init,
 # sync, numerics: median over ITERS launches, each from a zeroed race shadow).
-# Usage: [SANITIZER=0] [CONFIGS="A;B;..."] bench/gpu/run.sh [TILE_DOCTOR_BINARY] [ITERS]
+# Usage: [SANITIZER=0] [CONFIGS="A;B;..."] [ONLY=reduce] bench/gpu/run.sh [TILE_DOCTOR_BINARY] [ITERS]
+# ONLY runs just the kernels whose label ("gemm 256", "gemm 1024", "reduce 1M") starts with it.
 # SANITIZER=0 leaves out compute-sanitizer (minutes of racecheck); CONFIGS lists tile-doctor's --checks
 # values, "X uncontained" for the same without containment (default below; issue 34 adds each family alone).
 # TILE_DOCTOR_BENCH_MAX_REGISTERS=N in the environment caps every checked kernel's registers per thread at N
@@ -25,6 +26,7 @@ printf "%-14s %-34s %12s %10s\n" kernel config ms/launch ratio
 # side_by_side LABEL "NVCC_BINARY ARGS" BUNDLE "TILE_DOCTOR PARAMS"
 side_by_side() {
   local label=$1 prog=$2 bundle=$3 params=$4
+  [[ "$label" == "${ONLY:-}"* ]] || return 0
   native=$($prog $iters | ms)
   printf "%-14s %-34s %12s %10s\n" "$label" "nvcc native" "$native" "1.0x"
   for tool in $([ "${SANITIZER:-1}" = 0 ] || echo memcheck racecheck synccheck initcheck); do
